@@ -1,0 +1,95 @@
+/**
+ * The skills framework's contracts. An app definition file (activities/apps/<app>/app.yaml)
+ * declares an app and its skills' metadata; each skill's implementation module exports
+ * `createSkill(platform)` returning a {@link SkillImplementation}.
+ */
+import type { z } from 'zod';
+import type { Config } from '../../lib/config.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretStore } from '../../lib/secrets.js';
+
+export interface SkillCapabilities {
+  /** sync: answers within one request; async: long-running, answers with task_id + embed_id. */
+  mode: 'sync' | 'async';
+  /** read: no side effects outside the service; write: changes something. */
+  access: 'read' | 'write';
+  /** May run inside a scheduled/unattended workflow. */
+  unattended: boolean;
+  needsConnectedAccount: boolean;
+  needsApproval: boolean;
+}
+
+export type AnonymousAccess = 'inline' | 'none';
+
+export interface SkillPricing {
+  /** Credits charged per request item (one group). */
+  creditsPerRequest: number;
+  notes?: string;
+}
+
+/** Metadata declared in the app definition file. */
+export interface SkillManifest {
+  id: string;
+  appId: string;
+  title: string;
+  description: string;
+  capabilities: SkillCapabilities;
+  anonymousAccess: AnonymousAccess;
+  pricing: SkillPricing;
+  providers: string[];
+  models: string[];
+  /** Named profile in activities/policy.ts. */
+  policy: string;
+  /** Module path (relative to the app file) exporting `createSkill`. */
+  implementation: string;
+  /** Dotted paths of the request item's primary fields (e.g. `query`). */
+  primaryFields: string[];
+}
+
+export interface AppManifest {
+  id: string;
+  title: string;
+  description: string;
+  skills: SkillManifest[];
+}
+
+/** Everything a skill may need from the platform. No user, chat or embed context. */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  secrets: SecretStore;
+}
+
+/** Per-invocation context. */
+export interface SkillContext {
+  /** Aborts on cancellation or deadline. */
+  signal: AbortSignal;
+  /** Records liveness for long activities; a no-op outside Temporal. */
+  heartbeat: (details?: unknown) => void;
+  /** True on the anonymous in-process route. */
+  anonymous: boolean;
+}
+
+export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
+  /** Full input: the requests envelope, `{ requests: [item, ...] }`. */
+  input: z.ZodType<I>;
+  /** Schema of one request item (for the details route and JSON Schema generation). */
+  requestItem: z.ZodType;
+  /** Defaults applied to an omitted item field, for the details route. */
+  defaults: Record<string, unknown>;
+  /** Full output (the REST response body without previews). */
+  output: z.ZodType<O>;
+  /** Workflow-visible output (what later steps may reference), e.g. results/result_count/raw. */
+  workflowOutput: z.ZodType<W>;
+  run: (input: I, ctx: SkillContext) => Promise<O>;
+  toWorkflowOutput: (output: O) => W;
+  /** Short previews for a quick REST response. */
+  previews: (output: O) => unknown[];
+}
+
+export interface LoadedSkill {
+  manifest: SkillManifest;
+  /** Undefined when the implementation failed to load (the skill then answers 404). */
+  impl: SkillImplementation | undefined;
+  loadError: string | undefined;
+}

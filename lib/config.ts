@@ -1,0 +1,111 @@
+/**
+ * The one typed configuration object, parsed once at boot from the environment with zod.
+ * Pass it down; never read process.env elsewhere. Every variable is listed in the README.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url({ protocol: /^https?$/ }).optional());
+const optionalString = z
+  .string()
+  .transform((v) => (v.trim() === '' ? undefined : v))
+  .optional();
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(8080),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('.data'),
+
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('skillflow'),
+  TEMPORAL_UI_URL: optionalUrl,
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_DEV_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+
+  SKILLFLOW_ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9_-]{1,32}:)?[A-Za-z0-9+/]{43}=$/,
+        'must be 32 random bytes in base64, optionally prefixed by "<key-id>:"',
+      )
+      .optional(),
+  ),
+  CODEC_CORS_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
+
+  SECRETS_DIR: optionalString,
+
+  SHOP_URL: optionalUrl,
+  ICON_URL: optionalUrl,
+  ENCYCLOPEDIA_URL: optionalUrl,
+  POWER_URL: optionalUrl,
+  DECISION_URL: optionalUrl,
+  DECISION_API_KEY: optionalString,
+  DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
+  PROXY_URL: optionalUrl,
+
+  DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
+  RUN_WORKER: bool.default(true),
+  RUN_API: bool.default(true),
+  START_SIMULATORS: bool.default(true),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+
+/** The parsed configuration, with paths resolved against the project root. */
+export interface Config extends RawConfig {
+  /** Absolute data directory. */
+  dataDir: string;
+  /** Absolute project root. */
+  rootDir: string;
+}
+
+/** Thrown at boot for a bad variable; the message names each offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      'Invalid configuration:\n' + problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Parses the environment. Unknown variables are ignored; known ones are validated. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = PROJECT_ROOT): Config {
+  const known: Record<string, string | undefined> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) known[key] = env[key];
+  const parsed = ConfigSchema.safeParse(known);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => ({
+        variable: String(i.path[0] ?? '(unknown)'),
+        // Never echo the value: it may be a secret.
+        message: i.message,
+      })),
+    );
+  }
+  const raw = parsed.data;
+  return { ...raw, rootDir, dataDir: path.resolve(rootDir, raw.DATA_DIR) };
+}

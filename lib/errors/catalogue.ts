@@ -1,0 +1,48 @@
+/**
+ * The one catalogue of error codes. Every error a client can see is one of these, sent as
+ * `{ error: { code, message, details } }` with the listed HTTP status. docs/errors.md must list
+ * every code (a test enforces it).
+ *
+ * `retryable` tells the activity boundary whether Temporal may retry a failure of this type.
+ */
+export interface ErrorSpec {
+  readonly status: number;
+  readonly message: string;
+  readonly retryable: boolean;
+}
+
+export const ERROR_CATALOGUE = {
+  // --- request validation (400) ---
+  INVALID_PARAMETER: { status: 400, message: 'A request parameter is invalid.', retryable: false },
+  INVALID_BODY: { status: 400, message: 'The request body is not valid JSON or YAML.', retryable: false },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request content type is not supported.', retryable: false },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.', retryable: false },
+
+  // --- authentication and authorisation ---
+  UNAUTHENTICATED: { status: 401, message: 'A valid API token is required.', retryable: false },
+  FORBIDDEN: { status: 403, message: 'The API key is not allowed to do this.', retryable: false },
+
+  // --- lookup ---
+  NOT_FOUND: { status: 404, message: 'The resource does not exist.', retryable: false },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No route matches this method and path.', retryable: false },
+  SKILL_NOT_FOUND: { status: 404, message: 'The app or skill does not exist or is not available.', retryable: false },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.', retryable: false },
+  CONFLICT: { status: 409, message: 'The request conflicts with the current state.', retryable: false },
+
+  // --- limits ---
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
+
+  // --- upstreams and the platform ---
+  UPSTREAM_UNAVAILABLE: { status: 503, message: 'An upstream provider is unavailable.', retryable: true },
+  UPSTREAM_RATE_LIMITED: { status: 429, message: 'An upstream provider asked us to slow down.', retryable: true },
+  UPSTREAM_MALFORMED: { status: 503, message: 'An upstream provider sent a malformed answer.', retryable: true },
+  DEADLINE_EXCEEDED: { status: 503, message: 'The operation did not finish within its deadline.', retryable: true },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
+  INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
+}

@@ -1,0 +1,64 @@
+import { ERROR_CATALOGUE, type ErrorCode } from './catalogue.js';
+
+/** Details are client-visible: never put secrets, stack traces or upstream bodies in them. */
+export type ErrorDetails = Record<string, unknown>;
+
+/** An error with a catalogue code. The only error type that carries a client-visible message. */
+export class SkillflowError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  /** Milliseconds until a retry makes sense (429 Retry-After), when known. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}, retryAfterMs?: number) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'SkillflowError';
+    this.code = code;
+    this.details = details;
+    this.retryAfterMs = retryAfterMs;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  get retryable(): boolean {
+    return ERROR_CATALOGUE[this.code].retryable;
+  }
+}
+
+/** The wire envelope of every error response (spec 2.8). */
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details: ErrorDetails };
+}
+
+export function toEnvelope(err: SkillflowError): ErrorEnvelope {
+  return { error: { code: err.code, message: err.message, details: err.details } };
+}
+
+/** One validation issue: the failing path in dotted/bracket form plus a message. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+  code?: string;
+}
+
+/** Formats a path array such as ['requests', 0, 'tlds', 2] as `requests[0].tlds[2]`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** An INVALID_PARAMETER error listing every failing field. */
+export function invalidParameter(issues: FieldIssue[], message?: string): SkillflowError {
+  const first = issues[0];
+  return new SkillflowError(
+    'INVALID_PARAMETER',
+    message ?? (first ? `Invalid value at ${first.path || '(root)'}: ${first.message}` : undefined),
+    { issues },
+  );
+}
