@@ -46,8 +46,8 @@ export const ConfigSchema = z.object({
     z
       .string()
       .regex(
-        /^(?:[A-Za-z0-9_-]{1,32}:)?[A-Za-z0-9+/]{43}=$/,
-        'must be 32 random bytes in base64, optionally prefixed by "<key-id>:"',
+        /^(?:(?:[A-Za-z0-9_-]{1,32}:)?[A-Za-z0-9+/]{43}=)(?:,(?:[A-Za-z0-9_-]{1,32}:)?[A-Za-z0-9+/]{43}=)*$/,
+        'must be comma-separated entries of 32 random bytes in base64, each optionally prefixed by "<key-id>:"',
       )
       .optional(),
   ),

@@ -1,0 +1,54 @@
+/**
+ * The encryption keyring: AES-256 keys with short ids. The first key encrypts; every key
+ * decrypts, so keys can be rotated by prepending a new one to SKILLFLOW_ENCRYPTION_KEY
+ * (comma-separated `[<id>:]<base64 32 bytes>` entries). In development, when the variable is
+ * unset, a key is generated once under the data directory (mode 0600) and reused.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Keyring {
+  activeKeyId: string;
+  keys: ReadonlyMap<string, Buffer>;
+  /** Where the keys came from, for the startup log (never the key material). */
+  origin: 'env' | 'dev-file';
+}
+
+const ENTRY = /^(?:([A-Za-z0-9_-]{1,32}):)?([A-Za-z0-9+/]{43}=)$/;
+
+/** Derives a stable, non-secret id from key material. */
+export function keyIdOf(key: Buffer): string {
+  return 'k' + createHash('sha256').update(key).digest('hex').slice(0, 10);
+}
+
+/** Parses `[id:]base64,[id:]base64,...`. Throws without echoing any key material. */
+export function parseKeyring(value: string, origin: Keyring['origin']): Keyring {
+  const keys = new Map<string, Buffer>();
+  let active: string | undefined;
+  for (const [i, raw] of value.split(',').entries()) {
+    const m = ENTRY.exec(raw.trim());
+    const b64 = m?.[2];
+    if (!m || !b64) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: entry ${i + 1} is not [<id>:]<base64 of 32 bytes>`);
+    const key = Buffer.from(b64, 'base64');
+    if (key.length !== 32) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: entry ${i + 1} is not 32 bytes`);
+    const id = m[1] ?? keyIdOf(key);
+    if (keys.has(id)) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: key id ${id} appears twice`);
+    keys.set(id, key);
+    active ??= id;
+  }
+  if (!active) throw new Error('SKILLFLOW_ENCRYPTION_KEY: no key given');
+  return { activeKeyId: active, keys, origin };
+}
+
+/** The keyring from config, or the dev key file under dataDir (created on first use). */
+export function loadKeyring(envValue: string | undefined, dataDir: string): Keyring {
+  if (envValue) return parseKeyring(envValue, 'env');
+  const file = path.join(dataDir, 'encryption.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(file, 0o600);
+  return parseKeyring(readFileSync(file, 'utf8').trim(), 'dev-file');
+}

@@ -1,0 +1,78 @@
+/**
+ * The platform store: PostgreSQL-dialect SQL through Kysely, on an embedded PGlite (data under
+ * DATA_DIR/pglite) by default or a real PostgreSQL when DATABASE_URL is set. Migrations are
+ * applied at open, under Kysely's migration lock, so several replicas can start at once.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations/index.js';
+
+export type Db = Kysely<Database>;
+
+export interface Store {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  /** Cheap liveness probe for /v1/health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** postgres:// URL; unset = embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** Data directory for PGlite; `memory://` for an in-memory store (tests). */
+  pgliteDir?: string;
+  migrate?: boolean;
+}
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  let db: Db;
+  let engine: Store['engine'];
+  if (opts.databaseUrl) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    engine = 'postgres';
+  } else {
+    const dir = opts.pgliteDir ?? 'memory://';
+    if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = await PGlite.create(dir);
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    engine = 'pglite';
+  }
+  const store: Store = {
+    db,
+    engine,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+  if (opts.migrate !== false) {
+    try {
+      await migrateToLatest(db);
+    } catch (err) {
+      await db.destroy();
+      throw err;
+    }
+  }
+  return store;
+}
+
+/** Applies every pending migration in order; throws on the first failure. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed?.migrationName ?? 'unknown';
+    throw new Error(`store migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,60 @@
+/** Kysely table types; keep in step with lib/store/migrations/. */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  scopes: ColumnType<string[], string, string>;
+  tier: Generated<string>;
+  owner_id: string;
+  created_at: Generated<Timestamp>;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface DefinitionsTable {
+  id: string;
+  owner_id: string;
+  current_version: number;
+  trigger_type: string;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface DefinitionVersionsTable {
+  definition_id: string;
+  version: number;
+  source_sealed: string;
+  plan_sealed: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ChatsTable {
+  chat_id: string;
+  owner_id: string;
+  focus_mode: string | null;
+  webhook_url_sealed: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  chat_id: string;
+  owner_id: string;
+  task_id: string | null;
+  step_id: string | null;
+  content_sealed: string;
+  created_at: Generated<Timestamp>;
+  webhook_delivered_at: Timestamp | null;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  definitions: DefinitionsTable;
+  definition_versions: DefinitionVersionsTable;
+  chats: ChatsTable;
+  chat_messages: ChatMessagesTable;
+}
