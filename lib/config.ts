@@ -6,15 +6,12 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .pipe(z.url({ protocol: /^https?$/ }).optional());
+/** Unset and empty both mean "not configured". */
 const optionalString = z
   .string()
-  .transform((v) => (v.trim() === '' ? undefined : v))
-  .optional();
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));

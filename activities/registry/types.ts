@@ -40,7 +40,7 @@ export interface SkillManifest {
   models: string[];
   /** Named profile in activities/policy.ts. */
   policy: string;
-  /** Module path (relative to the app file) exporting `createSkill`. */
+  /** Module path relative to app.yaml, without extension, exporting `createSkill`. */
   implementation: string;
   /** Dotted paths of the request item's primary fields (e.g. `query`). */
   primaryFields: string[];

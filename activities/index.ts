@@ -1,0 +1,19 @@
+/**
+ * Entry module: every activity the worker registers. Skill activities are named by their
+ * `<app>.<skill>` reference; platform activities by verb.
+ */
+import type { Registry } from './registry/registry.js';
+import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
+
+export type ActivityFn = (...args: never[]) => Promise<unknown>;
+
+export function createActivities(registry: Registry): Record<string, ActivityFn> {
+  const activities: Record<string, ActivityFn> = {};
+  for (const skill of registry.all()) {
+    const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
+    activities[ref] = skill.impl ? skillActivity(skill.impl) : unavailableSkillActivity(ref);
+  }
+  return activities;
+}
+
+export { runSkill, type SkillActivityInput, type FullSkillResult } from './skill-activity.js';

@@ -1,0 +1,52 @@
+/**
+ * Wraps a registered skill as a Temporal activity. The activity validates its input with the
+ * skill's zod schema (references are resolved only at run time), passes the cancellation
+ * signal and heartbeat, and converts failures once at the boundary.
+ */
+import { Context } from '@temporalio/activity';
+import { invalidParameter, formatPath, SkillflowError } from '../lib/errors/skillflow-error.js';
+import { toApplicationFailure } from './boundary.js';
+import type { SkillContext, SkillImplementation } from './registry/types.js';
+
+export interface SkillActivityInput {
+  input: unknown;
+  /** `workflow`: the workflow-visible output; `full`: the REST body (output plus previews). */
+  view: 'workflow' | 'full';
+}
+
+export interface FullSkillResult {
+  output: unknown;
+  previews: unknown[];
+}
+
+/** Runs a skill outside Temporal (the anonymous route) or inside an activity. */
+export async function runSkill(impl: SkillImplementation, rawInput: unknown, ctx: SkillContext): Promise<unknown> {
+  const parsed = impl.input.safeParse(rawInput);
+  if (!parsed.success) {
+    throw invalidParameter(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+  }
+  return impl.run(parsed.data, ctx);
+}
+
+function activityContext(): SkillContext {
+  const ctx = Context.current();
+  return { signal: ctx.cancellationSignal, heartbeat: (d) => ctx.heartbeat(d), anonymous: false };
+}
+
+export function skillActivity(impl: SkillImplementation) {
+  return async (req: SkillActivityInput): Promise<unknown> => {
+    try {
+      const output = await runSkill(impl, req.input, activityContext());
+      if (req.view === 'workflow') return impl.toWorkflowOutput(output);
+      return { output, previews: impl.previews(output) } satisfies FullSkillResult;
+    } catch (err) {
+      throw toApplicationFailure(err);
+    }
+  };
+}
+
+/** The activity used when a plan names a skill this worker could not load. */
+export function unavailableSkillActivity(ref: string) {
+  return (): Promise<never> =>
+    Promise.reject(toApplicationFailure(new SkillflowError('SKILL_NOT_FOUND', `The skill ${ref} is not available.`)));
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'skillflow',
+      TEMPORAL_ADDRESS: undefined,
+      DATABASE_URL: undefined,
+      SHOP_URL: undefined,
+      RUN_WORKER: true,
+      dataDir: '/srv/app/.data',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ SHOP_URL: '  ', TEMPORAL_ADDRESS: '' }).SHOP_URL).toBeUndefined();
+  });
+
+  it('fails at boot naming every bad variable, without echoing the value', () => {
+    const bad = { PORT: '80x', SHOP_URL: 'ftp://shop', DATABASE_URL: 'mysql://u:hunter2@h/db', SKILLFLOW_ENCRYPTION_KEY: 'hunter2' };
+    let err: unknown;
+    try {
+      loadConfig(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const { problems, message } = err as ConfigError;
+    expect(problems.map((p) => p.variable).sort()).toEqual(['DATABASE_URL', 'PORT', 'SHOP_URL', 'SKILLFLOW_ENCRYPTION_KEY']);
+    expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('SHOP_URL: must be an http(s) URL');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('accepts a rotated keyring of several keys', () => {
+    const k = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ SKILLFLOW_ENCRYPTION_KEY: `new:${k},old:${k}` }).SKILLFLOW_ENCRYPTION_KEY).toBe(`new:${k},old:${k}`);
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Custom search attributes. They are never encrypted, so they carry ids only, never user text.
+ * Registered on the dev server at start (and listed in docker-compose for a real cluster).
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const DefinitionId = defineSearchAttributeKey('DefinitionId', SearchAttributeType.KEYWORD);
+export const DefinitionVersion = defineSearchAttributeKey('DefinitionVersion', SearchAttributeType.INT);
+export const TriggerType = defineSearchAttributeKey('TriggerType', SearchAttributeType.KEYWORD);
+/** `workflow_run` or `skill_call`. */
+export const TaskKind = defineSearchAttributeKey('TaskKind', SearchAttributeType.KEYWORD);
+/** `<app>.<skill>` for skill calls. */
+export const SkillRef = defineSearchAttributeKey('SkillRef', SearchAttributeType.KEYWORD);
+/** The owning API key's owner id (an opaque id). */
+export const OwnerId = defineSearchAttributeKey('OwnerId', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTES = [DefinitionId, DefinitionVersion, TriggerType, TaskKind, SkillRef, OwnerId];
+
+/** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
+export function searchAttributeFlags(): string[] {
+  const cliType: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
+  return SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${cliType[k.type] ?? k.type}`]);
+}

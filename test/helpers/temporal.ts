@@ -1,0 +1,26 @@
+/**
+ * A real Temporal dev server for integration tests, via TestWorkflowEnvironment.createLocal with
+ * the binary found by lib/temporal/cli.ts, with our search attributes and payload codec.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { parseKeyring, type Keyring } from '../../lib/crypto/keyring.js';
+import { dataConverterFor } from '../../lib/temporal/client.js';
+import { provisionFromEnv } from '../../lib/temporal/cli.js';
+import { SEARCH_ATTRIBUTES } from '../../lib/temporal/search-attributes.js';
+
+/** A fixed test key (never used outside tests). */
+export const TEST_KEYRING: Keyring = parseKeyring('test:' + Buffer.alloc(32, 7).toString('base64'), 'env');
+
+export async function startTestTemporal(keyring: Keyring = TEST_KEYRING): Promise<TestWorkflowEnvironment> {
+  const cli = await provisionFromEnv(PROJECT_ROOT);
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: cli.path },
+      ip: '127.0.0.1',
+      searchAttributes: SEARCH_ATTRIBUTES,
+      log: { format: 'pretty', level: 'error' },
+    },
+    client: { dataConverter: dataConverterFor(keyring) },
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Entry module of the worker: one Temporal worker on the skillflow task queue with every
+ * workflow and activity, and the payload codec. Workflow code is bundled once per process.
+ */
+import path from 'node:path';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import type { Registry } from '../activities/registry/registry.js';
+import type { Keyring } from '../lib/crypto/keyring.js';
+import { dataConverterFor } from '../lib/temporal/client.js';
+
+export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
+
+let bundle: Promise<WorkflowBundle> | undefined;
+
+/** The workflow bundle, built once per process (it takes seconds). */
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return bundle;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => process.stderr.write(`workflow bundler: ${message}\n`),
+};
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  keyring: Keyring;
+  registry: Registry;
+  /** Extra activities (platform activities such as chat delivery). */
+  extraActivities?: Record<string, (...args: never[]) => Promise<unknown>>;
+  maxConcurrentActivityTaskExecutions?: number;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Resolves when the worker has stopped. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: { ...createActivities(opts.registry), ...opts.extraActivities },
+    dataConverter: dataConverterFor(opts.keyring),
+    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** Entry module for the worker's workflow bundle: every workflow type skillflow runs. */
+export { runSkillCall } from './skill-call.js';
