@@ -137,6 +137,8 @@ export async function* suggest(
   } catch (err) {
     throw transport.classify(err, req, 'body');
   } finally {
+    // Destroying an unfinished body emits an abort error nobody else listens for.
+    res.body.on('error', () => {});
     res.body.destroy();
   }
 }
