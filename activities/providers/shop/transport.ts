@@ -77,7 +77,8 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     const { operation, via } = req;
     const code = errorCode(err);
     const message = err instanceof Error ? err.message : '';
-    const proxyStatus = /^Proxy response \((\d{3})\)/.exec(message);
+    // undici reports a proxy's refusal only in the message (tunnel and absolute-form variants).
+    const proxyStatus = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(message);
     if (proxyStatus) {
       const status = Number(proxyStatus[1]);
       const text = status === 407 ? 'The residential proxy rejected its credentials (407).' : `The residential proxy could not open a tunnel (${status}).`;
