@@ -48,6 +48,8 @@ const QuerySchema = z
   .min(1, 'The query is empty.')
   .max(MAX_QUERY_LENGTH, `The query is longer than ${MAX_QUERY_LENGTH} characters.`)
   .superRefine((value, ctx) => {
+    // Length issues are already reported; classifying as well would repeat them.
+    if (value.length === 0 || value.length > MAX_QUERY_LENGTH) return;
     const checked = classifyQuery(value);
     if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
   })
