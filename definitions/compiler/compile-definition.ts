@@ -1,0 +1,80 @@
+/**
+ * The compiler's entry point: parse → validate shape → compile trigger and steps (checking
+ * references and skill capabilities) → plan. Every problem found is reported at once.
+ */
+import type { SkillCatalog } from '../catalog.js';
+import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import { LIMITS } from '../limits.js';
+import { type Plan, PLAN_VERSION, type PlanStep } from '../runtime/plan.js';
+import { definitionSchema } from '../schema/definition-schema.js';
+import { issuesToDiagnostics } from '../schema/zod-issues.js';
+import { parseSource, type SourceFormat } from '../source/parse-source.js';
+import { collectSteps, compileStep } from './compile-step.js';
+import { compileTrigger } from './compile-trigger.js';
+
+/** Options of {@link compileDefinition}. */
+export interface CompileOptions {
+  /** Defaults to `auto`: by file extension, else JSON when the text starts with `{`. */
+  format?: SourceFormat;
+  catalog: SkillCatalog;
+  /** Used for format detection only; diagnostics carry no file name. */
+  fileName?: string;
+}
+
+/** The plan, or every diagnostic. */
+export type CompileResult = { ok: true; plan: Plan; diagnostics: [] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** Compiles a YAML or JSON definition into a plan. */
+export function compileDefinition(source: string, opts: CompileOptions): CompileResult {
+  const parsed = parseSource(source, opts.format ?? 'auto', opts.fileName);
+  const { map } = parsed;
+  const diagnostics = [...parsed.diagnostics];
+  if (parsed.fatal) return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+
+  const value = parsed.value;
+  const top = definitionSchema.safeParse(value);
+  if (!top.success) diagnostics.push(...issuesToDiagnostics(top.error.issues, { map, base: [], value }));
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+  const trigger = Object.hasOwn(record, 'start_when')
+    ? compileTrigger(record.start_when, map, diagnostics)
+    : { trigger: undefined, inputs: new Map(), scheduled: false };
+
+  const rawSteps = Array.isArray(record.steps) ? (record.steps as unknown[]) : [];
+  if (rawSteps.length > LIMITS.maxSteps) {
+    const message = `The definition has ${rawSteps.length} steps; the limit is ${LIMITS.maxSteps}.`;
+    diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps']));
+    return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+  }
+  const { entries, symbols } = collectSteps(rawSteps, {
+    map,
+    diagnostics,
+    catalog: opts.catalog,
+    scheduled: trigger.scheduled,
+  });
+  const steps: PlanStep[] = [];
+  for (const entry of entries) {
+    const scope = {
+      map,
+      diagnostics,
+      steps: symbols,
+      currentIndex: entry.index,
+      inputs: trigger.inputs,
+      scheduled: trigger.scheduled,
+    };
+    const step = compileStep(entry, scope);
+    if (step) steps.push(step);
+  }
+
+  if (diagnostics.length > 0 || !top.success || !trigger.trigger) {
+    return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+  }
+  const plan: Plan = {
+    planVersion: PLAN_VERSION,
+    title: top.data.title,
+    ...(top.data.description !== undefined && { description: top.data.description }),
+    trigger: trigger.trigger,
+    steps,
+  };
+  return { ok: true, plan, diagnostics: [] };
+}

@@ -1,0 +1,230 @@
+/**
+ * Compiles handlebars text into the plan's template nodes. `Handlebars.parse` only produces an
+ * AST; nothing is ever compiled to JavaScript. The AST is reduced to a small sandboxed subset:
+ * plain paths, `#if`/`#unless`/`#each` blocks and the helpers `len`, `json` and `default`.
+ */
+import Handlebars from 'handlebars';
+import { LIMITS } from '../limits.js';
+import type { HelperName, Reference, TemplateNode, ValueExpr } from '../runtime/plan.js';
+import { listElement, type SchemaShape, type SchemaWalk } from '../schema/schema-path.js';
+import { lineStarts } from '../source/source-map.js';
+import { checkReference, type ReferenceScope, type ReferenceSite } from './reference-checker.js';
+import { toSegment } from './reference-syntax.js';
+
+const HELPER_ARITY: Record<HelperName, number> = { len: 1, json: 1, default: 2 };
+const BLOCKS = new Set(['if', 'unless', 'each']);
+const DATA_NAMES = new Set(['index', 'first', 'last']);
+
+type Loc = hbs.AST.SourceLocation | undefined;
+
+/** Compiles one template string found at `site.path`. */
+export function compileTemplate(text: string, scope: ReferenceScope, site: ReferenceSite): TemplateNode[] {
+  return new TemplateCompiler(text, scope, site).compile();
+}
+
+class TemplateCompiler {
+  private readonly starts: number[];
+
+  constructor(
+    private readonly text: string,
+    private readonly scope: ReferenceScope,
+    private readonly site: ReferenceSite,
+  ) {
+    this.starts = lineStarts(text);
+  }
+
+  compile(): TemplateNode[] {
+    if (this.text.length > LIMITS.maxTemplateChars) {
+      this.report('TOO_LARGE', `The template has ${this.text.length} characters; the limit is ${LIMITS.maxTemplateChars}.`);
+      return [];
+    }
+    const raw = this.text.indexOf('{{{{');
+    if (raw >= 0) {
+      this.report('TEMPLATE_NOT_ALLOWED', 'Raw blocks ({{{{...}}}}) are not allowed.', raw);
+      return [];
+    }
+    let program: hbs.AST.Program;
+    try {
+      program = Handlebars.parse(this.text);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 1);
+      const detail = message.split('\n').pop() ?? message;
+      this.report('TEMPLATE_SYNTAX', `Template does not parse: ${detail}`, this.starts[line - 1] ?? 0);
+      return [];
+    }
+    return this.program(program, undefined);
+  }
+
+  private offset(loc: Loc): number | undefined {
+    if (!loc) return undefined;
+    return (this.starts[loc.start.line - 1] ?? 0) + loc.start.column;
+  }
+
+  private report(code: Parameters<ReferenceScope['map']['diagnostic']>[0], message: string, offset?: number): void {
+    const at = offset === undefined ? this.site.offset : (this.site.offset ?? 0) + offset;
+    this.scope.diagnostics.push(this.scope.map.diagnostic(code, message, this.site.path, { offset: at }));
+  }
+
+  private program(program: hbs.AST.Program | undefined, item: SchemaShape | undefined): TemplateNode[] {
+    const out: TemplateNode[] = [];
+    for (const statement of program?.body ?? []) {
+      const node = this.statement(statement, item);
+      if (!node) continue;
+      const last = out[out.length - 1];
+      if (node.kind === 'text' && last?.kind === 'text') last.text += node.text;
+      else out.push(node);
+    }
+    return out;
+  }
+
+  private statement(node: hbs.AST.Statement, item: SchemaShape | undefined): TemplateNode | undefined {
+    switch (node.type) {
+      case 'ContentStatement':
+        return { kind: 'text', text: (node as hbs.AST.ContentStatement).value };
+      case 'CommentStatement':
+        return undefined;
+      case 'MustacheStatement': {
+        const expr = this.call(node as hbs.AST.MustacheStatement, item);
+        return expr && { kind: 'value', expr };
+      }
+      case 'BlockStatement':
+        return this.block(node as hbs.AST.BlockStatement, item);
+      default: {
+        const what = node.type.startsWith('Partial') ? 'Partials' : 'Decorators';
+        this.report('TEMPLATE_NOT_ALLOWED', `${what} are not allowed in templates.`, this.offset(node.loc));
+        return undefined;
+      }
+    }
+  }
+
+  private block(node: hbs.AST.BlockStatement, item: SchemaShape | undefined): TemplateNode | undefined {
+    const name = node.path.original;
+    const at = this.offset(node.loc);
+    if (!BLOCKS.has(name)) {
+      this.report('UNKNOWN_HELPER', `Unknown block helper "#${name}"; use #if, #unless or #each.`, at);
+      return undefined;
+    }
+    if (hasHash(node) || (node.program?.blockParams?.length ?? 0) > 0) {
+      this.report('TEMPLATE_NOT_ALLOWED', `#${name} takes no hash arguments or block parameters.`, at);
+      return undefined;
+    }
+    const [param] = node.params;
+    if (node.params.length !== 1 || !param) {
+      this.report('TEMPLATE_NOT_ALLOWED', `#${name} takes exactly one argument.`, at);
+      return undefined;
+    }
+    if (name !== 'each') {
+      const cond = this.expression(param, item);
+      if (!cond) return undefined;
+      const [then, otherwise] = [this.program(node.program, item), this.program(node.inverse, item)];
+      return { kind: 'if', negate: name === 'unless', cond, then, else: otherwise };
+    }
+    let element: SchemaShape = 'any';
+    let list: ValueExpr | undefined;
+    if (param.type === 'PathExpression') {
+      const resolved = this.path(param as hbs.AST.PathExpression, item);
+      list = resolved?.expr;
+      const shape = resolved?.walk?.ok ? listElement(resolved.walk) : 'any';
+      if (shape) element = shape;
+      else if (resolved) this.report('NOT_A_LIST', `#each needs a list, but "${resolved.text}" is not one.`, this.offset(param.loc));
+    } else {
+      list = this.expression(param, item);
+    }
+    if (!list) return undefined;
+    return { kind: 'each', list, body: this.program(node.program, element), else: this.program(node.inverse, item) };
+  }
+
+  private call(node: hbs.AST.MustacheStatement | hbs.AST.SubExpression, item: SchemaShape | undefined): ValueExpr | undefined {
+    const at = this.offset(node.loc);
+    if (hasHash(node)) {
+      this.report('TEMPLATE_NOT_ALLOWED', 'Hash arguments (key=value) are not allowed.', at);
+      return undefined;
+    }
+    if (node.path.type !== 'PathExpression') {
+      this.report('TEMPLATE_NOT_ALLOWED', 'A mustache must hold a path or a helper call, not a literal.', at);
+      return undefined;
+    }
+    const path = node.path as hbs.AST.PathExpression;
+    if (node.params.length === 0 && !Object.hasOwn(HELPER_ARITY, path.original)) return this.expression(path, item);
+    const name = path.original;
+    if (!Object.hasOwn(HELPER_ARITY, name)) {
+      this.report('UNKNOWN_HELPER', `Unknown helper "${name}"; the helpers are len, json and default.`, at);
+      return undefined;
+    }
+    const arity = HELPER_ARITY[name as HelperName];
+    if (node.params.length !== arity) {
+      this.report('TEMPLATE_NOT_ALLOWED', `Helper "${name}" takes ${arity} argument(s).`, at);
+      return undefined;
+    }
+    const args = node.params.map((p) => this.expression(p, item));
+    if (args.some((a) => a === undefined)) return undefined;
+    return { kind: 'helper', name: name as HelperName, args: args as ValueExpr[] };
+  }
+
+  private expression(node: hbs.AST.Expression, item: SchemaShape | undefined): ValueExpr | undefined {
+    switch (node.type) {
+      case 'StringLiteral':
+      case 'NumberLiteral':
+      case 'BooleanLiteral':
+        return { kind: 'literal', value: (node as hbs.AST.StringLiteral).value };
+      case 'NullLiteral':
+      case 'UndefinedLiteral':
+        return { kind: 'literal', value: null };
+      case 'SubExpression':
+        return this.call(node as hbs.AST.SubExpression, item);
+      case 'PathExpression':
+        return this.path(node as hbs.AST.PathExpression, item)?.expr;
+      default:
+        this.report('TEMPLATE_NOT_ALLOWED', `Unsupported expression ${node.type}.`, this.offset(node.loc));
+        return undefined;
+    }
+  }
+
+  private path(
+    node: hbs.AST.PathExpression,
+    item: SchemaShape | undefined,
+  ): { expr: ValueExpr; walk: SchemaWalk | undefined; text: string } | undefined {
+    const at = this.offset(node.loc);
+    const ref = this.reference(node, item, at);
+    if (!ref) return undefined;
+    const site = { path: this.site.path, offset: at === undefined ? this.site.offset : (this.site.offset ?? 0) + at };
+    const walk = checkReference(this.scope, ref, site, item);
+    return { expr: { kind: 'ref', ref }, walk, text: node.original };
+  }
+
+  private reference(node: hbs.AST.PathExpression, item: SchemaShape | undefined, at: number | undefined): Reference | undefined {
+    const { parts, original } = node;
+    const bad = (code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY', message: string): undefined => {
+      this.report(code, message, at);
+      return undefined;
+    };
+    if (node.depth > 0 || original.includes('../')) return bad('TEMPLATE_NOT_ALLOWED', `"${original}": ../ is not allowed.`);
+    if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', `"${original}" has an empty segment.`);
+    if (node.data) {
+      const [name] = parts;
+      if (parts.length !== 1 || name === undefined || !DATA_NAMES.has(name)) {
+        return bad('TEMPLATE_NOT_ALLOWED', `"${original}" is not allowed; only @index, @first and @last are.`);
+      }
+      if (!item) return bad('INVALID_REFERENCE', `"${original}" is only available inside #each.`);
+      return { root: 'data', name: name as 'index' | 'first' | 'last' };
+    }
+    const segments = parts.map(toSegment);
+    const explicitThis = /^(this\b|\.\/)/.test(original);
+    const [first, second] = parts;
+    if (!explicitThis && (first === 'steps' || first === 'inputs')) {
+      if (second === undefined) return bad('INVALID_REFERENCE', `"${original}" needs a ${first === 'steps' ? 'step id' : 'input name'}.`);
+      return first === 'steps'
+        ? { root: 'steps', step: second, path: segments.slice(2) }
+        : { root: 'inputs', name: second, path: segments.slice(2) };
+    }
+    if (explicitThis || item) return { root: 'item', path: segments };
+    const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
+    if (forbidden) return bad('FORBIDDEN_PROPERTY', `"${original}" touches the forbidden property "${forbidden}".`);
+    return bad('INVALID_REFERENCE', `"${original}" is not a reference; use steps.<id>.<field> or inputs.<name>.`);
+  }
+}
+
+function hasHash(node: { hash?: hbs.AST.Hash }): boolean {
+  return (node.hash?.pairs.length ?? 0) > 0;
+}

@@ -1,0 +1,89 @@
+/**
+ * Checks references against what exists when the step runs: earlier steps and their declared
+ * workflow output, declared run inputs, and the current `#each` element.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { FORBIDDEN_SEGMENTS } from '../runtime/lookup.js';
+import type { Reference } from '../runtime/plan.js';
+import { type SchemaShape, type SchemaWalk, walkSchema } from '../schema/schema-path.js';
+import type { DocPath, SourceMap } from '../source/source-map.js';
+import { describeReference } from './reference-syntax.js';
+
+/** What one step contributes to the reference checks. */
+export interface StepSymbol {
+  index: number;
+  /** Its workflow output; 'any' when unknown (a chat step or an unknown skill). */
+  output: SchemaShape;
+}
+
+/** The names in scope while compiling one step. */
+export interface ReferenceScope {
+  map: SourceMap;
+  diagnostics: Diagnostic[];
+  /** Every step of the definition, by id. */
+  steps: ReadonlyMap<string, StepSymbol>;
+  /** Index of the step being compiled. */
+  currentIndex: number;
+  /** Declared run inputs; empty for scheduled definitions. */
+  inputs: ReadonlyMap<string, SchemaShape>;
+  scheduled: boolean;
+}
+
+/** Where in the source a reference sits: the string's path plus an offset inside it. */
+export interface ReferenceSite {
+  path: DocPath;
+  offset?: number;
+}
+
+/**
+ * Reports every problem with `ref` and returns the walk of its path (for `#each` typing), or
+ * undefined when the reference is broken. `item` is the shape of the current `#each` element.
+ */
+export function checkReference(
+  scope: ReferenceScope,
+  ref: Reference,
+  site: ReferenceSite,
+  item?: SchemaShape,
+): SchemaWalk | undefined {
+  const report = (code: Diagnostic['code'], message: string): undefined => {
+    scope.diagnostics.push(scope.map.diagnostic(code, message, site.path, { offset: site.offset }));
+    return undefined;
+  };
+  const text = describeReference(ref);
+  if (ref.root === 'data') return { ok: true, shape: 'any', projected: false };
+  const names = ref.root === 'steps' ? [ref.step] : ref.root === 'inputs' ? [ref.name] : [];
+  if ([...names, ...ref.path].some((s) => typeof s === 'string' && FORBIDDEN_SEGMENTS.has(s))) {
+    return report('FORBIDDEN_PROPERTY', `"${text}" touches a forbidden property (__proto__, constructor, prototype).`);
+  }
+  let start: SchemaShape;
+  let owner: string;
+  if (ref.root === 'steps') {
+    const step = scope.steps.get(ref.step);
+    if (!step) return report('UNKNOWN_STEP', `"${text}" refers to step "${ref.step}", which does not exist.`);
+    if (step.index >= scope.currentIndex) {
+      const which = step.index === scope.currentIndex ? 'this step' : 'a later step';
+      return report('FORWARD_REFERENCE', `"${text}" refers to ${which}; only earlier steps' outputs exist.`);
+    }
+    start = step.output;
+    owner = `the output of step "${ref.step}"`;
+  } else if (ref.root === 'inputs') {
+    const input = scope.inputs.get(ref.name);
+    if (!input) {
+      const why = scope.scheduled ? 'scheduled definitions have no run inputs' : 'declare it under start_when.manual.inputs';
+      return report('UNKNOWN_INPUT', `"${text}" refers to run input "${ref.name}", which is not declared (${why}).`);
+    }
+    start = input;
+    owner = `run input "${ref.name}"`;
+  } else {
+    if (!item) return report('INVALID_REFERENCE', `"${text}" is only available inside #each.`);
+    start = item;
+    owner = 'the #each element';
+  }
+  const walk = walkSchema(start, ref.path);
+  if (!walk.ok) {
+    const code = ref.root === 'inputs' ? 'UNKNOWN_INPUT' : 'UNKNOWN_OUTPUT_FIELD';
+    const segment = String(ref.path[walk.index]);
+    return report(code, `"${text}": ${owner} has no field "${segment}" there (found ${walk.found}).`);
+  }
+  return walk;
+}

@@ -1,0 +1,92 @@
+/**
+ * The textual forms of references: `$nodes.<step>.output<path>`, `steps.<step><path>` and
+ * `inputs.<name><path>`, where a path is any run of `.field`, `.0`, `[0]` and `[]`.
+ */
+import { EACH_SEGMENT, type PathSegment, type Reference } from '../runtime/plan.js';
+
+/** A reference found in text, with where it ends. */
+export type ScannedReference = { ok: true; ref: Reference; end: number } | { ok: false; message: string; at: number };
+
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const DIGITS = /\d+/y;
+
+function readWith(pattern: RegExp, text: string, pos: number): string | undefined {
+  pattern.lastIndex = pos;
+  return pattern.exec(text)?.[0];
+}
+
+/** Turns a textual segment into a path segment: digit runs become array indices. */
+export function toSegment(part: string): PathSegment {
+  return /^\d+$/.test(part) ? Number(part) : part;
+}
+
+/** Reads `.field`, `.0`, `[0]` and `[]` segments from `pos`. */
+function scanPath(text: string, pos: number): { path: PathSegment[]; end: number } | { message: string; at: number } {
+  const path: PathSegment[] = [];
+  for (;;) {
+    const ch = text[pos];
+    if (ch === '.') {
+      const part = readWith(NAME, text, pos + 1) ?? readWith(DIGITS, text, pos + 1);
+      if (part === undefined) return { message: 'Expected a field name or index after ".".', at: pos + 1 };
+      path.push(toSegment(part));
+      pos += 1 + part.length;
+    } else if (ch === '[') {
+      if (text[pos + 1] === ']') {
+        path.push(EACH_SEGMENT);
+        pos += 2;
+        continue;
+      }
+      const digits = readWith(DIGITS, text, pos + 1);
+      if (digits === undefined || text[pos + 1 + digits.length] !== ']') {
+        return { message: 'Expected "[<index>]" or "[]".', at: pos };
+      }
+      path.push(Number(digits));
+      pos += digits.length + 2;
+    } else {
+      return { path, end: pos };
+    }
+  }
+}
+
+/** Whether a reference starts at `pos`. */
+export function startsReference(text: string, pos: number): boolean {
+  return ['$nodes.', 'steps.', 'inputs.'].some((prefix) => text.startsWith(prefix, pos));
+}
+
+/** Scans one reference starting at `pos` (which must satisfy {@link startsReference}). */
+export function scanReference(text: string, pos: number): ScannedReference {
+  const nodes = text.startsWith('$nodes.', pos);
+  const rootLength = nodes ? 7 : text.startsWith('steps.', pos) ? 6 : 7;
+  const nameAt = pos + rootLength;
+  const name = readWith(NAME, text, nameAt);
+  if (name === undefined) return { ok: false, message: 'Expected a step id or input name.', at: nameAt };
+  let rest = nameAt + name.length;
+  if (nodes) {
+    if (!text.startsWith('.output', rest)) {
+      return { ok: false, message: `Expected ".output" after "$nodes.${name}".`, at: rest };
+    }
+    rest += 7;
+  }
+  const scanned = scanPath(text, rest);
+  if ('message' in scanned) return { ok: false, message: scanned.message, at: scanned.at };
+  const ref: Reference = text.startsWith('inputs.', pos)
+    ? { root: 'inputs', name, path: scanned.path }
+    : { root: 'steps', step: name, path: scanned.path };
+  return { ok: true, ref, end: scanned.end };
+}
+
+/** Formats a reference for messages, e.g. `steps.search.results[0]`. */
+export function describeReference(ref: Reference): string {
+  const path = 'path' in ref ? ref.path : [];
+  const tail = path.map((s) => (typeof s === 'number' ? `[${s}]` : s === EACH_SEGMENT ? s : `.${s}`)).join('');
+  switch (ref.root) {
+    case 'steps':
+      return `steps.${ref.step}${tail}`;
+    case 'inputs':
+      return `inputs.${ref.name}${tail}`;
+    case 'item':
+      return `this${tail}`;
+    case 'data':
+      return `@${ref.name}`;
+  }
+}

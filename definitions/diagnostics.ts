@@ -1,0 +1,71 @@
+/**
+ * Diagnostics: every problem in a definition, with a stable code, the path of the offending
+ * node and its 1-based line and column. docs/workflow-language.md lists every code (a test checks).
+ */
+
+/** Every diagnostic code, with the one-line meaning the docs expand on. */
+export const DIAGNOSTIC_CODES = {
+  TOO_LARGE: 'A size limit is exceeded (source, steps, template, nesting depth, run inputs).',
+  YAML_SYNTAX: 'The YAML does not parse.',
+  JSON_SYNTAX: 'The JSON does not parse.',
+  DUPLICATE_KEY: 'A key appears twice in one mapping.',
+  ALIAS_NOT_ALLOWED: 'YAML anchors (&a) and aliases (*a) are not allowed.',
+  TAG_NOT_ALLOWED: 'YAML tags (!!str, !custom) are not allowed.',
+  UNKNOWN_FIELD: 'A field the language does not define.',
+  MISSING_FIELD: 'A required field is absent.',
+  INVALID_TYPE: 'A field has the wrong type.',
+  INVALID_VALUE: 'A field has the right type but a value out of range or not allowed.',
+  INVALID_TRIGGER: '`start_when` must hold exactly one of `manual` and `schedule`.',
+  INVALID_SCHEDULE: '`schedule` must hold exactly one of `cron` and `every`.',
+  INVALID_CRON: 'The cron expression is not a valid 5-field expression.',
+  INVALID_TIMEZONE: 'The timezone is not an IANA timezone name.',
+  INVALID_DURATION: 'A duration (`every`, `timeout`) is malformed or out of range.',
+  TIMEOUT_TOO_LONG: "A step's timeout exceeds the skill's policy maximum.",
+  INVALID_INPUT_NAME: 'A run input name is malformed or reserved.',
+  INVALID_DEFAULT: "A run input's default does not match its type.",
+  INVALID_STEP_ID: 'A step id is malformed or reserved.',
+  DUPLICATE_STEP_ID: 'Two steps share an id.',
+  MISSING_ACTION: 'A step has no action (`use_app_skill` or `send_chat_message`).',
+  MULTIPLE_ACTIONS: 'A step has more than one action.',
+  UNKNOWN_SKILL: 'The skill is not in the catalog.',
+  SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',
+  INVALID_SKILL_INPUT: "A step's input does not match the skill's input schema.",
+  INVALID_REFERENCE: 'A reference is malformed.',
+  UNKNOWN_STEP: 'A reference names a step that does not exist.',
+  FORWARD_REFERENCE: 'A reference names the current step or a later one.',
+  UNKNOWN_INPUT: 'A reference names a run input that is not declared.',
+  UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
+  FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',
+  NOT_A_LIST: '`#each` is given something that is not a list.',
+  TEMPLATE_SYNTAX: 'A template does not parse.',
+  TEMPLATE_NOT_ALLOWED: 'A template uses a construct outside the sandbox (partials, `../`, ...).',
+  UNKNOWN_HELPER: 'A template calls a helper that does not exist.',
+  CONDITION_SYNTAX: 'An `if` expression does not parse.',
+} as const satisfies Record<string, string>;
+
+/** A diagnostic code. */
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** One problem found in a definition. */
+export interface Diagnostic {
+  code: DiagnosticCode;
+  message: string;
+  /** Path of the offending node, e.g. `steps[0].input.requests[0].max_results`; '' for the root. */
+  path: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+/** Orders diagnostics by position, then code, for stable output. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+  );
+}
+
+/** Formats diagnostics for a terminal: one `file:line:col: CODE message` line each. */
+export function formatDiagnostics(fileName: string, diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.map((d) => `${fileName}:${d.line}:${d.column}: ${d.code} ${d.message}`);
+}

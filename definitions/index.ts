@@ -1,0 +1,17 @@
+/**
+ * The workflow language: parse, validate and compile YAML/JSON definitions into plans. The
+ * workflow itself imports only `definitions/runtime/` (pure); everything here runs outside it.
+ */
+export { compileDefinition, type CompileOptions, type CompileResult } from './compiler/compile-definition.js';
+export { createStaticCatalog, type SkillCatalog, type SkillCatalogEntry } from './catalog.js';
+export {
+  DIAGNOSTIC_CODES,
+  formatDiagnostics,
+  sortDiagnostics,
+  type Diagnostic,
+  type DiagnosticCode,
+} from './diagnostics.js';
+export { LIMITS } from './limits.js';
+export { detectFormat, type SourceFormat } from './source/parse-source.js';
+export type * from './runtime/plan.js';
+export { PLAN_VERSION } from './runtime/plan.js';

@@ -1,0 +1,22 @@
+/** Size limits of the workflow language (documented in docs/workflow-language.md). */
+export const LIMITS = {
+  /** Source text, in UTF-8 bytes. */
+  maxSourceBytes: 64 * 1024,
+  /** Steps per definition. */
+  maxSteps: 200,
+  /** Characters per template (`title`, `message`, `chat_id`, or a step input string). */
+  maxTemplateChars: 16 * 1024,
+  /** Characters per `if` expression. */
+  maxConditionChars: 1024,
+  /** Nesting depth of objects and lists in the source. */
+  maxDepth: 32,
+  /** Declared run inputs of a manual trigger. */
+  maxRunInputs: 100,
+  /** Upper bound of a `send_chat_message` step's `timeout`. */
+  chatMaxTimeoutMs: 60_000,
+  /** Shortest and longest `schedule.every` interval. */
+  minEveryMs: 60_000,
+  maxEveryMs: 366 * 24 * 3600_000,
+  /** Shortest step `timeout`. */
+  minTimeoutMs: 1_000,
+} as const;

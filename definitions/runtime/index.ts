@@ -1,0 +1,10 @@
+/**
+ * The pure runtime of the workflow language: plan types and the evaluators the interpreter
+ * workflow calls. No Node built-ins, clock, randomness or I/O may enter this folder.
+ */
+export * from './plan.js';
+export { FORBIDDEN_SEGMENTS, followPath, isTruthy, resolveReference, type EachFrame } from './lookup.js';
+export { renderTemplate, evaluateValue, toText } from './render-template.js';
+export { resolveInput } from './resolve-input.js';
+export { evaluateCondition } from './evaluate-condition.js';
+export { applyRunInputs, matchesRunInputType, type RunInputIssue, type RunInputsResult } from './run-inputs.js';

@@ -1,0 +1,130 @@
+/**
+ * The compiled plan: plain, serialisable JSON that the interpreter workflow executes. Everything
+ * here is data; the workflow never sees YAML, handlebars or zod. Bump {@link PLAN_VERSION} on any
+ * change a running interpreter could misread.
+ */
+
+/** Version of the plan format. */
+export const PLAN_VERSION = 1 as const;
+
+/** JSON data as it travels through plans, inputs and step outputs. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * One step along a path. A string is an own-property name, a number an array index, and the
+ * string `[]` projects over every element of an array (`results[].fqdn` → list of fqdn).
+ */
+export type PathSegment = string | number;
+
+/** The projection marker within a {@link PathSegment} list. */
+export const EACH_SEGMENT = '[]';
+
+/** Where a value comes from at run time. */
+export type Reference =
+  /** A step's workflow-visible output (`$nodes.<id>.output.<path>` or `{{steps.<id>.<path>}}`). */
+  | { root: 'steps'; step: string; path: PathSegment[] }
+  /** A run input (`inputs.<name>.<path>`). */
+  | { root: 'inputs'; name: string; path: PathSegment[] }
+  /** The current `#each` element (`this`, `this.<path>` or a bare path inside `#each`). */
+  | { root: 'item'; path: PathSegment[] }
+  /** `@index`, `@first` or `@last` of the innermost `#each`. */
+  | { root: 'data'; name: 'index' | 'first' | 'last' };
+
+/** Helpers allowed in templates. */
+export type HelperName = 'len' | 'json' | 'default';
+
+/** A value inside a template: a reference, a literal or a helper call. */
+export type ValueExpr =
+  | { kind: 'ref'; ref: Reference }
+  | { kind: 'literal'; value: string | number | boolean | null }
+  | { kind: 'helper'; name: HelperName; args: ValueExpr[] };
+
+/** A compiled handlebars template: a list of these nodes, rendered in order. */
+export type TemplateNode =
+  | { kind: 'text'; text: string }
+  | { kind: 'value'; expr: ValueExpr }
+  /** `#if` (negate false) or `#unless` (negate true). */
+  | { kind: 'if'; negate: boolean; cond: ValueExpr; then: TemplateNode[]; else: TemplateNode[] }
+  | { kind: 'each'; list: ValueExpr; body: TemplateNode[]; else: TemplateNode[] };
+
+/** A skill step's input with its references left to resolve at run time. */
+export type InputTemplate =
+  /** A subtree without references, used as written. */
+  | { kind: 'literal'; value: JsonValue }
+  | { kind: 'object'; fields: Array<{ key: string; value: InputTemplate }> }
+  | { kind: 'array'; items: InputTemplate[] }
+  /** A string that is exactly one reference: keeps the referenced value's type. */
+  | { kind: 'ref'; ref: Reference }
+  /** A string with references embedded in text: renders to a string. */
+  | { kind: 'text'; template: TemplateNode[] };
+
+/** Comparison operators of the `if` grammar. */
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** A parsed `if` predicate. */
+export type ConditionNode =
+  | { kind: 'or' | 'and'; left: ConditionNode; right: ConditionNode }
+  | { kind: 'not'; operand: ConditionNode }
+  | { kind: 'compare'; op: CompareOp; left: ConditionNode; right: ConditionNode }
+  | { kind: 'literal'; value: string | number | boolean | null }
+  | { kind: 'ref'; ref: Reference };
+
+/** Types a manual run input may declare. */
+export type RunInputType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+
+/** A declared run input of a manual trigger. */
+export interface RunInputSpec {
+  type: RunInputType;
+  required: boolean;
+  default?: JsonValue;
+  description?: string;
+}
+
+/** How runs start. */
+export type PlanTrigger =
+  | { type: 'manual'; inputs: Record<string, RunInputSpec> }
+  | { type: 'schedule'; cron: string; timezone: string }
+  | { type: 'schedule'; every: string; everyMs: number; timezone: string };
+
+interface PlanStepBase {
+  id: string;
+  if?: ConditionNode;
+  continueOnError: boolean;
+  timeoutMs?: number;
+}
+
+/** `use_app_skill`: run the skill's activity. */
+export interface SkillPlanStep extends PlanStepBase {
+  kind: 'skill';
+  /** Skill reference, `<app>.<skill>`. */
+  skill: string;
+  /** Activity name; equal to the skill reference. */
+  activity: string;
+  input: InputTemplate;
+}
+
+/** `send_chat_message`: render and deliver a chat message. */
+export interface ChatPlanStep extends PlanStepBase {
+  kind: 'chat';
+  title: TemplateNode[];
+  message: TemplateNode[];
+  chatId?: TemplateNode[];
+}
+
+/** One step of a plan. */
+export type PlanStep = SkillPlanStep | ChatPlanStep;
+
+/** A compiled definition. */
+export interface Plan {
+  planVersion: typeof PLAN_VERSION;
+  title: string;
+  description?: string;
+  trigger: PlanTrigger;
+  steps: PlanStep[];
+}
+
+/** What references resolve against at run time: run inputs and earlier steps' workflow outputs. */
+export interface RunScope {
+  inputs: Record<string, unknown>;
+  steps: Record<string, unknown>;
+}

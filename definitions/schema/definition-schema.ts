@@ -1,0 +1,65 @@
+/**
+ * zod schemas of the definition's shape. They check structure and types only; meaning (ids,
+ * references, cron, skills) is checked by the compiler. Parts are validated separately so that
+ * one bad step does not hide problems in the others.
+ */
+import { z } from 'zod';
+
+/** Run input types a manual trigger may declare. */
+export const RUN_INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+
+/** A declared run input. */
+export const runInputSchema = z.strictObject({
+  type: z.enum(RUN_INPUT_TYPES),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+  description: z.string().max(1000).optional(),
+});
+
+/** `start_when.manual`; `manual:` with no value means `manual: {}`. */
+export const manualSchema = z.strictObject({
+  inputs: z.record(z.string(), runInputSchema).optional(),
+});
+
+/** `start_when.schedule`. */
+export const scheduleSchema = z.strictObject({
+  cron: z.string().optional(),
+  every: z.string().optional(),
+  timezone: z.string(),
+});
+
+/** `start_when`. */
+export const startWhenSchema = z.strictObject({
+  manual: manualSchema.nullable().optional(),
+  schedule: scheduleSchema.optional(),
+});
+
+/** `send_chat_message`. */
+export const chatActionSchema = z.strictObject({
+  title: z.string(),
+  message: z.string(),
+  chat_id: z.string().optional(),
+});
+
+/** One step, before the exactly-one-action rule is applied. */
+export const stepSchema = z.strictObject({
+  id: z.string(),
+  use_app_skill: z.string().optional(),
+  input: z.record(z.string(), z.unknown()).optional(),
+  send_chat_message: chatActionSchema.optional(),
+  if: z.string().optional(),
+  continue_on_error: z.boolean().optional(),
+  timeout: z.string().optional(),
+});
+
+/** The top level; `start_when` and `steps[]` are validated with their own schemas. */
+export const definitionSchema = z.strictObject({
+  title: z.string().min(1).max(200),
+  description: z.string().max(4000).optional(),
+  start_when: z.unknown(),
+  steps: z.array(z.unknown()).min(1),
+});
+
+export type StartWhen = z.infer<typeof startWhenSchema>;
+export type StepSource = z.infer<typeof stepSchema>;
+export type RunInputSource = z.infer<typeof runInputSchema>;

@@ -1,0 +1,102 @@
+/**
+ * YAML front end: parses with the `yaml` package, rejects what the language does not allow
+ * (anchors, aliases, tags, duplicate and complex keys) and records every node's position.
+ */
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Scalar } from 'yaml';
+import type { Diagnostic } from '../diagnostics.js';
+import { LIMITS } from '../limits.js';
+import { defineField } from '../runtime/lookup.js';
+import type { ParsedSource } from './parsed-source.js';
+import { type DocPath, SourceMap } from './source-map.js';
+
+/** Parses YAML text into plain data plus positions. */
+export function parseYaml(source: string): ParsedSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const map = new SourceMap(source);
+  const diagnostics: Diagnostic[] = [];
+  let fatal = false;
+  for (const error of doc.errors) {
+    // Duplicate keys are reported by the walk below, which knows their path.
+    if (error.code === 'DUPLICATE_KEY') continue;
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    diagnostics.push({ code: 'YAML_SYNTAX', message: error.message, path: '', line, column: col });
+    fatal = true;
+  }
+  if (fatal) return { value: undefined, map, diagnostics, fatal };
+  const walker = new YamlWalker(source, map, diagnostics);
+  const value = walker.convert(doc.contents, [], 0, undefined);
+  return { value, map, diagnostics, fatal: walker.tooDeep };
+}
+
+class YamlWalker {
+  tooDeep = false;
+
+  constructor(
+    private readonly source: string,
+    private readonly map: SourceMap,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  convert(node: Node | null, path: DocPath, depth: number, keyStart: number | undefined): unknown {
+    const start = node?.range?.[0] ?? keyStart ?? 0;
+    this.map.set(path, { start, keyStart });
+    if (!node) return null;
+    if (depth > LIMITS.maxDepth) {
+      if (!this.tooDeep) this.report('TOO_LARGE', `Nesting is deeper than ${LIMITS.maxDepth} levels.`, path);
+      this.tooDeep = true;
+      return undefined;
+    }
+    if (isAlias(node)) {
+      this.report('ALIAS_NOT_ALLOWED', `Alias *${node.source} is not allowed; write the value out.`, path);
+      return undefined;
+    }
+    if (node.anchor) this.report('ALIAS_NOT_ALLOWED', `Anchor &${node.anchor} is not allowed.`, path);
+    if (node.tag) this.report('TAG_NOT_ALLOWED', `Tag ${node.tag} is not allowed.`, path);
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const keyOffset = keyNode?.range?.[0] ?? start;
+        const raw: unknown = isScalar(keyNode) ? keyNode.value : undefined;
+        if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+          const { line, column } = this.map.lineColumn(keyOffset);
+          this.diagnostics.push({ code: 'YAML_SYNTAX', message: 'Keys must be plain strings.', path: '', line, column });
+          continue;
+        }
+        const key = String(raw);
+        const childPath = [...path, key];
+        if (seen.has(key)) {
+          this.map.set(childPath, { start: keyOffset, keyStart: keyOffset });
+          this.report('DUPLICATE_KEY', `Duplicate key "${key}".`, childPath, true);
+          continue;
+        }
+        seen.add(key);
+        defineField(out, key, this.convert(pair.value as Node | null, childPath, depth + 1, keyOffset));
+      }
+      return out;
+    }
+    if (isSeq(node)) {
+      return node.items.map((item, i) => this.convert(item as Node | null, [...path, i], depth + 1, undefined));
+    }
+    if (isScalar(node)) return this.scalar(node, path, start, keyStart);
+    return undefined;
+  }
+
+  private scalar(node: Scalar, path: DocPath, start: number, keyStart: number | undefined): unknown {
+    const value = node.value;
+    if (typeof value === 'string' && node.range) {
+      const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
+      const contentStart = start + quoted;
+      if (this.source.slice(contentStart, contentStart + value.length) === value) {
+        this.map.set(path, { start, keyStart, contentStart });
+      }
+    }
+    return value;
+  }
+
+  private report(code: Diagnostic['code'], message: string, path: DocPath, key = false): void {
+    this.diagnostics.push(this.map.diagnostic(code, message, path, { key }));
+  }
+}

@@ -1,0 +1,13 @@
+/** The common result of the YAML and JSON front ends. */
+import type { Diagnostic } from '../diagnostics.js';
+import type { SourceMap } from './source-map.js';
+
+/** Plain data with positions, plus the problems found while parsing. */
+export interface ParsedSource {
+  /** The parsed data; undefined when `fatal`. */
+  value: unknown;
+  map: SourceMap;
+  diagnostics: Diagnostic[];
+  /** The text could not be turned into data worth validating further. */
+  fatal: boolean;
+}
