@@ -5,3 +5,5 @@
 export { startShopSimulator, type ShopSimulator, type ShopSimulatorOptions, type ShopRequestRecord } from './shop/server.js';
 export type { FaultRule as ShopFaultRule } from './shop/faults.js';
 export { startProxy, type ProxySimulator, type ProxyOptions, type ProxyLogEntry } from './proxy/proxy-server.js';
+export { startDecisionSimulator, type DecisionSimulator, type DecisionSimulatorOptions, type DecisionFault } from './decision/server.js';
+export { startDevSimulators, DEV_DECISION_KEY, type DevSimulators, type SimulatorUrls } from './dev.js';

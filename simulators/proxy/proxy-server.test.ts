@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProxyAgent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const token = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toStri
 beforeAll(async () => {
   proxy = await startProxy({ username: 'alice', password: 'pw-1' });
   target = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', via: req.headers.via as string | undefined });
+    seen.push({ url: req.url ?? '', via: req.headers.via });
     res.end('hello');
   });
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
@@ -49,12 +49,18 @@ describe('forward proxy with basic auth', () => {
     proxy.clearLog();
     const before = seen.length;
     // Absolute-form request straight to the proxy, to see the raw 407 answer.
-    const res = await request(`${proxy.url}`, {
-      path: `http://${targetHost}/denied`,
-      headers: { host: targetHost, 'proxy-authorization': token('alice', 'nope') },
+    const { port } = new URL(proxy.url);
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: `http://${targetHost}/denied`,
+        headers: { host: targetHost, 'proxy-authorization': token('alice', 'nope') },
+      });
+      req.once('response', resolve).once('error', reject).end();
     });
     expect([res.statusCode, res.headers['proxy-authenticate']]).toEqual([407, 'Basic realm="proxy"']);
-    await res.body.dump();
+    res.resume();
     const none = new ProxyAgent({ uri: proxy.url });
     await expect(request(`http://${targetHost}/denied`, { dispatcher: none })).rejects.toThrow(/407/);
     expect(proxy.log().map((e) => e.authorized)).toEqual([false, false]);

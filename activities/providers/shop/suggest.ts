@@ -32,20 +32,19 @@ function isKnownEvent(name: string): name is keyof typeof STREAM_EVENT_SCHEMAS {
   return Object.hasOwn(STREAM_EVENT_SCHEMAS, name);
 }
 
-/** Parses one SSE message; undefined for ignored and unknown events. */
-function parseEvent(msg: EventSourceMessage, via: ShopVia): ShopStreamEvent | undefined {
+/** Parses one SSE message: undefined for ignored and unknown events, a ShopError for bad data. */
+function parseEvent(msg: EventSourceMessage, via: ShopVia): ShopStreamEvent | ShopError | undefined {
   const name = msg.event ?? '';
   if (IGNORED_STREAM_EVENTS.has(name) || !isKnownEvent(name)) return undefined;
-  const malformed = () => new ShopError({ kind: 'malformed', operation: 'suggest', via, message: `The shop sent a malformed ${name} event.` });
+  const malformed = new ShopError({ kind: 'malformed', operation: 'suggest', via, message: `The shop sent a malformed ${name} event.` });
   let json: unknown;
   try {
     json = JSON.parse(msg.data);
   } catch {
-    throw malformed();
+    return malformed;
   }
   const parsed = STREAM_EVENT_SCHEMAS[name].safeParse(json);
-  if (!parsed.success) throw malformed();
-  return { event: name, data: parsed.data } as ShopStreamEvent;
+  return parsed.success ? ({ event: name, data: parsed.data } as ShopStreamEvent) : malformed;
 }
 
 function validateRequest(keyword: string, tld: string, params: SuggestParams, via: ShopVia) {
@@ -104,17 +103,14 @@ export async function* suggest(
       throw new ShopError({ kind: 'malformed', operation: 'suggest', via, message: 'The shop did not answer with an event stream.' });
     }
     const pending: ShopStreamEvent[] = [];
-    let failure: unknown;
+    let failure: ShopError | undefined;
     const parser = createParser({
       maxBufferSize: MAX_EVENT_CHARS,
       onEvent(msg) {
         if (failure !== undefined) return;
-        try {
-          const event = parseEvent(msg, via);
-          if (event) pending.push(event);
-        } catch (err) {
-          failure = err;
-        }
+        const event = parseEvent(msg, via);
+        if (event instanceof ShopError) failure = event;
+        else if (event) pending.push(event);
       },
       onError(err) {
         if (err.type === 'max-buffer-size-exceeded') {

@@ -1,0 +1,145 @@
+/**
+ * The decision model stand-in: `POST` (any path) with `{ model, state, questions }` answers
+ * `{ answers }` (wire notes "Decision helper"). Requires `Authorization: Bearer <key>`.
+ * Relevance questions read `state.relevance_criteria.text` and `state.candidates.items[<id>]`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { choiceAnswer, noulAnswer, overlapScore, scoreAnswer } from './scoring.js';
+
+/** `missing_answer` drops the last question's answer; `out_of_range` scores 7; `slow` waits `ms`. */
+export type DecisionFaultType = 'status' | 'malformed' | 'missing_answer' | 'out_of_range' | 'low_confidence' | 'slow';
+
+export interface DecisionFault {
+  type: DecisionFaultType;
+  /** For `status`; default 500. */
+  status?: number;
+  /** For `slow`; default 2000. */
+  ms?: number;
+  /** Apply to this many requests, then clear. Unlimited when absent. */
+  times?: number;
+}
+
+export interface DecisionRequestRecord {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body, or the raw text when it was not JSON. */
+  body: unknown;
+  status?: number;
+}
+
+export interface DecisionSimulatorOptions {
+  /** The accepted bearer key. Default `sim-decision-key`. */
+  apiKey?: string;
+  port?: number;
+  host?: string;
+}
+
+export interface DecisionSimulator {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+  setFault(fault: DecisionFault | undefined): void;
+  requests(): DecisionRequestRecord[];
+  reset(): void;
+}
+
+interface Question {
+  type?: string;
+  options?: string[];
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+function answerAll(body: { state?: Record<string, unknown>; questions?: Record<string, Question> }): Record<string, unknown> {
+  const state = body.state ?? {};
+  const criteria = (state.relevance_criteria as { text?: unknown } | undefined)?.text;
+  const items = ((state.candidates as { items?: unknown } | undefined)?.items ?? {}) as Record<string, unknown>;
+  const stateText = JSON.stringify(state);
+  const answers: Record<string, unknown> = {};
+  for (const [id, q] of Object.entries(body.questions ?? {})) {
+    const text = items[id];
+    if (q.type === 'score') answers[id] = scoreAnswer(overlapScore(typeof criteria === 'string' ? criteria : '', typeof text === 'string' ? text : ''));
+    else if (q.type === 'choice') answers[id] = choiceAnswer(q.options ?? [], stateText);
+    else if (q.type === 'noul') answers[id] = noulAnswer(stateText);
+  }
+  return answers;
+}
+
+/** Starts the decision simulator on 127.0.0.1 (port 0 = any free port). */
+export async function startDecisionSimulator(opts: DecisionSimulatorOptions = {}): Promise<DecisionSimulator> {
+  const apiKey = opts.apiKey ?? 'sim-decision-key';
+  let fault: DecisionFault | undefined;
+  let log: DecisionRequestRecord[] = [];
+
+  const takeFault = (): DecisionFault | undefined => {
+    const f = fault;
+    if (f?.times !== undefined && --f.times <= 0) fault = undefined;
+    return f;
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    req.setEncoding('utf8');
+    for await (const chunk of req) raw += String(chunk);
+    const url = new URL(req.url ?? '/', 'http://sim');
+    if (url.pathname === '/__sim/faults' && req.method === 'POST') {
+      fault = raw ? (JSON.parse(raw) as { fault?: DecisionFault }).fault : undefined;
+      return send(res, 200, { fault: fault ?? null });
+    }
+    if (url.pathname === '/__sim/requests') return send(res, 200, log);
+    let body: unknown = raw;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      /* recorded as text */
+    }
+    const rec: DecisionRequestRecord = { path: url.pathname, headers: { ...req.headers }, body };
+    log.push(rec);
+    res.once('finish', () => (rec.status = res.statusCode));
+    if (req.method !== 'POST') return send(res, 405, { error: { message: 'POST only' } });
+    if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: { message: 'invalid api key' } });
+    const parsed = body as { model?: unknown; state?: Record<string, unknown>; questions?: Record<string, Question> };
+    if (typeof parsed !== 'object' || parsed === null || typeof parsed.model !== 'string' || typeof parsed.questions !== 'object') {
+      return send(res, 400, { error: { message: 'expected { model, state, questions }' } });
+    }
+    const f = takeFault();
+    if (f?.type === 'slow') await sleep(f.ms ?? 2000);
+    if (f?.type === 'status') return send(res, f.status ?? 500, { error: { message: 'simulated failure' } });
+    if (f?.type === 'malformed') return send(res, 200, '{"answers":{"c0":{"score":');
+    const answers = answerAll(parsed);
+    const ids = Object.keys(answers);
+    if (f?.type === 'missing_answer' && ids.length > 0) delete answers[ids[ids.length - 1]!];
+    if (f?.type === 'out_of_range' && ids[0]) answers[ids[0]] = { score: 7, confidence: 0.9 };
+    if (f?.type === 'low_confidence') for (const id of ids) (answers[id] as { confidence?: number }).confidence = 0.1;
+    send(res, 200, { answers });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, { error: { message: 'simulator error' } }));
+  });
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', r));
+  const { port, address } = server.address() as AddressInfo;
+  return {
+    url: `http://${address}:${port}/v1/decide`,
+    apiKey,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+    setFault: (f) => {
+      fault = f ? { ...f } : undefined;
+    },
+    requests: () => log.map((r) => ({ ...r })),
+    reset: () => {
+      log = [];
+      fault = undefined;
+    },
+  };
+}

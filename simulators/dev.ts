@@ -1,0 +1,52 @@
+/**
+ * Starts the simulators `npm start` needs: one per upstream whose URL is unset, unless
+ * START_SIMULATORS is off. Returns the URLs to merge into the config and a loud banner, since
+ * answers from a simulator are not real availability or prices.
+ */
+import type { Config } from '../lib/config.js';
+import { startDecisionSimulator } from './decision/server.js';
+import { startShopSimulator } from './shop/server.js';
+
+/** Config overrides pointing at started simulators. */
+export type SimulatorUrls = Partial<Pick<Config, 'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY'>>;
+
+export interface DevSimulators {
+  urls: SimulatorUrls;
+  /** One warning line per started simulator (empty when none started). */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+/** Dev-only key of the decision simulator when DECISION_API_KEY is unset. */
+export const DEV_DECISION_KEY = 'sim-decision-key';
+
+export async function startDevSimulators(config: Config): Promise<DevSimulators> {
+  const urls: SimulatorUrls = {};
+  const banner: string[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  if (!config.START_SIMULATORS) return { urls, banner, close };
+  try {
+    if (!config.SHOP_URL) {
+      const shop = await startShopSimulator();
+      closers.push(() => shop.close());
+      urls.SHOP_URL = shop.url;
+      banner.push(`SHOP_URL is unset: domain search uses the SHOP SIMULATOR at ${shop.url} (not real availability or prices).`);
+    }
+    if (!config.DECISION_URL) {
+      const key = config.DECISION_API_KEY ?? DEV_DECISION_KEY;
+      const decision = await startDecisionSimulator({ apiKey: key });
+      closers.push(() => decision.close());
+      urls.DECISION_URL = decision.url;
+      urls.DECISION_API_KEY = key;
+      banner.push(`DECISION_URL is unset: relevance decisions use the DECISION SIMULATOR at ${decision.url} (word overlap, not a model).`);
+    }
+    if (!config.PROXY_URL) banner.push('PROXY_URL is unset: the one lazy proxy attempt of domain search is disabled.');
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { urls, banner, close };
+}
