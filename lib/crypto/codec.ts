@@ -4,7 +4,9 @@
  * never reach Temporal's store in plaintext (spec rule 4.3.11). Metadata carries the key id.
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
+
+const { temporal } = proto;
 import { open, seal } from './aead.js';
 import type { Keyring } from './keyring.js';
 

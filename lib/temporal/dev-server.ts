@@ -4,7 +4,7 @@
  * process is tracked in a pid file so a crashed previous run is cleaned up, and it is killed
  * when this process exits for any reason we can observe.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
@@ -29,6 +29,16 @@ export interface DevServer {
   uiUrl: string;
   pid: number;
   stop(): Promise<void>;
+}
+
+let pdeathsig: boolean | undefined;
+function pdeathsigAvailable(): boolean {
+  if (pdeathsig === undefined) {
+    pdeathsig =
+      process.platform === 'linux' &&
+      spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout?.includes('--pdeathsig') === true;
+  }
+  return pdeathsig;
 }
 
 function alive(pid: number): boolean {
@@ -124,7 +134,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // setpriv --pdeathsig makes the kernel stop the server even if this process is SIGKILLed.
+  const [cmd, cmdArgs] = pdeathsigAvailable()
+    ? ['setpriv', ['--pdeathsig', 'SIGTERM', '--', opts.cliPath, ...args]]
+    : [opts.cliPath, args];
+  const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   if (!child.pid) throw new Error('could not spawn the Temporal CLI');

@@ -1,0 +1,66 @@
+/**
+ * Builds the Fastify app: zod validation and serialisation, the OpenAPI document generated from
+ * the same schemas (/v1/openapi.json, docs page at /v1/docs), one error handler, and request
+ * logs that carry the route pattern, status and timing only: never query strings, bodies,
+ * path ids or headers.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ApiDeps } from './deps.js';
+import { registerErrorHandling } from './errors.js';
+import { RoutePatternLogController } from './request-log.js';
+import { codecRoutes } from './routes/codec.js';
+import { healthRoutes } from './routes/health.js';
+
+export const API_VERSION = '0.1.0';
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: ApiDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
+    logController: new RoutePatternLogController(),
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'skillflow API',
+        version: API_VERSION,
+        description:
+          'Run app skills, start workflows and poll long-running work by task_id. Errors are `{ error: { code, message, details } }`.',
+      },
+      servers: [{ url: deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}` }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key token' } },
+      },
+      tags: [
+        { name: 'skills', description: 'App and skill calls' },
+        { name: 'workflows', description: 'Workflow definitions and runs' },
+        { name: 'tasks', description: 'Long-running work' },
+        { name: 'operations', description: 'Health and operator tools' },
+      ],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  await app.register(healthRoutes(deps));
+  await app.register(codecRoutes(deps));
+  return app;
+}

@@ -1,0 +1,18 @@
+/** What the API needs from the rest of the process, built once at boot and passed down. */
+import type { Registry } from '../activities/registry/registry.js';
+import type { Config } from '../lib/config.js';
+import type { Keyring } from '../lib/crypto/keyring.js';
+import type { Logger } from '../lib/logger.js';
+import type { SecretStore } from '../lib/secrets.js';
+import type { Store } from '../lib/store/db.js';
+import type { TemporalClient } from '../lib/temporal/client.js';
+
+export interface ApiDeps {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  temporal: TemporalClient;
+  registry: Registry;
+  keyring: Keyring;
+  secrets: SecretStore;
+}

@@ -1,0 +1,25 @@
+/**
+ * Request logging without user data: one line per completed request with the route pattern
+ * (never the URL: it carries query strings and ids), method, status and timing. Headers,
+ * bodies and query text are never logged.
+ */
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+
+export class RoutePatternLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    req.log.info(
+      {
+        method: req.method,
+        route: req.routeOptions.url ?? '(unmatched)',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ...(error ? { errName: error.name } : {}),
+      },
+      'request',
+    );
+  }
+
+  override routeNotFound(): void {}
+}

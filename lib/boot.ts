@@ -1,0 +1,41 @@
+/**
+ * Boot of the platform parts shared by `npm start`, `start:api` and `start:worker`: logger,
+ * keyring, secrets, platform store (migrated) and the skill registry.
+ */
+import path from 'node:path';
+import { loadRegistry, type Registry } from '../activities/registry/registry.js';
+import type { Config } from './config.js';
+import { loadKeyring, type Keyring } from './crypto/keyring.js';
+import { createLogger, type Logger } from './logger.js';
+import { createSecretStore, type SecretStore } from './secrets.js';
+import { openStore, type Store } from './store/db.js';
+import { installTemporalRuntime } from './temporal/runtime.js';
+
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  keyring: Keyring;
+  secrets: SecretStore;
+  store: Store;
+  registry: Registry;
+}
+
+export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Platform> {
+  const logger = createLogger(config.LOG_LEVEL);
+  installTemporalRuntime(logger);
+  const keyring = loadKeyring(config.SKILLFLOW_ENCRYPTION_KEY, config.dataDir);
+  logger.info({ keyId: keyring.activeKeyId, origin: keyring.origin }, 'payload encryption key loaded');
+  const secrets = createSecretStore(config.SECRETS_DIR, env);
+  const store = await openStore({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+  });
+  logger.info({ engine: store.engine }, 'platform store ready');
+  const registry = await loadRegistry({ config, logger, secrets });
+  for (const p of registry.problems) logger.error({ file: p.file, skill: p.skill, problem: p.message }, 'app definition problem');
+  logger.info(
+    { skills: registry.all().filter((s) => s.impl).map((s) => `${s.manifest.appId}.${s.manifest.id}`) },
+    'skills loaded',
+  );
+  return { config, logger, keyring, secrets, store, registry };
+}

@@ -1,0 +1,126 @@
+/**
+ * The whole service in one process (`npm start`): the Temporal dev server (unless
+ * TEMPORAL_ADDRESS is set), simulators for unset upstream URLs, the platform store, the worker
+ * and the API. SIGINT/SIGTERM stop everything it started, in reverse order.
+ */
+import { buildApp } from '../api/app.js';
+import { bootPlatform } from '../lib/boot.js';
+import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { provisionTemporalCli } from '../lib/temporal/cli.js';
+import { connectTemporal } from '../lib/temporal/client.js';
+import { startDevServer } from '../lib/temporal/dev-server.js';
+import { startDevSimulators } from '../simulators/index.js';
+import { startWorker } from '../worker/index.js';
+
+type Stopper = { name: string; stop: () => Promise<void> };
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const started: Stopper[] = [];
+  let stopping = false;
+  const shutdown = async (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`\nskillflow: stopping (${reason})…\n`);
+    for (const s of started.reverse()) {
+      try {
+        await s.stop();
+      } catch (err) {
+        process.stderr.write(`skillflow: stopping ${s.name} failed: ${(err as Error).message}\n`);
+      }
+    }
+    process.exit(code);
+  };
+  // If whoever started us dies (even by SIGKILL), we are re-parented: stop everything.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown('parent process exited', 0);
+  }, 500).unref();
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(sig, () => {
+      if (stopping) process.exit(130); // a second Ctrl-C forces it
+      void shutdown(sig, 0);
+    });
+  }
+
+  try {
+    const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+    let address = config.TEMPORAL_ADDRESS;
+    let uiUrl = config.TEMPORAL_UI_URL;
+    if (!address) {
+      const cli = await provisionTemporalCli({
+        rootDir: config.rootDir,
+        cliPathFromEnv: config.TEMPORAL_CLI_PATH,
+        pathEnv: process.env.PATH,
+        log: (m) => process.stderr.write(`skillflow: ${m}\n`),
+      });
+      process.stderr.write(`skillflow: starting the Temporal dev server (${cli.source}: ${cli.path})…\n`);
+      const server = await startDevServer({
+        cliPath: cli.path,
+        dataDir: config.dataDir,
+        port: config.TEMPORAL_DEV_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        namespace: config.TEMPORAL_NAMESPACE,
+        codecEndpoint: `${apiBase}/codec`,
+      });
+      started.push({ name: 'temporal dev server', stop: server.stop });
+      address = server.address;
+      uiUrl ??= server.uiUrl;
+    }
+
+    const sims = await startDevSimulators(config);
+    started.push({ name: 'simulators', stop: sims.close });
+    config = { ...config, ...sims.urls };
+
+    const platform = await bootPlatform(config);
+    started.push({ name: 'platform store', stop: () => platform.store.close() });
+    for (const line of sims.banner) platform.logger.warn(line);
+
+    const temporal = await connectTemporal(address, config.TEMPORAL_NAMESPACE, platform.keyring);
+    started.push({ name: 'temporal client', stop: temporal.close });
+
+    if (config.RUN_WORKER) {
+      const worker = await startWorker({
+        address,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        keyring: platform.keyring,
+        registry: platform.registry,
+      });
+      started.push({ name: 'worker', stop: worker.shutdown });
+    }
+    if (config.RUN_API) {
+      const app = await buildApp({ ...platform, temporal });
+      await app.listen({ host: config.HOST, port: config.PORT });
+      started.push({ name: 'api', stop: () => app.close() });
+    }
+    process.stdout.write(
+      [
+        '',
+        'skillflow is running:',
+        `  API           ${apiBase}/v1`,
+        `  OpenAPI docs  ${apiBase}/v1/docs  (document: ${apiBase}/v1/openapi.json)`,
+        `  Health        ${apiBase}/v1/health`,
+        `  Temporal UI   ${uiUrl ?? '(external server: set TEMPORAL_UI_URL)'}`,
+        `  Temporal      ${address} (namespace ${config.TEMPORAL_NAMESPACE})`,
+        `  Data          ${config.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.dataDir}`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    process.stderr.write(`skillflow: start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    await shutdown('start failed', 1);
+  }
+}
+
+void main();

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// `npm start`: install what is missing, then run the whole service (scripts/main.ts) as a child
+// and forward Ctrl-C / SIGTERM / SIGHUP to it, so its shutdown stops everything it started.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ensure = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-deps.mjs')], { stdio: 'inherit' });
+if (ensure.status !== 0) process.exit(ensure.status ?? 1);
+
+const entry = process.argv[2] ?? 'scripts/main.ts';
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry), ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (child.exitCode === null) child.kill(sig);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// npm runs this through `sh -c`, and on SIGTERM the shell dies without passing the signal on.
+// When our parent goes away we are re-parented: treat that as a stop request.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && child.exitCode === null) child.kill('SIGTERM');
+}, 500).unref();

@@ -1,0 +1,143 @@
+/**
+ * `npm start` as a user runs it (scripts/start.mjs): reaches a healthy /v1/health, stops every
+ * process it started on SIGTERM, and a second start reuses .data/ without losing anything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { loadKeyring } from '../../lib/crypto/keyring.js';
+import { connectTemporal } from '../../lib/temporal/client.js';
+import { activityPolicy } from '../../activities/policy.js';
+import { freePort } from '../helpers/ports.js';
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function start(env: NodeJS.ProcessEnv): Started {
+  let out = '';
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/start.mjs')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+async function waitHealthy(port: number, s: Started, ms: number): Promise<unknown> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (s.child.exitCode !== null) throw new Error(`npm start exited early:\n${s.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health`);
+      const body = await res.json();
+      if (res.status === 200) return body;
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  throw new Error(`not healthy within ${ms} ms:\n${s.output()}`);
+}
+
+async function stop(s: Started): Promise<number | null> {
+  s.child.kill('SIGTERM');
+  const until = Date.now() + 30_000;
+  while (s.child.exitCode === null && Date.now() < until) await sleep(100);
+  return s.child.exitCode;
+}
+
+function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmd.includes(text)) found.push(`${pid}: ${cmd}`);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+describe('npm start', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  let temporalPort: number;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-start-'));
+    port = await freePort();
+    temporalPort = await freePort();
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      TEMPORAL_ADDRESS: '',
+      DATABASE_URL: '',
+      SKILLFLOW_ENCRYPTION_KEY: '',
+      LOG_LEVEL: 'warn',
+    };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts healthy, stops everything, and restarts on the same data', async () => {
+    const first = start(env);
+    const health = await waitHealthy(port, first, 120_000);
+    expect(health).toEqual({
+      status: 'ok',
+      checks: {
+        api: { status: 'up' },
+        store: { status: 'up', engine: 'pglite' },
+        temporal: { status: 'up', namespace: 'default' },
+        worker: { status: 'up', task_queue: 'skillflow', pollers: expect.any(Number) },
+      },
+    });
+    expect(first.output()).toContain(`API           http://127.0.0.1:${port}/v1`);
+    expect(first.output()).toContain('OpenAPI docs');
+    expect(first.output()).toContain('Temporal UI   http://127.0.0.1:');
+    const temporalPid = Number(readFileSync(path.join(dataDir, 'temporal.pid'), 'utf8'));
+    const key = readFileSync(path.join(dataDir, 'encryption.key'), 'utf8');
+
+    // A workflow on a queue nobody polls stays open across the restart.
+    const keyring = loadKeyring(undefined, dataDir);
+    const t1 = await connectTemporal(`127.0.0.1:${temporalPort}`, 'default', keyring);
+    const workflowId = `persist-${randomUUID()}`;
+    const handle = await t1.client.workflow.start('runSkillCall', {
+      taskQueue: 'nobody-polls-this',
+      workflowId,
+      args: [{ skill: 'echo.shout', input: { requests: [{ text: 'kept' }] }, policy: activityPolicy('local') }],
+    });
+    await t1.close();
+
+    expect(await stop(first)).toBe(0);
+    expect(() => process.kill(temporalPid, 0)).toThrow();
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'temporal.pid'))).toBe(false);
+
+    const second = start(env);
+    try {
+      await waitHealthy(port, second, 120_000);
+      expect(readFileSync(path.join(dataDir, 'encryption.key'), 'utf8')).toBe(key);
+      const t2 = await connectTemporal(`127.0.0.1:${temporalPort}`, 'default', keyring);
+      const desc = await t2.client.workflow.getHandle(workflowId).describe();
+      expect(desc.status.name).toBe('RUNNING');
+      expect(desc.runId).toBe(handle.firstExecutionRunId);
+      await t2.client.workflow.getHandle(workflowId).terminate('test done');
+      await t2.close();
+    } finally {
+      expect(await stop(second)).toBe(0);
+    }
+    expect(processesMentioning(dataDir)).toEqual([]);
+  }, 300_000);
+});
