@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../../lib/secrets.js';
-import { startShopSimulator, type ShopSimulator } from '../../../simulators/shop/server.js';
-import { createShopClient, isProxyEligible, ShopError, type ShopClient } from './index.js';
+import { startShopSimulator } from '../../../simulators/shop/server.js';
+import { createShopClient, isProxyEligible, ShopError } from './index.js';
+import { useShopSimulator } from './sim.test-helpers.js';
 import { BROWSER_USER_AGENT } from './transport.js';
 import type { ShopStreamEvent } from './wire.js';
 
-let sim: ShopSimulator;
-let shop: ShopClient;
+const ctx = useShopSimulator();
 const PAGE1 = { page: 1, currency: 'EUR', country: 'DE' };
-
-beforeAll(async () => {
-  sim = await startShopSimulator();
-  shop = createShopClient({ shopUrl: sim.url, secrets: staticSecrets({}) });
-});
-afterAll(async () => {
-  await shop.close();
-  await sim.close();
-});
-beforeEach(() => sim.reset());
 
 async function collect(stream: AsyncIterable<ShopStreamEvent>): Promise<{ events: ShopStreamEvent[]; error?: unknown }> {
   const events: ShopStreamEvent[] = [];
@@ -34,15 +24,15 @@ const fqdnOf = (e: ShopStreamEvent | undefined) => (e && e.data && 'fqdn' in e.d
 
 describe('suggestion request', () => {
   it('sends exactly the spec params with one extension, browser headers and Accept event-stream', async () => {
-    await collect(shop.suggest('cedar', '.COM', PAGE1));
-    const [rec] = sim.requests();
+    await collect(ctx.shop.suggest('cedar', '.COM', PAGE1));
+    const [rec] = ctx.sim.requests();
     expect(rec?.path).toBe('/api/v5/suggest/suggest');
     expect(rec?.query).toBe(
       'search=cedar&currency=EUR&country=DE&grid=A&lang=en&page=1&per_page=5&source=shop&lock_sentence=false&phases=golive&tlds=com',
     );
     expect(rec?.headers.accept).toBe('text/event-stream');
     expect(rec?.headers['user-agent']).toBe(BROWSER_USER_AGENT);
-    expect(rec?.headers.referer).toBe(`${sim.url}/`);
+    expect(rec?.headers.referer).toBe(`${ctx.sim.url}/`);
     expect(rec?.headers).not.toHaveProperty('origin');
   });
 
@@ -52,18 +42,18 @@ describe('suggestion request', () => {
       ['cedar', ''],
       ['  ', 'com'],
     ]) {
-      const { error } = await collect(shop.suggest(keyword!, tld!, PAGE1));
+      const { error } = await collect(ctx.shop.suggest(keyword!, tld!, PAGE1));
       expect(error).toBeInstanceOf(ShopError);
       expect((error as ShopError).kind).toBe('invalid');
       expect(isProxyEligible(error)).toBe(false);
     }
-    expect(sim.requests()).toEqual([]);
+    expect(ctx.sim.requests()).toEqual([]);
   });
 });
 
 describe('suggestion stream', () => {
   it('yields events in arrival order, drops bundle events, keeps tick and ends at done', async () => {
-    const { events, error } = await collect(shop.suggest('cedar', 'com', PAGE1));
+    const { events, error } = await collect(ctx.shop.suggest('cedar', 'com', PAGE1));
     expect(error).toBeUndefined();
     // cedar.com is taken (das only); odd candidates send billing before das.
     expect(names(events)).toEqual([
@@ -100,7 +90,7 @@ describe('suggestion stream', () => {
   });
 
   it('IDNs: Unicode in suggestions and billing, punycode in das', async () => {
-    const { events } = await collect(shop.suggest('bücher', 'ai', PAGE1));
+    const { events } = await collect(ctx.shop.suggest('bücher', 'ai', PAGE1));
     const suggestions = events.find((e) => e.event === 'suggestions');
     expect(suggestions?.event === 'suggestions' && suggestions.data[0]?.fqdn).toBe('bücher.ai');
     expect(events.filter((e) => e.event === 'das').map(fqdnOf)).toContain('xn--bcher-kva.ai');
@@ -108,18 +98,18 @@ describe('suggestion stream', () => {
   });
 
   it('page 2 follows pagination.next', async () => {
-    const first = await collect(shop.suggest('cedar', 'com', PAGE1));
+    const first = await collect(ctx.shop.suggest('cedar', 'com', PAGE1));
     const next = first.events.find((e) => e.event === 'pagination');
     const nextUrl = new URL(next?.event === 'pagination' ? (next.data.next ?? '') : '');
     expect(nextUrl.searchParams.get('page')).toBe('2');
-    const second = await collect(shop.suggest('cedar', 'com', { ...PAGE1, page: Number(nextUrl.searchParams.get('page')) }));
+    const second = await collect(ctx.shop.suggest('cedar', 'com', { ...PAGE1, page: Number(nextUrl.searchParams.get('page')) }));
     const s = second.events.find((e) => e.event === 'suggestions');
     expect(s?.event === 'suggestions' && s.data.map((c) => c.fqdn)).toEqual(['thecedar.com', 'cedarhub.ai', 'cedaronline.com', 'trycedar.com', 'cedarlab.com']);
-    expect(sim.requests()[1]?.params.page).toEqual(['2']);
+    expect(ctx.sim.requests()[1]?.params.page).toEqual(['2']);
   });
 
   it('out-of-order: every das/billing before the suggestions, delivered as they arrived', async () => {
-    const { events, error } = await collect(shop.suggest('fault-order', 'com', PAGE1));
+    const { events, error } = await collect(ctx.shop.suggest('fault-order', 'com', PAGE1));
     expect(error).toBeUndefined();
     const firstSuggestions = names(events).indexOf('suggestions');
     expect(names(events).slice(0, firstSuggestions).filter((n) => n === 'das')).toHaveLength(5);
@@ -127,9 +117,9 @@ describe('suggestion stream', () => {
   });
 
   it('per-result failures: das_failed and billing_failed arrive as events and the stream completes', async () => {
-    const das = await collect(shop.suggest('fault-das', 'com', PAGE1));
+    const das = await collect(ctx.shop.suggest('fault-das', 'com', PAGE1));
     expect(das.events.find((e) => e.event === 'das_failed')?.data).toEqual({ fqdn: 'fault-das.com', availability: 'error', premium: 0, reserved: 0 });
-    const billing = await collect(shop.suggest('fault-billing', 'com', PAGE1));
+    const billing = await collect(ctx.shop.suggest('fault-billing', 'com', PAGE1));
     expect(billing.events.find((e) => e.event === 'billing_failed')?.data).toEqual({ fqdn: 'fault-billing.com', prices: {} });
     expect(names(billing.events).at(-1)).toBe('done');
   });
@@ -137,7 +127,7 @@ describe('suggestion stream', () => {
 
 describe('suggestion failures', () => {
   it('a stream without done is incomplete, after delivering every event it did send', async () => {
-    const { events, error } = await collect(shop.suggest('fault-nodone', 'com', PAGE1));
+    const { events, error } = await collect(ctx.shop.suggest('fault-nodone', 'com', PAGE1));
     expect((error as ShopError).kind).toBe('incomplete');
     expect((error as ShopError).code).toBe('UPSTREAM_MALFORMED');
     expect(isProxyEligible(error)).toBe(true);
@@ -147,7 +137,7 @@ describe('suggestion failures', () => {
 
   it('a stalled stream hits the idle timeout', async () => {
     const started = Date.now();
-    const { events, error } = await collect(shop.suggest('fault-stall', 'com', PAGE1, { idleTimeoutMs: 300 }));
+    const { events, error } = await collect(ctx.shop.suggest('fault-stall', 'com', PAGE1, { idleTimeoutMs: 300 }));
     expect(events).toEqual([]);
     expect((error as ShopError).kind).toBe('timeout');
     expect(isProxyEligible(error)).toBe(true);
@@ -155,20 +145,20 @@ describe('suggestion failures', () => {
   });
 
   it('event data failing its schema is malformed; earlier events are still delivered', async () => {
-    const { events, error } = await collect(shop.suggest('fault-malformed', 'com', PAGE1));
+    const { events, error } = await collect(ctx.shop.suggest('fault-malformed', 'com', PAGE1));
     expect((error as ShopError).kind).toBe('malformed');
     expect(names(events)).toEqual(['suggest_meta', 'pagination']);
   });
 
   it('HTTP 429 before the stream carries Retry-After and is not proxy-eligible', async () => {
-    const { error } = await collect(shop.suggest('fault-429', 'com', PAGE1));
+    const { error } = await collect(ctx.shop.suggest('fault-429', 'com', PAGE1));
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000, httpStatus: 429 });
     expect(isProxyEligible(error)).toBe(false);
   });
 
   it('a non-SSE 200 answer is malformed', async () => {
-    sim.setFaults([{ op: 'suggest', type: 'status', status: 200 }]);
-    const { error } = await collect(shop.suggest('cedar', 'com', PAGE1));
+    ctx.sim.setFaults([{ op: 'suggest', type: 'status', status: 200 }]);
+    const { error } = await collect(ctx.shop.suggest('cedar', 'com', PAGE1));
     expect((error as ShopError).kind).toBe('malformed');
   });
 
