@@ -43,7 +43,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   const rawSteps = Array.isArray(record.steps) ? (record.steps as unknown[]) : [];
   if (rawSteps.length > LIMITS.maxSteps) {
     const message = `The definition has ${rawSteps.length} steps; the limit is ${LIMITS.maxSteps}.`;
-    diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps']));
+    diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps'], { key: true }));
     return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
   }
   const { entries, symbols } = collectSteps(rawSteps, {

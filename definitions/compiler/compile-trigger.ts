@@ -41,7 +41,7 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
   const declared = Object.entries(manual?.inputs ?? {});
   if (declared.length > LIMITS.maxRunInputs) {
     const message = `${declared.length} run inputs declared; the limit is ${LIMITS.maxRunInputs}.`;
-    diagnostics.push(map.diagnostic('TOO_LARGE', message, [...BASE, 'manual', 'inputs']));
+    diagnostics.push(map.diagnostic('TOO_LARGE', message, [...BASE, 'manual', 'inputs'], { key: true }));
   }
   for (const [name, input] of declared) {
     const path = [...BASE, 'manual', 'inputs', name];

@@ -3,6 +3,7 @@
  * (anchors, aliases, tags, duplicate and complex keys) and records every node's position.
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Scalar } from 'yaml';
+import { formatPath } from '../../lib/errors/skillflow-error.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { defineField } from '../runtime/lookup.js';
@@ -51,8 +52,16 @@ class YamlWalker {
       this.report('ALIAS_NOT_ALLOWED', `Alias *${node.source} is not allowed; write the value out.`, path);
       return undefined;
     }
-    if (node.anchor) this.report('ALIAS_NOT_ALLOWED', `Anchor &${node.anchor} is not allowed.`, path);
-    if (node.tag) this.report('TAG_NOT_ALLOWED', `Tag ${node.tag} is not allowed.`, path);
+    // A node's range starts after its properties; point at the `&anchor` or `!tag` itself.
+    if (node.anchor) {
+      const at = this.source.lastIndexOf(`&${node.anchor}`, start);
+      this.reportAt('ALIAS_NOT_ALLOWED', `Anchor &${node.anchor} is not allowed.`, path, at);
+    }
+    if (node.tag) {
+      let at = this.source.lastIndexOf('!', start);
+      while (at > 0 && this.source[at - 1] === '!') at--;
+      this.reportAt('TAG_NOT_ALLOWED', `Tag ${node.tag} is not allowed.`, path, at);
+    }
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
       const seen = new Set<string>();
@@ -94,6 +103,11 @@ class YamlWalker {
       }
     }
     return value;
+  }
+
+  private reportAt(code: Diagnostic['code'], message: string, path: DocPath, offset: number): void {
+    if (offset < 0) return this.report(code, message, path);
+    this.diagnostics.push({ code, message, path: formatPath(path), ...this.map.lineColumn(offset) });
   }
 
   private report(code: Diagnostic['code'], message: string, path: DocPath, key = false): void {

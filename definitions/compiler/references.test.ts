@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import type { SkillPlanStep } from '../runtime/plan.js';
+import { diagnosticsOf, planOf, SEARCH_STEP, withSteps } from '../testing/compile.js';
+
+/** A chat step (line 10 holds its message when it follows SEARCH_STEP). */
+const chat = (message: string, id = 'notify') =>
+  `  - id: ${id}\n    send_chat_message:\n      title: t\n      message: "${message}"\n`;
+
+const brief = (source: string) => diagnosticsOf(source).map((d) => [d.code, d.path, d.line, d.column]);
+
+describe('step references', () => {
+  it('accepts declared output fields, indices, projections and length', () => {
+    const message = [
+      '{{steps.search.result_count}}',
+      '{{steps.search.results.0.fqdn}}',
+      '{{steps.search.results.length}}',
+      '{{steps.search.results.[1].registration.price_after_taxes}}',
+      '{{json steps.search.raw.results.0.anything}}',
+    ].join(' ');
+    const next = `  - id: again\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n`;
+    expect(planOf(withSteps(SEARCH_STEP + chat(message) + next)).steps).toHaveLength(3);
+  });
+
+  it('rejects a field the output does not declare, pointing at the reference', () => {
+    //                 column: 16 + 3 = 19 is where "steps" starts inside the quoted message
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chat('{{steps.search.nope}} found')))).toEqual([
+      {
+        code: 'UNKNOWN_OUTPUT_FIELD',
+        message: '"steps.search.nope": the output of step "search" has no field "nope" there (found object).',
+        path: 'steps[1].send_chat_message.message',
+        line: 13,
+        column: 19,
+      },
+    ]);
+  });
+
+  it('rejects fields below scalars and beyond projections', () => {
+    const message = 'a {{steps.search.result_count.value}} b {{steps.search.results.0.fqdn.x}}';
+    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: x\n          tlds: $nodes.search.output.results[].nope\n';
+    expect(brief(withSteps(SEARCH_STEP + chat(message) + next))).toEqual([
+      ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 13, 21],
+      ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 13, 59],
+      ['UNKNOWN_OUTPUT_FIELD', 'steps[2].input.requests[0].tlds', 19, 17],
+    ]);
+  });
+
+  it('rejects references to unknown, current and later steps', () => {
+    const first = chat('{{steps.notify.x}} {{steps.later.result_count}} {{steps.ghost.x}}');
+    const later = SEARCH_STEP.replace('id: search', 'id: later');
+    expect(diagnosticsOf(withSteps(first + later)).map((d) => [d.code, d.column, d.message])).toEqual([
+      ['FORWARD_REFERENCE', 19, '"steps.notify.x" refers to this step; only earlier steps\' outputs exist.'],
+      ['FORWARD_REFERENCE', 38, '"steps.later.result_count" refers to a later step; only earlier steps\' outputs exist.'],
+      ['UNKNOWN_STEP', 67, '"steps.ghost.x" refers to step "ghost", which does not exist.'],
+    ]);
+  });
+
+  it('rejects prototype access at compile time', () => {
+    const message = '{{steps.search.constructor}} {{__proto__}} {{inputs.__proto__}}';
+    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: $nodes.search.output.__proto__ }] }\n';
+    expect(brief(withSteps(SEARCH_STEP + chat(message) + next)).map(([code]) => code)).toEqual([
+      'FORBIDDEN_PROPERTY',
+      'FORBIDDEN_PROPERTY',
+      'FORBIDDEN_PROPERTY',
+      'FORBIDDEN_PROPERTY',
+    ]);
+  });
+
+  it('gives chat steps no output fields', () => {
+    const source = withSteps(chat('hi', 'first') + chat('{{steps.first.message_id}}'));
+    expect(diagnosticsOf(source)).toMatchObject([{ code: 'UNKNOWN_OUTPUT_FIELD' }]);
+  });
+});
+
+describe('run input references', () => {
+  const manualWithInputs = '  manual:\n    inputs:\n      keyword: { type: string, required: true }\n      max: { type: integer, default: 5 }';
+
+  it('keeps a whole-string reference typed and renders embedded references as text', () => {
+    const step = [
+      '  - id: second',
+      '    use_app_skill: hosting.search_domains',
+      '    input:',
+      '      requests:',
+      '        - query: "{{inputs.keyword}}-shop"',
+      '          max_results: "{{inputs.max}}"',
+      '          id: $nodes.search.output.result_count',
+    ].join('\n');
+    const plan = planOf(withSteps(`${SEARCH_STEP}${step}\n`, manualWithInputs));
+    const input = (plan.steps[1] as SkillPlanStep).input;
+    expect(input).toEqual({
+      kind: 'object',
+      fields: [
+        {
+          key: 'requests',
+          value: {
+            kind: 'array',
+            items: [
+              {
+                kind: 'object',
+                fields: [
+                  {
+                    key: 'query',
+                    value: {
+                      kind: 'text',
+                      template: [
+                        { kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'keyword', path: [] } } },
+                        { kind: 'text', text: '-shop' },
+                      ],
+                    },
+                  },
+                  { key: 'max_results', value: { kind: 'ref', ref: { root: 'inputs', name: 'max', path: [] } } },
+                  { key: 'id', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } } },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it('rejects undeclared run inputs, and any run input in scheduled definitions', () => {
+    expect(brief(withSteps(chat('{{inputs.nope}}'), manualWithInputs))).toEqual([
+      ['UNKNOWN_INPUT', 'steps[0].send_chat_message.message', 11, 19],
+    ]);
+    const scheduled = withSteps(chat('{{inputs.keyword}}'), '  schedule: { every: 15m, timezone: UTC }');
+    expect(diagnosticsOf(scheduled)[0]?.message).toBe(
+      '"inputs.keyword" refers to run input "keyword", which is not declared (scheduled definitions have no run inputs).',
+    );
+  });
+
+  it('rejects paths below scalar run inputs', () => {
+    expect(brief(withSteps(chat('{{inputs.keyword.first}}'), manualWithInputs))).toEqual([
+      ['UNKNOWN_INPUT', 'steps[0].send_chat_message.message', 11, 19],
+    ]);
+  });
+});
+
+describe('static validation of skill input', () => {
+  it('maps schema issues to the offending line', () => {
+    const step = '  - id: search\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: cedar\n          max_results: 50\n          colour: red\n';
+    expect(diagnosticsOf(withSteps(step))).toEqual([
+      {
+        code: 'INVALID_SKILL_INPUT',
+        message: '"max_results": Too big: expected number to be <=20',
+        path: 'steps[0].input.requests[0].max_results',
+        line: 10,
+        column: 24,
+      },
+      {
+        code: 'INVALID_SKILL_INPUT',
+        message: 'Unknown field "colour".',
+        path: 'steps[0].input.requests[0].colour',
+        line: 11,
+        column: 11,
+      },
+    ]);
+  });
+
+  it('skips what references decide but still checks the literal parts', () => {
+    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n          max_results: 0\n';
+    expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
+      ['INVALID_SKILL_INPUT', 'steps[1].input.requests[0].max_results', 16, 24],
+    ]);
+  });
+
+  it('requires $nodes references to be the whole string', () => {
+    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: "best $nodes.search.output.results" }] }\n';
+    expect(brief(withSteps(SEARCH_STEP + next))).toEqual([['INVALID_REFERENCE', 'steps[1].input.requests[0].query', 12, 40]]);
+  });
+});
