@@ -90,3 +90,8 @@ export function result(domain: string, availability: DomainResult['availability'
     url: `https://shop.example/en/domains/search?domain=${domain}`,
   };
 }
+
+/** The domains of a result list, in order. */
+export function domains(rs: readonly { domain: string }[]): string[] {
+  return rs.map((r) => r.domain);
+}

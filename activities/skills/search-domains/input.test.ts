@@ -28,7 +28,9 @@ describe('parseSearchInput defaults', () => {
   });
 
   it('normalises country case and keeps a given id', () => {
-    const parsed = parseSearchInput({ requests: [{ id: 'a', query: 'cedar', country: 'us', currency: 'USD' }] });
+    const parsed = parseSearchInput({
+      requests: [{ id: 'a', query: 'cedar', country: 'us', currency: 'USD' }],
+    });
     expect(parsed.requests[0]).toMatchObject({ id: 'a', country: 'US', currency: 'USD' });
   });
 });
@@ -112,9 +114,14 @@ describe('parseSearchInput rejections', () => {
   });
 
   it('rejects invalid names locally: a space in a name, a bad label, an empty query', () => {
-    expect(issuesOf({ requests: [{ query: 'my shop.com' }, { query: '-cedar.com' }, { query: '  ' }] })).toEqual([
+    expect(
+      issuesOf({ requests: [{ query: 'my shop.com' }, { query: '-cedar.com' }, { query: '  ' }] }),
+    ).toEqual([
       { path: 'requests[0].query', message: 'Not a valid domain name: a domain name cannot contain spaces.' },
-      { path: 'requests[1].query', message: 'Not a valid domain name: label "-cedar" starts or ends with a hyphen.' },
+      {
+        path: 'requests[1].query',
+        message: 'Not a valid domain name: label "-cedar" starts or ends with a hyphen.',
+      },
       { path: 'requests[2].query', message: 'The query is empty.' },
     ]);
   });
@@ -128,7 +135,9 @@ describe('parseSearchInput rejections', () => {
       }
       throw new Error('expected failure');
     })();
-    expect(err.message).toBe('Invalid value at requests[1].max_results: max_results must be an integer from 1 to 20.');
+    expect(err.message).toBe(
+      'Invalid value at requests[1].max_results: max_results must be an integer from 1 to 20.',
+    );
     expect((err.details['issues'] as { path: string }[]).map((i) => i.path)).toEqual([
       'requests[1].max_results',
       'requests[2].query',
@@ -139,7 +148,11 @@ describe('parseSearchInput rejections', () => {
 describe('prepareGroups', () => {
   it('classifies an FQDN, a keyword and a brief, and warns about the reduction', () => {
     const input = parseSearchInput({
-      requests: [{ query: 'Bücher.AI.' }, { query: 'Cedar' }, { query: 'a cozy bakery in Berlin selling sourdough' }],
+      requests: [
+        { query: 'Bücher.AI.' },
+        { query: 'Cedar' },
+        { query: 'a cozy bakery in Berlin selling sourdough' },
+      ],
     });
     const [fqdn, keyword, brief] = prepareGroups(input);
     expect(fqdn?.target).toEqual({ kind: 'fqdn', domain: 'xn--bcher-kva.ai', domain_unicode: 'bücher.ai' });
@@ -158,8 +171,10 @@ describe('prepareGroups', () => {
 
 describe('JSON Schema of the input', () => {
   it('documents defaults and limits', () => {
-    const schema = z.toJSONSchema(SearchDomainsInputSchema, { io: 'input' }) as {
-      properties: { requests: { maxItems: number; items: { properties: Record<string, Record<string, unknown>> } } };
+    const schema = z.toJSONSchema(SearchDomainsInputSchema, { io: 'input' }) as unknown as {
+      properties: {
+        requests: { maxItems: number; items: { properties: Record<string, Record<string, unknown>> } };
+      };
     };
     const item = schema.properties.requests.items.properties;
     expect(schema.properties.requests.maxItems).toBe(5);

@@ -38,7 +38,12 @@ describe('StreamJoiner', () => {
     const j = new StreamJoiner(['com', 'net']);
     j.push({
       event: 'suggestions',
-      data: [suggestion('cedar.com'), suggestion('cedar.app'), suggestion('ce dar.net'), suggestion('cedar.net')],
+      data: [
+        suggestion('cedar.com'),
+        suggestion('cedar.app'),
+        suggestion('ce dar.net'),
+        suggestion('cedar.net'),
+      ],
     });
     expect(j.candidates().map((c) => c.domain)).toEqual(['cedar.com', 'cedar.net']);
     expect(j.droppedCount).toBe(2);
@@ -46,7 +51,10 @@ describe('StreamJoiner', () => {
 
   it('reports das_failed and availability "error" as unknown, never unavailable', () => {
     const j = new StreamJoiner();
-    j.push({ event: 'suggestions', data: [suggestion('a1.com'), suggestion('b2.com'), suggestion('c3.com')] });
+    j.push({
+      event: 'suggestions',
+      data: [suggestion('a1.com'), suggestion('b2.com'), suggestion('c3.com')],
+    });
     j.push({ event: 'das_failed', data: { fqdn: 'a1.com', availability: 'error' } });
     j.push(das('b2.com', 'error'));
     j.push(das('c3.com', 'maybe'));
@@ -79,8 +87,14 @@ describe('StreamJoiner', () => {
   it('snapshot keeps complete candidates in order after a cut stream', () => {
     const j = new StreamJoiner();
     j.push({ event: 'suggest_meta', data: { tld_filter: ['com'], search_uuid: '72d9' } });
-    j.push({ event: 'pagination', data: { 'X-Total-Count': 911, page: 1, per_page: 5, next: 'https://s/?page=2' } });
-    j.push({ event: 'suggestions', data: [suggestion('a1.com'), suggestion('b2.com'), suggestion('c3.com')] });
+    j.push({
+      event: 'pagination',
+      data: { 'X-Total-Count': 911, page: 1, per_page: 5, next: 'https://s/?page=2' },
+    });
+    j.push({
+      event: 'suggestions',
+      data: [suggestion('a1.com'), suggestion('b2.com'), suggestion('c3.com')],
+    });
     j.push(das('c3.com', 'unavailable'));
     j.push({ event: 'tick', data: null });
     j.push(das('a1.com', 'available'));

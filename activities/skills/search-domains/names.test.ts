@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { reduceBrief } from './keyword.js';
-import { canonicalDomain, checkDomainName, classifyQuery, displayName, matchesSuffixes, suffixOf } from './names.js';
+import {
+  canonicalDomain,
+  checkDomainName,
+  classifyQuery,
+  displayName,
+  matchesSuffixes,
+  suffixOf,
+} from './names.js';
 
 describe('checkDomainName', () => {
   it('canonicalises IDN, case and a trailing dot', () => {
-    expect(checkDomainName('Bücher.AI.')).toEqual({ ok: true, ascii: 'xn--bcher-kva.ai', unicode: 'bücher.ai' });
-    expect(checkDomainName('xn--bcher-kva.ai')).toEqual({ ok: true, ascii: 'xn--bcher-kva.ai', unicode: 'bücher.ai' });
+    expect(checkDomainName('Bücher.AI.')).toEqual({
+      ok: true,
+      ascii: 'xn--bcher-kva.ai',
+      unicode: 'bücher.ai',
+    });
+    expect(checkDomainName('xn--bcher-kva.ai')).toEqual({
+      ok: true,
+      ascii: 'xn--bcher-kva.ai',
+      unicode: 'bücher.ai',
+    });
   });
 
   it('uses non-transitional processing: ß is kept, not mapped to ss', () => {
@@ -20,8 +35,12 @@ describe('checkDomainName', () => {
     expect(reason('my shop.com')).toBe('a domain name cannot contain spaces');
     expect(reason('-cedar.com')).toBe('label "-cedar" starts or ends with a hyphen');
     expect(reason('cedar-.com')).toBe('label "cedar-" starts or ends with a hyphen');
-    expect(reason('ab--cd.com')).toBe('label "ab--cd" has "--" at positions 3-4 and is not a valid IDN label');
-    expect(reason('xn--zz.com')).toBe('label "xn--zz" has "--" at positions 3-4 and is not a valid IDN label');
+    expect(reason('ab--cd.com')).toBe(
+      'label "ab--cd" has "--" at positions 3-4 and is not a valid IDN label',
+    );
+    expect(reason('xn--zz.com')).toBe(
+      'label "xn--zz" has "--" at positions 3-4 and is not a valid IDN label',
+    );
     expect(reason('a_b.com')).toBe('label "a_b" may contain only letters, digits and hyphens');
     expect(reason('cedar..com')).toBe('a label is empty');
     expect(reason('cedar')).toBe('a domain name needs at least two labels');
@@ -37,7 +56,10 @@ describe('checkDomainName', () => {
     const head = ['a', 'b', 'c'].map((ch) => ch.repeat(63)).join('.');
     expect(`${head}.${'d'.repeat(61)}`.length).toBe(253);
     expect(checkDomainName(`${head}.${'d'.repeat(61)}`).ok).toBe(true);
-    expect(checkDomainName(`${head}.${'d'.repeat(62)}`)).toEqual({ ok: false, reason: 'the name is longer than 253 octets' });
+    expect(checkDomainName(`${head}.${'d'.repeat(62)}`)).toEqual({
+      ok: false,
+      reason: 'the name is longer than 253 octets',
+    });
   });
 });
 
@@ -80,7 +102,12 @@ describe('classifyQuery', () => {
   it('reduces a natural-language brief instead of sending it upstream', () => {
     expect(classifyQuery('a cozy bakery in Berlin selling sourdough')).toEqual({
       ok: true,
-      target: { kind: 'keyword', keyword: 'bakerysourdough', keyword_ascii: 'bakerysourdough', reduced: true },
+      target: {
+        kind: 'keyword',
+        keyword: 'bakerysourdough',
+        keyword_ascii: 'bakerysourdough',
+        reduced: true,
+      },
     });
   });
 

@@ -32,8 +32,9 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 /** Control characters, zero-width characters and bidi overrides (they could disguise text). */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/gu;
 
 function decodeCodePoint(code: number): string {
   const valid = Number.isInteger(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
@@ -63,10 +64,7 @@ export function htmlToPlainText(
     .replace(/<!--[\s\S]*?(?:-->|$)/gu, ' ')
     .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/giu, ' ')
     .replace(/<[^>]*(?:>|$)/gu, ' ');
-  const text = decodeEntities(stripped)
-    .replace(INVISIBLE, '')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  const text = decodeEntities(stripped).replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
   if (text.length === 0) return null;
   const chars = [...text];
   return chars.length <= maxLength

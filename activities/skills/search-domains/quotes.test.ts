@@ -45,8 +45,15 @@ describe('mapQuote', () => {
   });
 
   it('labels a min_duration 2 tier "2-10 years", never one year', () => {
-    const quote = mapQuote(eurPrices({ create: [{ ...COM_TIER, min_duration: 2, price_before_taxes: 140 }] }), EUR);
-    expect(quote.registration_tiers[0]).toMatchObject({ term: '2-10 years', min_duration: 2, max_duration: 10 });
+    const quote = mapQuote(
+      eurPrices({ create: [{ ...COM_TIER, min_duration: 2, price_before_taxes: 140 }] }),
+      EUR,
+    );
+    expect(quote.registration_tiers[0]).toMatchObject({
+      term: '2-10 years',
+      min_duration: 2,
+      max_duration: 10,
+    });
     expect(termLabel('y', 1, 1)).toBe('1 year');
     expect(termLabel('y', 2, 2)).toBe('2 years');
     expect(termLabel('m', 1, 12)).toBe('1-12 months');
@@ -112,6 +119,8 @@ describe('mapTier guards', () => {
     expect(mapTier({ ...COM_TIER, price_before_taxes: -1 })).toBeUndefined();
     expect(mapTier({ ...COM_TIER, min_duration: 5, max_duration: 2 })).toBeUndefined();
     expect(mapTier({ ...COM_TIER, min_duration: 0 })).toBeUndefined();
-    expect(mapTier({ ...COM_TIER, normal_price_after_taxes: Number.NaN })).not.toHaveProperty('normal_price_after_taxes');
+    expect(mapTier({ ...COM_TIER, normal_price_after_taxes: Number.NaN })).not.toHaveProperty(
+      'normal_price_after_taxes',
+    );
   });
 });
