@@ -21,6 +21,8 @@ export interface ShopRequestRecord {
   headers: Record<string, string | string[] | undefined>;
   /** Status of the answer (200 for streams, even stalled ones). */
   status?: number;
+  /** True when the client closed the connection before the answer was complete. */
+  clientClosed?: boolean;
 }
 
 export interface ShopSimulatorOptions {
@@ -150,6 +152,9 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
       const rec: ShopRequestRecord = { op, method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), params, headers: { ...req.headers } };
       log.push(rec);
       res.once('finish', () => (rec.status ??= res.statusCode));
+      res.once('close', () => {
+        if (!res.writableFinished) rec.clientClosed = true;
+      });
       if (op === 'other' || req.method !== 'GET') return sendJson(res, 404, { detail: 'Not found' });
       const rejected = headerRejection(req, origin);
       if (rejected) return sendJson(res, rejected.status, rejected.body);

@@ -34,6 +34,7 @@ describe('suggestion request', () => {
     expect(rec?.headers['user-agent']).toBe(BROWSER_USER_AGENT);
     expect(rec?.headers.referer).toBe(`${ctx.sim.url}/`);
     expect(rec?.headers).not.toHaveProperty('origin');
+    expect(rec?.clientClosed).toBeUndefined();
   });
 
   it('never sends a comma list of extensions, nor a blank keyword: rejected before any request', async () => {
@@ -162,6 +163,18 @@ describe('suggestion failures', () => {
     expect((error as ShopError).kind).toBe('malformed');
   });
 
+  it('breaking out of the loop closes the connection', async () => {
+    const slow = await startShopSimulator({ eventDelayMs: 200 });
+    const client = createShopClient({ shopUrl: slow.url, secrets: staticSecrets({}) });
+    try {
+      for await (const e of client.suggest('cedar', 'com', PAGE1)) if (e.event === 'pagination') break;
+      await expect.poll(() => slow.requests()[0]?.clientClosed).toBe(true);
+    } finally {
+      await client.close();
+      await slow.close();
+    }
+  });
+
   it('an abort mid-stream rejects promptly with the reason and closes the connection', async () => {
     const slow = await startShopSimulator({ eventDelayMs: 200 });
     const client = createShopClient({ shopUrl: slow.url, secrets: staticSecrets({}) });
@@ -179,6 +192,7 @@ describe('suggestion failures', () => {
       await expect(run).rejects.toBe(reason);
       expect(seen).toEqual(['suggest_meta', 'pagination']);
       expect(Date.now() - started).toBeLessThan(1500);
+      await expect.poll(() => slow.requests()[0]?.clientClosed).toBe(true);
     } finally {
       await client.close();
       await slow.close();
