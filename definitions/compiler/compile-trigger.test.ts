@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { diagnosticsOf, planOf, SEARCH_STEP, withSteps } from '../testing/compile.js';
+import { parseDuration } from './duration.js';
+
+const scheduled = (schedule: string) => withSteps(SEARCH_STEP, `  schedule:\n${schedule}`);
+const brief = (source: string) => diagnosticsOf(source).map((d) => [d.code, d.path, d.line, d.column]);
+
+describe('schedule triggers', () => {
+  it('compiles cron and every schedules', () => {
+    expect(planOf(scheduled('    cron: "*/15  6-18 * * MON-FRI"\n    timezone: America/New_York')).trigger).toEqual({
+      type: 'schedule',
+      cron: '*/15 6-18 * * MON-FRI',
+      timezone: 'America/New_York',
+    });
+    expect(planOf(scheduled('    every: 1h30m\n    timezone: UTC')).trigger).toEqual({
+      type: 'schedule',
+      every: '1h30m',
+      everyMs: 5_400_000,
+      timezone: 'UTC',
+    });
+  });
+
+  it.each([
+    ['61 * * * *', 'Invalid cron "61 * * * *": Constraint error, got value 61 expected range 0-59'],
+    ['0 9 * *', 'Invalid cron "0 9 * *": expected 5 fields (minute hour day-of-month month day-of-week), found 4.'],
+    ['0 0 9 * * 1', 'Invalid cron "0 0 9 * * 1": expected 5 fields (minute hour day-of-month month day-of-week), found 6.'],
+    ['@daily', 'Invalid cron "@daily": expected 5 fields (minute hour day-of-month month day-of-week), found 1.'],
+  ])('rejects cron %s', (cron, message) => {
+    expect(diagnosticsOf(scheduled(`    cron: "${cron}"\n    timezone: UTC`))).toEqual([
+      { code: 'INVALID_CRON', message, path: 'start_when.schedule.cron', line: 4, column: 11 },
+    ]);
+  });
+
+  it.each(['Europe/Berln', 'europe/berlin', '+01:00', 'utc', 'Mars/Olympus'])('rejects timezone %s', (timezone) => {
+    expect(brief(scheduled(`    every: 15m\n    timezone: "${timezone}"`))).toEqual([
+      ['INVALID_TIMEZONE', 'start_when.schedule.timezone', 5, 15],
+    ]);
+  });
+
+  it('accepts IANA aliases the runtime knows', () => {
+    expect(planOf(scheduled('    every: 1d\n    timezone: US/Eastern')).trigger).toMatchObject({ timezone: 'US/Eastern' });
+  });
+
+  it.each(['15', '30s', '0m', '1x', '367d', 'm'])('rejects every %s', (every) => {
+    expect(brief(scheduled(`    every: "${every}"\n    timezone: UTC`))).toEqual([
+      ['INVALID_DURATION', 'start_when.schedule.every', 4, 12],
+    ]);
+  });
+
+  it('requires exactly one of cron and every, and exactly one trigger', () => {
+    expect(brief(scheduled('    cron: "0 9 * * *"\n    every: 1h\n    timezone: UTC'))).toEqual([
+      ['INVALID_SCHEDULE', 'start_when.schedule', 4, 5],
+    ]);
+    expect(brief(withSteps(SEARCH_STEP, '  manual: {}\n  schedule: { every: 1h, timezone: UTC }'))).toEqual([
+      ['INVALID_TRIGGER', 'start_when', 3, 3],
+    ]);
+    expect(brief(withSteps(SEARCH_STEP, '  {}'))).toEqual([['INVALID_TRIGGER', 'start_when', 3, 3]]);
+    expect(brief(scheduled('    every: 1h'))).toEqual([['MISSING_FIELD', 'start_when.schedule', 4, 5]]);
+  });
+});
+
+describe('manual triggers', () => {
+  it('compiles declared run inputs and accepts a bare manual:', () => {
+    const inputs = '  manual:\n    inputs:\n      keyword: { type: string, required: true, description: Word }\n      limit: { type: integer, default: 5 }';
+    expect(planOf(withSteps(SEARCH_STEP, inputs)).trigger).toEqual({
+      type: 'manual',
+      inputs: {
+        keyword: { type: 'string', required: true, description: 'Word' },
+        limit: { type: 'integer', required: false, default: 5 },
+      },
+    });
+    expect(planOf(withSteps(SEARCH_STEP, '  manual:')).trigger).toEqual({ type: 'manual', inputs: {} });
+  });
+
+  it('rejects bad names, defaults and types', () => {
+    const inputs = '  manual:\n    inputs:\n      Bad: { type: string }\n      limit: { type: integer, default: "5" }\n      when: { type: date }';
+    expect(brief(withSteps(SEARCH_STEP, inputs))).toEqual([
+      ['INVALID_VALUE', 'start_when.manual.inputs.when.type', 7, 21],
+    ]);
+    const valid = inputs.replace('{ type: date }', '{ type: string }');
+    expect(brief(withSteps(SEARCH_STEP, valid))).toEqual([
+      ['INVALID_INPUT_NAME', 'start_when.manual.inputs.Bad', 5, 7],
+      ['INVALID_DEFAULT', 'start_when.manual.inputs.limit.default', 6, 40],
+    ]);
+  });
+});
+
+describe('step timeouts', () => {
+  const withTimeout = (timeout: string) =>
+    withSteps(SEARCH_STEP.replace('    input:', `    timeout: ${timeout}\n    input:`));
+
+  it('stores milliseconds within the skill maximum', () => {
+    expect(planOf(withTimeout('45s')).steps[0]).toMatchObject({ timeoutMs: 45_000 });
+  });
+
+  it('rejects malformed and too-long timeouts', () => {
+    expect(brief(withTimeout('fast'))).toEqual([['INVALID_DURATION', 'steps[0].timeout', 7, 14]]);
+    expect(diagnosticsOf(withTimeout('2m'))).toMatchObject([
+      { code: 'TIMEOUT_TOO_LONG', message: 'Timeout 2m exceeds the maximum of 60s for this step.', line: 7 },
+    ]);
+  });
+});
+
+describe('parseDuration', () => {
+  it('parses ordered unit parts', () => {
+    expect([parseDuration('30s'), parseDuration('2m'), parseDuration('1d2h3m4s'), parseDuration(' 1h ')]).toEqual([
+      30_000, 120_000, 93_784_000, 3_600_000,
+    ]);
+    expect([parseDuration(''), parseDuration('1m1h'), parseDuration('0s'), parseDuration('1.5h')]).toEqual([
+      undefined, undefined, undefined, undefined,
+    ]);
+  });
+});

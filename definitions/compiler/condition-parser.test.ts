@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateCondition } from '../runtime/evaluate-condition.js';
+import type { RunScope } from '../runtime/plan.js';
+import { diagnosticsOf, planOf, SEARCH_STEP, withSteps } from '../testing/compile.js';
+import { parseCondition } from './condition-parser.js';
+
+const parse = (text: string) => {
+  const parsed = parseCondition(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed;
+};
+
+describe('parseCondition', () => {
+  it('builds an AST with precedence ! > comparison > && > ||', () => {
+    expect(parse('!inputs.a || $nodes.s.output.n >= 2 && inputs.b == "x"').node).toEqual({
+      kind: 'or',
+      left: { kind: 'not', operand: { kind: 'ref', ref: { root: 'inputs', name: 'a', path: [] } } },
+      right: {
+        kind: 'and',
+        left: {
+          kind: 'compare',
+          op: '>=',
+          left: { kind: 'ref', ref: { root: 'steps', step: 's', path: ['n'] } },
+          right: { kind: 'literal', value: 2 },
+        },
+        right: {
+          kind: 'compare',
+          op: '==',
+          left: { kind: 'ref', ref: { root: 'inputs', name: 'b', path: [] } },
+          right: { kind: 'literal', value: 'x' },
+        },
+      },
+    });
+  });
+
+  it('parses literals, parentheses, indices and projections, and returns reference offsets', () => {
+    const parsed = parse("(steps.s.results[0].fqdn != 'a\\'b') && $nodes.s.output.results[].premium == null");
+    expect(parsed.refs.map((r) => r.offset)).toEqual([1, 39]);
+    expect(parsed.refs[1]?.ref).toEqual({ root: 'steps', step: 's', path: ['results', '[]', 'premium'] });
+    expect(parse('true && -1.5 < 0 || false').node).toMatchObject({ kind: 'or', right: { kind: 'literal', value: false } });
+  });
+
+  it.each([
+    ['inputs.a ==', 'Unexpected end of expression; expected a value.', 11],
+    ['inputs.a = 1', 'Unexpected "= 1".', 9],
+    ['count > 0', 'Unknown name "count"; use $nodes.<step>.output.<field>, inputs.<name> or a literal.', 0],
+    ['$nodes.s.results', 'Expected ".output" after "$nodes.s".', 8],
+    ['(inputs.a', 'Expected ")".', 9],
+    ['"open', 'Unterminated string.', 5],
+    ['inputs.a[x]', 'Expected "[<index>]" or "[]".', 8],
+  ])('rejects %s', (text, message, offset) => {
+    expect(parseCondition(text)).toEqual({ ok: false, message, offset });
+  });
+});
+
+describe('step conditions', () => {
+  const manual = '  manual:\n    inputs:\n      notify: { type: boolean, default: true }';
+  const chatIf = (condition: string) =>
+    `  - id: notify\n    if: ${condition}\n    send_chat_message: { title: t, message: m }\n`;
+
+  it('compiles and evaluates against earlier outputs and inputs', () => {
+    const plan = planOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.result_count > 0 && inputs.notify == true'), manual));
+    const condition = plan.steps[1]?.if;
+    if (!condition) throw new Error('no condition');
+    const scope = (count: number, notify: boolean): RunScope => ({ inputs: { notify }, steps: { search: { result_count: count } } });
+    expect(evaluateCondition(condition, scope(3, true))).toBe(true);
+    expect(evaluateCondition(condition, scope(0, true))).toBe(false);
+    expect(evaluateCondition(condition, scope(3, false))).toBe(false);
+  });
+
+  it('points syntax errors and bad references inside the expression', () => {
+    // Line 13 is `    if: ...`; the expression starts at column 9.
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify &&'), manual))).toMatchObject([
+      { code: 'CONDITION_SYNTAX', path: 'steps[1].if', line: 13, column: 25 },
+    ]);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify && $nodes.notify.output.x'), manual))).toMatchObject([
+      { code: 'FORWARD_REFERENCE', path: 'steps[1].if', line: 13, column: 26 },
+    ]);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.count > 1'), manual))).toMatchObject([
+      { code: 'UNKNOWN_OUTPUT_FIELD', line: 13, column: 9 },
+    ]);
+  });
+});
