@@ -75,7 +75,7 @@ function answerFault(res: ServerResponse, faults: readonly Fault[]): boolean {
   return false;
 }
 
-function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[], rec: ShopRequestRecord): void {
+function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[]): void {
   const search = url.searchParams.get('search') ?? '';
   const info = describeName(search);
   const currency = url.searchParams.get('currency') ?? 'EUR';
@@ -98,7 +98,6 @@ function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[], r
     availability: status,
     premium: info.premium ? 1 : 0,
   };
-  rec.status = 200;
   sendJson(res, 200, body);
 }
 
@@ -159,13 +158,13 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
       const rejected = headerRejection(req, origin);
       if (rejected) return sendJson(res, rejected.status, rejected.body);
       const search = url.searchParams.get('search') ?? '';
-      const label = (op === 'lookup' ? describeName(search).label : search.trim().toLowerCase()) || '';
+      const label = op === 'lookup' ? describeName(search).label : search.trim().toLowerCase();
       const active = faults.resolve(op, search, label);
       const latency = findFault(active, 'latency');
       if (latency?.ms) await sleep(latency.ms);
       if (answerFault(res, active)) return;
       rec.status = 200;
-      if (op === 'lookup') return handleLookup(url, res, active, rec);
+      if (op === 'lookup') return handleLookup(url, res, active);
       return handleSuggest(url, req, res, active, opts.eventDelayMs ?? 0);
     })().catch(() => res.socket?.destroy());
   });
