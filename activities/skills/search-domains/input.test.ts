@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
-import { parseSearchInput, prepareGroups, SearchDomainsInputSchema } from './input.js';
+import { INPUT_DEFAULTS, parseSearchInput, prepareGroups, SearchDomainsInputSchema } from './input.js';
 
 /** Runs the parser and returns the INVALID_PARAMETER issues it threw. */
 function issuesOf(raw: unknown, options?: { anonymous?: boolean }): { path: string; message: string }[] {
@@ -25,6 +25,7 @@ describe('parseSearchInput defaults', () => {
     expect(parsed.requests).toEqual([
       { query: 'cedar', country: 'DE', currency: 'EUR', max_results: 10, availability: 'prefer_available' },
     ]);
+    expect(parsed.requests[0]).toEqual({ query: 'cedar', ...INPUT_DEFAULTS });
   });
 
   it('normalises country case and keeps a given id', () => {

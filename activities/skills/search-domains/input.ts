@@ -105,6 +105,14 @@ export const SearchGroupSchema = z
 
 export type SearchGroupInput = z.output<typeof SearchGroupSchema>;
 
+/** Defaults applied to omitted group fields (for the skill's details route). */
+export const INPUT_DEFAULTS = {
+  country: DEFAULT_COUNTRY,
+  currency: DEFAULT_CURRENCY,
+  max_results: DEFAULT_MAX_RESULTS,
+  availability: 'prefer_available',
+} as const satisfies Partial<SearchGroupInput>;
+
 /** Rejects a repeated `id`; runs even when other fields failed, so all issues come at once. */
 function rejectDuplicateIds(value: unknown, ctx: z.RefinementCtx): void {
   const requests = (value as { requests?: unknown } | null)?.requests;
