@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
   },
 });

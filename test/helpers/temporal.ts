@@ -3,6 +3,7 @@
  * the binary found by lib/temporal/cli.ts, with our search attributes and payload codec.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { inject } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { parseKeyring, type Keyring } from '../../lib/crypto/keyring.js';
 import { dataConverterFor } from '../../lib/temporal/client.js';
@@ -13,10 +14,11 @@ import { SEARCH_ATTRIBUTES } from '../../lib/temporal/search-attributes.js';
 export const TEST_KEYRING: Keyring = parseKeyring('test:' + Buffer.alloc(32, 7).toString('base64'), 'env');
 
 export async function startTestTemporal(keyring: Keyring = TEST_KEYRING): Promise<TestWorkflowEnvironment> {
-  const cli = await provisionFromEnv(PROJECT_ROOT);
+  // Provisioned once by test/global-setup.ts; provisioning again is instant.
+  const cliPath = inject('temporalCliPath') ?? (await provisionFromEnv(PROJECT_ROOT)).path;
   return TestWorkflowEnvironment.createLocal({
     server: {
-      executable: { type: 'existing-path', path: cli.path },
+      executable: { type: 'existing-path', path: cliPath },
       ip: '127.0.0.1',
       searchAttributes: SEARCH_ATTRIBUTES,
       log: { format: 'pretty', level: 'error' },

@@ -1,0 +1,48 @@
+/** Builds the real API against a real Temporal test server and an in-memory PGlite store. */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import path from 'node:path';
+import { buildApp, type App } from '../../api/app.js';
+import type { ApiDeps } from '../../api/deps.js';
+import { loadRegistry } from '../../activities/registry/registry.js';
+import { loadConfig, type Config } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
+import { openStore } from '../../lib/store/db.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import { TEST_KEYRING } from './temporal.js';
+
+export const FIXTURE_APPS_DIR = path.resolve(import.meta.dirname, '../fixtures/apps');
+
+export interface TestApi {
+  app: App;
+  deps: ApiDeps;
+  close(): Promise<void>;
+}
+
+export async function buildTestApi(
+  env: TestWorkflowEnvironment,
+  opts: { taskQueue: string; appsDir?: string; secrets?: SecretStore; config?: Partial<Config> },
+): Promise<TestApi> {
+  const config = { ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }), ...opts.config };
+  const logger = createLogger('silent');
+  const secrets = opts.secrets ?? staticSecrets({});
+  const store = await openStore({ pgliteDir: 'memory://' });
+  const registry = await loadRegistry({ config, logger, secrets }, opts.appsDir ?? FIXTURE_APPS_DIR);
+  const temporal: TemporalClient = {
+    connection: env.connection,
+    client: env.client,
+    namespace: env.namespace ?? 'default',
+    close: () => Promise.resolve(),
+  };
+  const deps: ApiDeps = { config, logger, store, temporal, registry, keyring: TEST_KEYRING, secrets };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await store.close().catch(() => undefined);
+    },
+  };
+}
