@@ -32,7 +32,7 @@ export const QuoteTierSchema = z
   })
   .describe('One price tier, preserved as returned. Amounts are indicative, not checkout guarantees.');
 
-export const TaxSchema = z
+export const QuoteTaxSchema = z
   .object({
     name: z.string().describe('Tax identifier, e.g. "vat".'),
     label: z.string().optional().describe('Display label, e.g. "VAT".'),
@@ -55,7 +55,7 @@ export const DomainResultSchema = z
     currency: z.string().nullable().describe('Quote currency, or null when there is no usable quote.'),
     registration_tiers: z.array(QuoteTierSchema).describe('Registration (create) price tiers.'),
     renewal_tiers: z.array(QuoteTierSchema).describe('Renewal price tiers; never a copy of registration.'),
-    taxes: z.array(TaxSchema).describe('Taxes applied to the quote; empty for untaxed quotes.'),
+    taxes: z.array(QuoteTaxSchema).describe('Taxes applied to the quote; empty for untaxed quotes.'),
     pricing_status: z
       .enum(PRICING_STATUSES)
       .describe('priced, missing, failed, currency_mismatch (price unknown) or not_applicable.'),
