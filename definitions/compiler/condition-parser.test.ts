@@ -68,6 +68,12 @@ describe('step conditions', () => {
     expect(evaluateCondition(condition, scope(3, false))).toBe(false);
   });
 
+  it('takes a quoted expression that starts with ! (unquoted, YAML reads it as a tag)', () => {
+    const plan = planOf(withSteps(SEARCH_STEP + chatIf("'!inputs.notify'"), manual));
+    expect(plan.steps[1]?.if).toEqual({ kind: 'not', operand: { kind: 'ref', ref: { root: 'inputs', name: 'notify', path: [] } } });
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('!inputs.notify'), manual))[0]).toMatchObject({ code: 'TAG_NOT_ALLOWED' });
+  });
+
   it('points syntax errors and bad references inside the expression', () => {
     // Line 13 is `    if: ...`; the expression starts at column 9.
     expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify &&'), manual))).toMatchObject([
