@@ -13,5 +13,4 @@ export {
 } from './diagnostics.js';
 export { LIMITS } from './limits.js';
 export { detectFormat, type SourceFormat } from './source/parse-source.js';
-export type * from './runtime/plan.js';
-export { PLAN_VERSION } from './runtime/plan.js';
+export * from './runtime/index.js';

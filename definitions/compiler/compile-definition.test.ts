@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { formatDiagnostics } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
+import { detectFormat } from '../source/parse-source.js';
 import type { Plan } from '../runtime/plan.js';
 import { compileForTest, diagnosticsOf, planOf, SEARCH_STEP, withSteps } from '../testing/compile.js';
 
@@ -47,6 +49,30 @@ describe('compileDefinition', () => {
       ],
     }, null, 2);
     expect(planOf(json)).toEqual(SPEC_PLAN);
+  });
+
+  it('reports a JSON syntax error at its position, detecting JSON from the text', () => {
+    const json = '{\n  "title": "t",\n  "start_when": { "manual": {} }\n  "steps": []\n}';
+    expect(diagnosticsOf(json)).toEqual([
+      { code: 'JSON_SYNTAX', message: 'Expected "}" but found "\\"".', path: '', line: 4, column: 3 },
+    ]);
+    expect(diagnosticsOf(json, 'yaml')[0]?.code).toBe('YAML_SYNTAX');
+  });
+
+  it('detects the format from the file name first', () => {
+    expect([detectFormat('{}', 'a.yaml'), detectFormat('a: 1', 'a.JSON'), detectFormat(' {"a":1}'), detectFormat('a: 1')]).toEqual([
+      'yaml',
+      'json',
+      'json',
+      'yaml',
+    ]);
+  });
+
+  it('formats diagnostics for the CLI', () => {
+    const diagnostics = diagnosticsOf(withSteps(SEARCH_STEP + '  - id: x\n    use_app_skill: nope.nope\n'));
+    expect(formatDiagnostics('flows/a.yaml', diagnostics)).toEqual([
+      'flows/a.yaml:11:20: UNKNOWN_SKILL Unknown skill "nope.nope". Known skills: billing.charge_card, hosting.search_domains.',
+    ]);
   });
 
   it('compiles the scheduled example with its trigger, timeout and condition', () => {
