@@ -54,6 +54,7 @@ export const POLICY_PROFILES = {
   /** In-process skills with no upstream (tests, pure helpers). */
   local: {
     startToCloseMs: 10_000,
+    heartbeatMs: 2_000,
     scheduleToCloseMs: 60_000,
     maxStepTimeoutMs: 60_000,
     retry: { initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 5_000, maximumAttempts: 3 },

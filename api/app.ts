@@ -18,6 +18,9 @@ import { registerErrorHandling } from './errors.js';
 import { RoutePatternLogController } from './request-log.js';
 import { codecRoutes } from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
+import { taskRoutes } from './routes/tasks.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { createServices } from './services/index.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -60,7 +63,10 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
+  const services = createServices(deps);
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
+  await app.register(workflowRoutes(deps, services.engine));
+  await app.register(taskRoutes(deps, services.tasks));
   return app;
 }

@@ -62,6 +62,10 @@ export const ConfigSchema = z.object({
   PROXY_URL: optionalUrl,
 
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
+  DEFINITIONS_OWNER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an owner id of letters, digits, _ and -')
+    .default('owner_dev'),
   RUN_WORKER: bool.default(true),
   RUN_API: bool.default(true),
   START_SIMULATORS: bool.default(true),

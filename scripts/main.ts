@@ -3,7 +3,11 @@
  * TEMPORAL_ADDRESS is set), simulators for unset upstream URLs, the platform store, the worker
  * and the API. SIGINT/SIGTERM stop everything it started, in reverse order.
  */
+import path from 'node:path';
+import { createChatDelivery } from '../activities/platform/chat-delivery.js';
 import { buildApp } from '../api/app.js';
+import { createServices } from '../api/services/index.js';
+import { ensureDevKey } from '../lib/dev-key.js';
 import { bootPlatform } from '../lib/boot.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
@@ -79,7 +83,7 @@ async function main(): Promise<void> {
 
     const sims = await startDevSimulators(config);
     started.push({ name: 'simulators', stop: sims.close });
-    config = { ...config, ...sims.urls };
+    config = { ...config, ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) };
 
     const platform = await bootPlatform(config);
     started.push({ name: 'platform store', stop: () => platform.store.close() });
@@ -95,13 +99,22 @@ async function main(): Promise<void> {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         keyring: platform.keyring,
         registry: platform.registry,
+        extraActivities: { ...createChatDelivery(platform.store, platform.keyring) },
       });
       started.push({ name: 'worker', stop: worker.shutdown });
     }
+    let devKey: string | undefined;
     if (config.RUN_API) {
-      const app = await buildApp({ ...platform, temporal });
+      const deps = { ...platform, config, temporal };
+      const app = await buildApp(deps);
       await app.listen({ host: config.HOST, port: config.PORT });
       started.push({ name: 'api', stop: () => app.close() });
+      if (config.NODE_ENV !== 'production') devKey = await ensureDevKey(platform.store, config.dataDir, config.DEFINITIONS_OWNER_ID);
+      const { loaded, failed } = await createServices(deps).engine.loadFolder(
+        path.resolve(config.rootDir, config.DEFINITIONS_DIR),
+        config.DEFINITIONS_OWNER_ID,
+      );
+      platform.logger.info({ loaded: loaded.length, failed }, 'workflow definitions loaded from DEFINITIONS_DIR');
     }
     process.stdout.write(
       [
@@ -113,6 +126,7 @@ async function main(): Promise<void> {
         `  Temporal UI   ${uiUrl ?? '(external server: set TEMPORAL_UI_URL)'}`,
         `  Temporal      ${address} (namespace ${config.TEMPORAL_NAMESPACE})`,
         `  Data          ${config.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.dataDir}`,
+        ...(devKey ? [`  API key       ${devKey} (development admin key; the CLI uses it by default)`] : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),

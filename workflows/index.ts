@@ -1,2 +1,3 @@
 /** Entry module for the worker's workflow bundle: every workflow type skillflow runs. */
 export { runSkillCall } from './skill-call.js';
+export { runDefinition, progressQuery } from './run-definition.js';

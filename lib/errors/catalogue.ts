@@ -28,6 +28,13 @@ export const ERROR_CATALOGUE = {
   SKILL_NOT_FOUND: { status: 404, message: 'The app or skill does not exist or is not available.', retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.', retryable: false },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state.', retryable: false },
+  INVALID_DEFINITION: {
+    status: 422,
+    message: 'The workflow definition is invalid; see details.diagnostics.',
+    retryable: false,
+  },
+
+  CANCELLED: { status: 409, message: 'The task was cancelled.', retryable: false },
 
   // --- limits ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
@@ -37,6 +44,7 @@ export const ERROR_CATALOGUE = {
   UPSTREAM_RATE_LIMITED: { status: 429, message: 'An upstream provider asked us to slow down.', retryable: true },
   UPSTREAM_MALFORMED: { status: 503, message: 'An upstream provider sent a malformed answer.', retryable: true },
   DEADLINE_EXCEEDED: { status: 503, message: 'The operation did not finish within its deadline.', retryable: true },
+  DELIVERY_REJECTED: { status: 502, message: 'The chat webhook rejected the message.', retryable: false },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
   INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },
 } as const satisfies Record<string, ErrorSpec>;

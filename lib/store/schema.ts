@@ -1,6 +1,7 @@
 /** Kysely table types; keep in step with lib/store/migrations/. */
 import type { ColumnType, Generated } from 'kysely';
 
+/** Defaults to now() on insert, so optional there. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface ApiKeysTable {
@@ -10,7 +11,7 @@ export interface ApiKeysTable {
   scopes: ColumnType<string[], string, string>;
   tier: Generated<string>;
   owner_id: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
 }
@@ -20,8 +21,8 @@ export interface DefinitionsTable {
   owner_id: string;
   current_version: number;
   trigger_type: string;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface DefinitionVersionsTable {
@@ -29,7 +30,7 @@ export interface DefinitionVersionsTable {
   version: number;
   source_sealed: string;
   plan_sealed: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface ChatsTable {
@@ -37,7 +38,7 @@ export interface ChatsTable {
   owner_id: string;
   focus_mode: string | null;
   webhook_url_sealed: string | null;
-  updated_at: Generated<Timestamp>;
+  updated_at: Timestamp;
 }
 
 export interface ChatMessagesTable {
@@ -47,7 +48,7 @@ export interface ChatMessagesTable {
   task_id: string | null;
   step_id: string | null;
   content_sealed: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   webhook_delivered_at: Timestamp | null;
 }
 

@@ -1,0 +1,52 @@
+/** Response bodies shared by several routes (request schemas live next to their routes). */
+import { z } from 'zod';
+import { DIAGNOSTIC_CODES } from '../definitions/index.js';
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('A code from the error catalogue (docs/errors.md).'),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .describe('Every error response.');
+
+/** Standard error responses for OpenAPI, per status. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorEnvelopeSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorEnvelopeSchema]));
+}
+
+export const DiagnosticSchema = z.object({
+  code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES]),
+  message: z.string(),
+  path: z.string().describe('Path of the offending node, e.g. steps[0].input.requests[0].max_results.'),
+  line: z.number().int().describe('1-based line.'),
+  column: z.number().int().describe('1-based column.'),
+});
+
+export const StepProgressSchema = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled']),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  output_summary: z.record(z.string(), z.union([z.number(), z.boolean()])).nullable().describe('Counts only, never content.'),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
+export const TaskSchema = z.object({
+  task_id: z.string(),
+  kind: z.enum(['workflow_run', 'skill_call']),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  definition: z.object({ id: z.string(), version: z.number().int().nullable() }).nullable(),
+  skill: z.string().nullable(),
+  trigger: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  steps: z.array(StepProgressSchema),
+  result: z.unknown().describe('Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed.'),
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }).nullable(),
+  links: z.object({ self: z.string(), temporal_ui: z.string() }),
+});
+
+export const TaskIdParams = z.object({ task_id: z.string().min(1).max(220) });

@@ -1,0 +1,21 @@
+/** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
+import { catalogFromRegistry } from '../../activities/registry/catalog.js';
+import type { ApiDeps } from '../deps.js';
+import { DefinitionsService } from './definitions.js';
+import { RunsService } from './runs.js';
+import { TasksService } from './tasks.js';
+import { WorkflowEngine } from './workflow-engine.js';
+
+export interface Services {
+  engine: WorkflowEngine;
+  tasks: TasksService;
+}
+
+export function createServices(deps: ApiDeps): Services {
+  const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
+  const runs = new RunsService(deps.temporal, deps.config, deps.registry);
+  return {
+    engine: new WorkflowEngine(definitions, runs, deps.logger),
+    tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL),
+  };
+}

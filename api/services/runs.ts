@@ -1,0 +1,191 @@
+/**
+ * Starting and listing runs of a definition, and its Temporal Schedule. Each run gets the plan
+ * snapshot and the per-step activity policies in its input; search attributes carry ids only.
+ */
+import { randomUUID } from 'node:crypto';
+import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptionsAction } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { activityPolicy, isPolicyName, type ActivityPolicy } from '../../activities/policy.js';
+import type { Registry } from '../../activities/registry/registry.js';
+import { applyRunInputs, type Plan } from '../../definitions/runtime/index.js';
+import type { Config } from '../../lib/config.js';
+import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import { DefinitionId, DefinitionVersion, OwnerId, TaskKind, TriggerType } from '../../lib/temporal/search-attributes.js';
+import type { RunDefinitionInput } from '../../workflows/run-definition.js';
+import type { StoredDefinition } from './definitions.js';
+
+/** Explicit schedule policies (README "Schedules"). */
+export const SCHEDULE_POLICIES = {
+  overlap: ScheduleOverlapPolicy.SKIP,
+  /** Runs missed while the cluster was down are caught up only within this window. */
+  catchupWindow: '5 minutes',
+  /** A failed run does not pause the schedule: the next tick may well succeed (upstream outage). */
+  pauseOnFailure: false,
+} as const;
+
+export function scheduleIdOf(definitionId: string): string {
+  return `schedule_${definitionId}`;
+}
+
+export interface RunSummary {
+  task_id: string;
+  status: string;
+  trigger: string | null;
+  definition_version: number | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export class RunsService {
+  constructor(
+    private readonly temporal: TemporalClient,
+    private readonly config: Config,
+    private readonly registry: Registry,
+  ) {}
+
+  /** Activity options for every step, from the policy module (step timeouts narrow them). */
+  policiesFor(plan: Plan): Record<string, ActivityPolicy> {
+    const out: Record<string, ActivityPolicy> = {};
+    for (const step of plan.steps) {
+      if (step.kind === 'chat') {
+        out[step.id] = activityPolicy('chat-delivery', step.timeoutMs);
+        continue;
+      }
+      const [app = '', skill = ''] = step.skill.split('.');
+      const policy = this.registry.get(app, skill)?.manifest.policy ?? 'upstream-lookup';
+      out[step.id] = activityPolicy(isPolicyName(policy) ? policy : 'upstream-lookup', step.timeoutMs);
+    }
+    return out;
+  }
+
+  private searchAttributes(def: StoredDefinition, trigger: 'manual' | 'schedule') {
+    return new TypedSearchAttributes([
+      { key: DefinitionId, value: def.id },
+      { key: DefinitionVersion, value: def.version },
+      { key: TriggerType, value: trigger },
+      { key: TaskKind, value: 'workflow_run' },
+      { key: OwnerId, value: def.ownerId },
+    ]);
+  }
+
+  private runInput(def: StoredDefinition, inputs: Record<string, unknown>, trigger: 'manual' | 'schedule'): RunDefinitionInput {
+    return {
+      plan: def.plan,
+      definitionId: def.id,
+      definitionVersion: def.version,
+      ownerId: def.ownerId,
+      trigger,
+      inputs,
+      policies: this.policiesFor(def.plan),
+    };
+  }
+
+  /** Starts a manual run; the task id is the workflow id. */
+  async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
+    const specs = def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {};
+    const checked = applyRunInputs(specs, provided);
+    if (!checked.ok) throw invalidParameter(checked.issues.map((i) => ({ path: `inputs.${i.path}`, message: i.message })));
+    const taskId = `task_${randomUUID()}`;
+    await this.temporal.client.workflow.start('runDefinition', {
+      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      workflowId: taskId,
+      args: [this.runInput(def, checked.inputs, 'manual')],
+      typedSearchAttributes: this.searchAttributes(def, 'manual'),
+    });
+    return taskId;
+  }
+
+  async listRuns(def: StoredDefinition, limit = 50): Promise<RunSummary[]> {
+    const runs: RunSummary[] = [];
+    const query = `DefinitionId = "${def.id}" AND OwnerId = "${def.ownerId}"`;
+    for await (const wf of this.temporal.client.workflow.list({ query, pageSize: limit })) {
+      runs.push({
+        task_id: wf.workflowId,
+        status: wf.status.name,
+        trigger: (wf.typedSearchAttributes.get(TriggerType) as string | undefined) ?? null,
+        definition_version: (wf.typedSearchAttributes.get(DefinitionVersion) as number | undefined) ?? null,
+        started_at: wf.startTime.toISOString(),
+        finished_at: wf.closeTime?.toISOString() ?? null,
+      });
+      if (runs.length >= limit) break;
+    }
+    return runs;
+  }
+
+  private scheduleAction(def: StoredDefinition): ScheduleOptionsAction {
+    return {
+      type: 'startWorkflow',
+      workflowType: 'runDefinition',
+      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `task_sched_${def.id}`,
+      args: [this.runInput(def, {}, 'schedule')],
+      typedSearchAttributes: this.searchAttributes(def, 'schedule'),
+    };
+  }
+
+  /** Creates, updates or removes the definition's schedule to match its trigger. */
+  async syncSchedule(def: StoredDefinition): Promise<void> {
+    const trigger = def.plan.trigger;
+    if (trigger.type !== 'schedule') return this.deleteSchedule(def.id);
+    const spec = {
+      ...('cron' in trigger ? { cronExpressions: [trigger.cron] } : { intervals: [{ every: trigger.everyMs }] }),
+      timezone: trigger.timezone,
+    };
+    const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
+    try {
+      await handle.update((prev) => ({ ...prev, spec, action: this.scheduleAction(def), policies: { ...SCHEDULE_POLICIES } }));
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+      await this.temporal.client.schedule.create({
+        scheduleId: scheduleIdOf(def.id),
+        spec,
+        action: this.scheduleAction(def),
+        policies: { ...SCHEDULE_POLICIES },
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: DefinitionId, value: def.id },
+          { key: OwnerId, value: def.ownerId },
+        ]),
+      });
+    }
+  }
+
+  async deleteSchedule(definitionId: string): Promise<void> {
+    try {
+      await this.temporal.client.schedule.getHandle(scheduleIdOf(definitionId)).delete();
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+
+  async controlSchedule(def: StoredDefinition, op: 'pause' | 'resume' | 'trigger'): Promise<ScheduleState> {
+    if (def.plan.trigger.type !== 'schedule') {
+      throw new SkillflowError('CONFLICT', 'This workflow has no schedule (start_when is manual).');
+    }
+    const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
+    if (op === 'pause') await handle.pause('paused through the API');
+    else if (op === 'resume') await handle.unpause('resumed through the API');
+    else await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    return this.scheduleState(def.id);
+  }
+
+  async scheduleState(definitionId: string): Promise<ScheduleState> {
+    const d = await this.temporal.client.schedule.getHandle(scheduleIdOf(definitionId)).describe();
+    return {
+      schedule_id: d.scheduleId,
+      paused: d.state.paused,
+      timezone: d.spec.timezone ?? null,
+      next_runs: d.info.nextActionTimes.slice(0, 5).map((t) => t.toISOString()),
+      recent_task_ids: d.info.recentActions.map((a) => a.action.workflow.workflowId),
+    };
+  }
+}
+
+export interface ScheduleState {
+  schedule_id: string;
+  paused: boolean;
+  timezone: string | null;
+  next_runs: string[];
+  recent_task_ids: string[];
+}
+

@@ -1,0 +1,114 @@
+/**
+ * GET /v1/tasks/{task_id}: one shape for workflow runs and long-running skill calls. Status
+ * and timing come from Temporal's describe; per-step progress from the (encrypted) memo the
+ * workflow keeps, so polling needs no worker; result or error from the workflow's outcome.
+ * Someone else's task is indistinguishable from a missing one (404).
+ */
+import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import { DefinitionId, DefinitionVersion, OwnerId, SkillRef, TaskKind, TriggerType } from '../../lib/temporal/search-attributes.js';
+import type { StepProgress } from '../../workflows/progress.js';
+import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
+import { fromTemporalFailure } from '../errors.js';
+
+export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskView {
+  task_id: string;
+  kind: 'workflow_run' | 'skill_call';
+  status: TaskStatus;
+  definition: { id: string; version: number | null } | null;
+  skill: string | null;
+  trigger: string | null;
+  started_at: string;
+  finished_at: string | null;
+  steps: StepProgress[];
+  result: unknown;
+  error: { code: string; message: string; details: Record<string, unknown> } | null;
+  links: { self: string; temporal_ui: string };
+}
+
+function mapStatus(desc: WorkflowExecutionDescription, steps: StepProgress[]): TaskStatus {
+  switch (desc.status.name) {
+    case 'COMPLETED':
+      return 'completed';
+    case 'CANCELLED':
+      return 'cancelled';
+    case 'FAILED':
+    case 'TIMED_OUT':
+    case 'TERMINATED':
+      return 'failed';
+    default:
+      return steps.some((s) => s.status !== 'pending') ? 'running' : 'queued';
+  }
+}
+
+export class TasksService {
+  constructor(
+    private readonly temporal: TemporalClient,
+    private readonly uiUrl: string | undefined,
+  ) {}
+
+  private async describeOwned(ownerId: string, taskId: string): Promise<WorkflowExecutionDescription> {
+    if (!/^task_[A-Za-z0-9_-]{1,200}$/.test(taskId)) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    try {
+      const desc = await this.temporal.client.workflow.getHandle(taskId).describe();
+      if (desc.typedSearchAttributes.get(OwnerId) !== ownerId) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      return desc;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      throw err;
+    }
+  }
+
+  async get(ownerId: string, taskId: string): Promise<TaskView> {
+    const desc = await this.describeOwned(ownerId, taskId);
+    const progress = (desc.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined) ?? { steps: [] };
+    const status = mapStatus(desc, progress.steps);
+    let result: unknown = null;
+    let error: TaskView['error'] = null;
+    const handle = this.temporal.client.workflow.getHandle(taskId, desc.runId);
+    if (status === 'completed') {
+      result = await handle.result();
+    } else if (status === 'failed' || status === 'cancelled') {
+      try {
+        await handle.result();
+      } catch (err) {
+        const mapped = fromTemporalFailure(err);
+        error = mapped
+          ? { code: mapped.code, message: mapped.message, details: mapped.details }
+          : status === 'cancelled'
+            ? { code: 'CANCELLED', message: ERROR_CATALOGUE.CANCELLED.message, details: {} }
+            : { code: 'INTERNAL', message: 'The task failed.', details: { temporal_status: desc.status.name } };
+      }
+    }
+    const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
+    const defId = desc.typedSearchAttributes.get(DefinitionId) as string | undefined;
+    return {
+      task_id: taskId,
+      kind,
+      status,
+      definition: defId ? { id: defId, version: (desc.typedSearchAttributes.get(DefinitionVersion) as number | undefined) ?? null } : null,
+      skill: (desc.typedSearchAttributes.get(SkillRef) as string | undefined) ?? null,
+      trigger: (desc.typedSearchAttributes.get(TriggerType) as string | undefined) ?? null,
+      started_at: desc.startTime.toISOString(),
+      finished_at: desc.closeTime?.toISOString() ?? null,
+      steps: progress.steps,
+      result,
+      error,
+      links: {
+        self: `/v1/tasks/${taskId}`,
+        temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,
+      },
+    };
+  }
+
+  /** Requests cancellation; the run stops cleanly at its current step. */
+  async cancel(ownerId: string, taskId: string): Promise<TaskView> {
+    const desc = await this.describeOwned(ownerId, taskId);
+    if (desc.status.name === 'RUNNING') await this.temporal.client.workflow.getHandle(taskId, desc.runId).cancel();
+    return this.get(ownerId, taskId);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The workflow engine's operations as the API and the startup loader use them: definitions
+ * plus their schedules kept in step. A schedule change that fails leaves the saved version in
+ * place and reports SERVICE_UNAVAILABLE; the next save or start re-syncs it.
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { SourceFormat } from '../../definitions/index.js';
+import type { Logger } from '../../lib/logger.js';
+import type { DefinitionsService, StoredDefinition } from './definitions.js';
+import type { RunsService, ScheduleState } from './runs.js';
+
+export class WorkflowEngine {
+  constructor(
+    readonly definitions: DefinitionsService,
+    readonly runs: RunsService,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(ownerId: string, source: string, format: SourceFormat, id?: string): Promise<StoredDefinition> {
+    const def = await this.definitions.create(ownerId, source, format, id);
+    await this.runs.syncSchedule(def);
+    return def;
+  }
+
+  async update(ownerId: string, id: string, source: string, format: SourceFormat): Promise<StoredDefinition> {
+    const { definition } = await this.definitions.update(ownerId, id, source, format);
+    await this.runs.syncSchedule(definition);
+    return definition;
+  }
+
+  async delete(ownerId: string, id: string): Promise<void> {
+    await this.definitions.get(ownerId, id); // 404 before touching the schedule
+    await this.runs.deleteSchedule(id);
+    await this.definitions.delete(ownerId, id);
+  }
+
+  async scheduleOf(def: StoredDefinition): Promise<ScheduleState | null> {
+    return def.plan.trigger.type === 'schedule' ? this.runs.scheduleState(def.id) : null;
+  }
+
+  /**
+   * Loads `*.yaml`, `*.yml` and `*.json` from a folder as definitions of `ownerId`, with stable
+   * ids (`wf_file_<name>`): a changed file becomes a new version, an unchanged one is left alone.
+   * A file with diagnostics is reported and skipped; the others still load.
+   */
+  async loadFolder(dir: string, ownerId: string): Promise<{ loaded: string[]; failed: string[] }> {
+    const loaded: string[] = [];
+    const failed: string[] = [];
+    if (!existsSync(dir)) return { loaded, failed };
+    for (const file of readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort()) {
+      const id = `wf_file_${file.replace(/\.(ya?ml|json)$/, '').replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      const format: SourceFormat = file.endsWith('.json') ? 'json' : 'yaml';
+      try {
+        const exists = await this.definitions.get(ownerId, id).then(
+          () => true,
+          () => false,
+        );
+        if (exists) await this.update(ownerId, id, source, format);
+        else await this.create(ownerId, source, format, id);
+        loaded.push(id);
+      } catch (err) {
+        failed.push(file);
+        const diagnostics = (err as { details?: { diagnostics?: { code: string; line: number; column: number }[] } }).details?.diagnostics;
+        this.logger.error(
+          { file, diagnostics: diagnostics?.map((d) => `${d.line}:${d.column} ${d.code}`) },
+          'workflow definition file not loaded',
+        );
+      }
+    }
+    return { loaded, failed };
+  }
+}

@@ -1,0 +1,85 @@
+/** A real Temporal dev server, the API and (optionally) a worker with the fixture apps + chat delivery. */
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createChatDelivery } from '../../activities/platform/chat-delivery.js';
+import { createKey } from '../../lib/keys.js';
+import { startWorker, type RunningWorker } from '../../worker/index.js';
+import { buildTestApi, type TestApi } from './api.js';
+import { startTestTemporal, TEST_KEYRING } from './temporal.js';
+
+export interface EngineHarness {
+  env: TestWorkflowEnvironment;
+  api: TestApi;
+  taskQueue: string;
+  token: string;
+  otherToken: string;
+  worker: RunningWorker | undefined;
+  startWorker(): Promise<RunningWorker>;
+  request(method: string, url: string, body?: unknown, contentType?: string, token?: string): Promise<{ status: number; json: any; body: string }>;
+  waitForTask(taskId: string, until: (t: any) => boolean, ms?: number): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startEngine(opts: { worker?: boolean } = {}): Promise<EngineHarness> {
+  const env = await startTestTemporal();
+  const taskQueue = `engine-${randomUUID()}`;
+  const api = await buildTestApi(env, { taskQueue });
+  const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
+  const { token: otherToken } = await createKey(api.deps.store, { name: 'other', scopes: ['*'], ownerId: 'owner_b' });
+  const h: EngineHarness = {
+    env,
+    api,
+    taskQueue,
+    token,
+    otherToken,
+    worker: undefined,
+    async startWorker() {
+      h.worker = await startWorker({
+        address: env.address,
+        namespace: 'default',
+        taskQueue,
+        keyring: TEST_KEYRING,
+        registry: api.deps.registry,
+        extraActivities: { ...createChatDelivery(api.deps.store, TEST_KEYRING) },
+      });
+      return h.worker;
+    },
+    async request(method, url, body, contentType, tok = token) {
+      const payload = typeof body === 'string' || body === undefined ? body : JSON.stringify(body);
+      const res = await api.app.inject({
+        method: method as 'GET',
+        url,
+        headers: {
+          authorization: `Bearer ${tok}`,
+          ...(payload !== undefined ? { 'content-type': contentType ?? 'application/json' } : {}),
+        },
+        ...(payload !== undefined ? { payload } : {}),
+      });
+      let json: unknown = undefined;
+      try {
+        json = res.json();
+      } catch {
+        // not JSON (204)
+      }
+      return { status: res.statusCode, json, body: res.body };
+    },
+    async waitForTask(taskId, until, ms = 30_000) {
+      const deadline = Date.now() + ms;
+      let last: unknown;
+      while (Date.now() < deadline) {
+        const res = await h.request('GET', `/v1/tasks/${taskId}`);
+        last = res.json;
+        if (res.status === 200 && until(res.json)) return res.json;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      throw new Error(`task ${taskId} did not reach the expected state; last: ${JSON.stringify(last)}`);
+    },
+    async close() {
+      await h.worker?.shutdown();
+      await api.close();
+      await env.teardown();
+    },
+  };
+  if (opts.worker !== false) await h.startWorker();
+  return h;
+}

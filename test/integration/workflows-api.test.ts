@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJson } from '../../lib/crypto/aead.js';
+import { TEST_KEYRING } from '../helpers/temporal.js';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+const SHOUT = `title: Shout test
+start_when:
+  manual:
+    inputs:
+      word: { type: string, required: true }
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input:
+      requests:
+        - text: "{{inputs.word}}"
+  - id: notify
+    send_chat_message:
+      title: Shouted
+      message: "{{steps.shout.result_count}} shouted:{{#each steps.shout.results}} {{this}}{{/each}}"
+`;
+
+describe('workflow definitions and runs through the API', () => {
+  let h: EngineHarness;
+  let id: string;
+
+  beforeAll(async () => {
+    h = await startEngine();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('creates a definition from YAML and reads it back', async () => {
+    const created = await h.request('POST', '/v1/workflows', SHOUT, 'application/yaml');
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ title: 'Shout test', version: 1, trigger_type: 'manual', source: SHOUT, schedule: null });
+    id = created.json.id;
+    expect(id).toMatch(/^wf_[0-9a-f]{20}$/);
+    const list = await h.request('GET', '/v1/workflows');
+    expect(list.json.workflows).toEqual([expect.objectContaining({ id, title: 'Shout test', version: 1 })]);
+    const read = await h.request('GET', `/v1/workflows/${id}`);
+    expect(read.json.source).toBe(SHOUT);
+  });
+
+  it('keeps definitions sealed in the store', async () => {
+    const row = await h.api.deps.store.db.selectFrom('definition_versions').selectAll().where('definition_id', '=', id).executeTakeFirstOrThrow();
+    expect(row.source_sealed).not.toContain('Shout');
+    expect(openJson<string>(TEST_KEYRING, row.source_sealed)).toBe(SHOUT);
+  });
+
+  it('hides one owner’s definitions from another (404)', async () => {
+    const res = await h.request('GET', `/v1/workflows/${id}`, undefined, undefined, h.otherToken);
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('NOT_FOUND');
+  });
+
+  it('rejects an invalid definition with 422 and every diagnostic with its position', async () => {
+    const bad = SHOUT.replace('use_app_skill: echo.shout', 'use_app_skill: echo.nope').replace('{{steps.shout.result_count}}', '{{steps.later.x}}');
+    const res = await h.request('POST', '/v1/workflows', bad, 'application/yaml');
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('INVALID_DEFINITION');
+    const diags = res.json.error.details.diagnostics as { code: string; line: number; column: number; path: string }[];
+    expect(diags).toEqual([
+      {
+        code: 'UNKNOWN_SKILL',
+        message: 'Unknown skill "echo.nope". Known skills: echo.shout.',
+        path: 'steps[0].use_app_skill',
+        line: 8,
+        column: 20,
+      },
+      {
+        code: 'UNKNOWN_STEP',
+        message: '"steps.later.x" refers to step "later", which does not exist.',
+        path: 'steps[1].send_chat_message.message',
+        line: 15,
+        column: 19,
+      },
+    ]);
+    const validated = await h.request('POST', '/v1/workflows/validate', bad, 'application/yaml');
+    expect(validated.status).toBe(200);
+    expect(validated.json.valid).toBe(false);
+    expect(validated.json.diagnostics).toEqual(diags);
+  });
+
+  it('runs end to end: the skill, the templated chat message, task polling', async () => {
+    const started = await h.request('POST', `/v1/workflows/${id}/runs`, { inputs: { word: 'zebra' } });
+    expect(started.status).toBe(202);
+    const taskId = started.json.task_id as string;
+    expect(started.json.links.task).toBe(`/v1/tasks/${taskId}`);
+    const task = await h.waitForTask(taskId, (t) => t.status === 'completed');
+    expect(task).toMatchObject({
+      task_id: taskId,
+      kind: 'workflow_run',
+      status: 'completed',
+      definition: { id, version: 1 },
+      trigger: 'manual',
+      error: null,
+    });
+    expect(task.steps.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      ['shout', 'completed'],
+      ['notify', 'completed'],
+    ]);
+    expect(task.steps[0].output_summary).toEqual({ result_count: 1 });
+    expect(task.result.outputs.shout).toEqual({ results: ['ZEBRA'], result_count: 1 });
+    expect(task.links.temporal_ui).toContain(`/namespaces/default/workflows/${taskId}`);
+    expect(Date.parse(task.finished_at)).toBeGreaterThanOrEqual(Date.parse(task.started_at));
+
+    const msg = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    expect(msg.chat_id).toBe(`workflow:${id}`);
+    expect(msg.content_sealed).not.toContain('ZEBRA');
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Shouted', message: '1 shouted: ZEBRA' });
+    const other = await h.request('GET', `/v1/tasks/${taskId}`, undefined, undefined, h.otherToken);
+    expect(other.status).toBe(404);
+  });
+
+  it('rejects missing run inputs with their path', async () => {
+    const res = await h.request('POST', `/v1/workflows/${id}/runs`, { inputs: {} });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: 'Invalid value at inputs.word: Missing required run input "word".',
+      details: { issues: [{ path: 'inputs.word', message: 'Missing required run input "word".' }] },
+    });
+  });
+
+  it('fails the run with the step’s error code, or continues when continue_on_error is set', async () => {
+    const failing = SHOUT.replace('- text: "{{inputs.word}}"', '- text: "{{inputs.word}}"\n          fail: FORBIDDEN');
+    const def = await h.request('POST', '/v1/workflows', failing, 'application/yaml');
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'x' } });
+    const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed');
+    expect(task.error).toEqual({ code: 'FORBIDDEN', message: 'Step shout failed: The API key is not allowed to do this.', details: { step: 'shout' } });
+    expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'pending']);
+    expect(task.steps[0].error).toEqual({ code: 'FORBIDDEN', message: 'The API key is not allowed to do this.' });
+
+    const tolerant = failing.replace('  - id: shout\n', '  - id: shout\n    continue_on_error: true\n');
+    const def2 = await h.request('POST', '/v1/workflows', tolerant, 'application/yaml');
+    expect(def2.status).toBe(201);
+    const run2 = await h.request('POST', `/v1/workflows/${def2.json.id}/runs`, { inputs: { word: 'x' } });
+    const task2 = await h.waitForTask(run2.json.task_id, (t) => t.status === 'completed');
+    expect(task2.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'completed']);
+  });
+
+  it('cancels cleanly at the current step', async () => {
+    const slow = SHOUT.replace('- text: "{{inputs.word}}"', '- text: "{{inputs.word}}"\n          wait_ms: 20000');
+    const def = await h.request('POST', '/v1/workflows', slow, 'application/yaml');
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'x' } });
+    await h.waitForTask(run.json.task_id, (t) => t.status === 'running' && t.steps[0].status === 'running');
+    const cancel = await h.request('POST', `/v1/tasks/${run.json.task_id}/cancel`);
+    expect(cancel.status).toBe(202);
+    const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'cancelled', 15_000);
+    expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['cancelled', 'cancelled']);
+    expect(task.error.code).toBe('CANCELLED');
+    const msgs = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', run.json.task_id).execute();
+    expect(msgs).toEqual([]);
+  });
+
+  it('saves a new version with PUT; a running task keeps its snapshot', async () => {
+    const v2 = SHOUT.replace('title: Shout test', 'title: Shout test v2');
+    const res = await h.request('PUT', `/v1/workflows/${id}`, v2, 'application/yaml');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ id, version: 2, title: 'Shout test v2' });
+    const runs = await h.request('GET', `/v1/workflows/${id}/runs`);
+    expect(runs.status).toBe(200);
+  });
+
+  it('deletes a definition', async () => {
+    expect((await h.request('DELETE', `/v1/workflows/${id}`)).status).toBe(204);
+    expect((await h.request('GET', `/v1/workflows/${id}`)).status).toBe(404);
+  });
+
+  it('requires a bearer token', async () => {
+    const res = await h.api.app.inject({ method: 'GET', url: '/v1/workflows' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Send Authorization: Bearer <API token>.', details: {} } });
+  });
+});

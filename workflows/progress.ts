@@ -1,0 +1,37 @@
+/**
+ * Run progress as the task API reports it. Kept in the workflow's memo (encrypted by the
+ * payload codec like every payload) so a run can be polled without a worker, open or closed.
+ */
+
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+
+export interface StepError {
+  code: string;
+  message: string;
+}
+
+export interface StepProgress {
+  id: string;
+  status: StepStatus;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Small, non-content summary: counts only (never results or message text). */
+  output_summary: Record<string, number | boolean> | null;
+  error: StepError | null;
+}
+
+export interface RunProgress {
+  steps: StepProgress[];
+}
+
+export const PROGRESS_MEMO_KEY = 'progress';
+
+/** Summarises a step output without copying content: numeric and boolean top-level fields. */
+export function summarise(output: unknown): Record<string, number | boolean> | null {
+  if (!output || typeof output !== 'object' || Array.isArray(output)) return null;
+  const summary: Record<string, number | boolean> = {};
+  for (const [key, value] of Object.entries(output)) {
+    if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') summary[key] = value;
+  }
+  return Object.keys(summary).length ? summary : null;
+}

@@ -1,0 +1,149 @@
+/**
+ * The one interpreter workflow: walks a compiled plan's steps in order. The plan and the
+ * activity policies are snapshotted in the input, so a run never sees later edits. Skill steps
+ * run their skill's activity; chat steps render their templates here (pure, sandboxed) and an
+ * activity delivers the message. Progress is kept in the memo and readable by query.
+ */
+import {
+  ApplicationFailure,
+  CancelledFailure,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  defineQuery,
+  upsertMemo,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { ActivityPolicy } from '../activities/policy.js';
+import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
+import {
+  evaluateCondition,
+  renderTemplate,
+  resolveInput,
+  type Plan,
+  type PlanStep,
+  type RunScope,
+} from '../definitions/runtime/index.js';
+import { PROGRESS_MEMO_KEY, summarise, type RunProgress, type StepError, type StepProgress } from './progress.js';
+
+export interface RunDefinitionInput {
+  plan: Plan;
+  definitionId: string;
+  definitionVersion: number;
+  ownerId: string;
+  trigger: 'manual' | 'schedule';
+  /** Run inputs, already validated and defaulted against the plan's declared inputs. */
+  inputs: Record<string, unknown>;
+  /** Activity options per step id, from the policy module at start time. */
+  policies: Record<string, ActivityPolicy>;
+}
+
+export interface RunDefinitionResult {
+  /** Workflow-visible output of every step that ran, by step id. */
+  outputs: Record<string, unknown>;
+  steps: StepProgress[];
+}
+
+export const progressQuery = defineQuery<RunProgress>('progress');
+
+function optionsFor(policy: ActivityPolicy): ActivityOptions {
+  return {
+    startToCloseTimeout: policy.startToCloseTimeout,
+    scheduleToCloseTimeout: policy.scheduleToCloseTimeout,
+    ...(policy.heartbeatTimeout ? { heartbeatTimeout: policy.heartbeatTimeout } : {}),
+    retry: policy.retry,
+  };
+}
+
+function stepError(err: unknown): StepError {
+  let cur: unknown = err;
+  for (let i = 0; i < 6 && cur; i++) {
+    if (cur instanceof ApplicationFailure && cur.type) return { code: cur.type, message: cur.message };
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return { code: 'INTERNAL', message: 'The step failed.' };
+}
+
+export async function runDefinition(args: RunDefinitionInput): Promise<RunDefinitionResult> {
+  const { plan } = args;
+  const progress: RunProgress = {
+    steps: plan.steps.map((s) => ({
+      id: s.id,
+      status: 'pending',
+      started_at: null,
+      finished_at: null,
+      output_summary: null,
+      error: null,
+    })),
+  };
+  setHandler(progressQuery, () => progress);
+  const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
+  const scope: RunScope = { inputs: args.inputs, steps: {} };
+  const now = () => new Date().toISOString(); // workflow time: deterministic on replay
+
+  for (const [index, step] of plan.steps.entries()) {
+    const state = progress.steps[index]!;
+    if (step.if && !evaluateCondition(step.if, scope)) {
+      state.status = 'skipped';
+      publish();
+      continue;
+    }
+    state.status = 'running';
+    state.started_at = now();
+    publish();
+    try {
+      const policy = args.policies[step.id];
+      if (!policy) throw ApplicationFailure.nonRetryable(`no policy for step ${step.id}`, 'INTERNAL');
+      const output = await runStep(step, scope, policy, args);
+      scope.steps[step.id] = output;
+      state.status = 'completed';
+      state.output_summary = summarise(output);
+    } catch (err) {
+      state.finished_at = now();
+      if (isCancellation(err)) {
+        state.status = 'cancelled';
+        for (const later of progress.steps.slice(index + 1)) later.status = 'cancelled';
+        publish();
+        throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
+      }
+      state.status = 'failed';
+      state.error = stepError(err);
+      if (!step.continueOnError) {
+        publish();
+        throw ApplicationFailure.create({
+          type: state.error.code,
+          message: `Step ${step.id} failed: ${state.error.message}`,
+          nonRetryable: true,
+          details: [{ step: step.id }],
+        });
+      }
+      scope.steps[step.id] = { error: state.error };
+      publish();
+      continue;
+    }
+    state.finished_at = now();
+    publish();
+  }
+  return { outputs: scope.steps, steps: progress.steps };
+}
+
+async function runStep(step: PlanStep, scope: RunScope, policy: ActivityPolicy, args: RunDefinitionInput): Promise<unknown> {
+  if (step.kind === 'skill') {
+    const acts = proxyActivities<Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<unknown>>>(
+      optionsFor(policy),
+    );
+    const activity = acts[step.activity]!;
+    return activity({ input: resolveInput(step.input, scope), view: 'workflow' });
+  }
+  const { deliverChatMessage } = proxyActivities<ChatDelivery>(optionsFor(policy));
+  const message: DeliveredChatMessage = await deliverChatMessage({
+    ownerId: args.ownerId,
+    chatId: step.chatId ? renderTemplate(step.chatId, scope) : `workflow:${args.definitionId}`,
+    title: renderTemplate(step.title, scope),
+    message: renderTemplate(step.message, scope),
+    taskId: workflowInfo().workflowId,
+    stepId: step.id,
+  });
+  return message;
+}
