@@ -44,7 +44,7 @@ describe('templates: allowed constructs', () => {
 
   it('checks paths inside #each against the element schema', () => {
     expect(errorsOf('{{#each steps.search.results}}{{this.nope}}{{/each}}')).toEqual([
-      ['UNKNOWN_OUTPUT_FIELD', 49, '"this.nope": the #each element has no field "nope" there (found object).'],
+      ['UNKNOWN_OUTPUT_FIELD', 49, '"this.nope": the #each element has no field "nope"; at that point it is an object with fields fqdn, availability, premium, registration.'],
     ]);
   });
 

@@ -83,7 +83,7 @@ export function checkReference(
   if (!walk.ok) {
     const code = ref.root === 'inputs' ? 'UNKNOWN_INPUT' : 'UNKNOWN_OUTPUT_FIELD';
     const segment = String(ref.path[walk.index]);
-    return report(code, `"${text}": ${owner} has no field "${segment}" there (found ${walk.found}).`);
+    return report(code, `"${text}": ${owner} has no field "${segment}"; at that point it is ${walk.found}.`);
   }
   return walk;
 }

@@ -26,12 +26,24 @@ describe('step references', () => {
     expect(diagnosticsOf(withSteps(SEARCH_STEP + chat('{{steps.search.nope}} found')))).toEqual([
       {
         code: 'UNKNOWN_OUTPUT_FIELD',
-        message: '"steps.search.nope": the output of step "search" has no field "nope" there (found object).',
+        message: '"steps.search.nope": the output of step "search" has no field "nope"; at that point it is an object with fields results, result_count, raw.',
         path: 'steps[1].send_chat_message.message',
         line: 13,
         column: 19,
       },
     ]);
+  });
+
+  it('points into multi-line block scalars and escaped JSON strings', () => {
+    const block = `  - id: notify\n    send_chat_message:\n      title: t\n      message: |\n        Found:\n          {{steps.search.results.0.nope}}\n`;
+    expect(brief(withSteps(SEARCH_STEP + block))).toEqual([['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 15, 13]]);
+    const json = JSON.stringify({
+      title: 't',
+      start_when: { manual: {} },
+      steps: [{ id: 'a', send_chat_message: { title: 't', message: 'say "{{steps.a.x}}"' } }],
+    });
+    const column = json.indexOf('steps.a.x') + 1;
+    expect(diagnosticsOf(json)).toMatchObject([{ code: 'FORWARD_REFERENCE', line: 1, column }]);
   });
 
   it('rejects fields below scalars and beyond projections', () => {
@@ -42,6 +54,9 @@ describe('step references', () => {
       ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 13, 59],
       ['UNKNOWN_OUTPUT_FIELD', 'steps[2].input.requests[0].tlds', 19, 17],
     ]);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chat(message)))[0]?.message).toBe(
+      '"steps.search.result_count.value": the output of step "search" has no field "value"; at that point it is a number.',
+    );
   });
 
   it('rejects references to unknown, current and later steps', () => {

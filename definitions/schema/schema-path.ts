@@ -96,10 +96,17 @@ function child(schema: Schema, segment: PathSegment): Schema | undefined {
   }
 }
 
-/** Names what a value is, for messages ("an object", "a number"). */
+/** Names what a value is, for messages: "an object with fields a, b", "a number". */
 export function describeShape(shape: SchemaShape): string {
   if (shape === 'any') return 'anything';
-  const kinds = new Set(shape.map((s) => def(s).type));
+  const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+  const kinds = new Set(
+    shape.map((s) => {
+      const d = def(s);
+      const fields = d.type === 'object' ? Object.keys(d.shape ?? {}) : [];
+      return fields.length > 0 ? `an object with fields ${fields.join(', ')}` : article(d.type);
+    }),
+  );
   return [...kinds].join(' or ');
 }
 

@@ -63,10 +63,9 @@ class JsonParser {
     if (ch === '{') return this.parseObject(path, depth);
     if (ch === '[') return this.parseArray(path, depth);
     if (ch === '"') {
-      const value = this.parseString();
-      if (this.text.slice(start + 1, start + 1 + value.length) === value) {
-        this.map.set(path, { start, keyStart, contentStart: start + 1 });
-      }
+      const offsets: number[] = [];
+      const value = this.parseString(offsets);
+      this.map.set(path, { start, keyStart, offsets });
       return value;
     }
     for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
@@ -142,7 +141,8 @@ class JsonParser {
     }
   }
 
-  private parseString(): string {
+  /** Reads a string; `offsets` receives the source offset of each UTF-16 unit of the result. */
+  private parseString(offsets: number[] = []): string {
     let out = '';
     this.pos++;
     for (;;) {
@@ -153,6 +153,7 @@ class JsonParser {
         return out;
       }
       if (ch < ' ') this.fail('Control character in string; escape it.');
+      offsets.push(this.pos);
       if (ch !== '\\') {
         out += ch;
         this.pos++;

@@ -96,11 +96,8 @@ class YamlWalker {
   private scalar(node: Scalar, path: DocPath, start: number, keyStart: number | undefined): unknown {
     const value = node.value;
     if (typeof value === 'string' && node.range) {
-      const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
-      const contentStart = start + quoted;
-      if (this.source.slice(contentStart, contentStart + value.length) === value) {
-        this.map.set(path, { start, keyStart, contentStart });
-      }
+      const offsets = alignScalar(this.source, node, value);
+      if (offsets) this.map.set(path, { start, keyStart, offsets });
     }
     return value;
   }
@@ -113,4 +110,24 @@ class YamlWalker {
   private report(code: Diagnostic['code'], message: string, path: DocPath, key = false): void {
     this.diagnostics.push(this.map.diagnostic(code, message, path, { key }));
   }
+}
+
+/**
+ * Maps each character of a string scalar to its source offset. Quoted scalars start after the
+ * quote, block scalars after their header line; indentation is skipped. Returns undefined when
+ * the value cannot be aligned (escape sequences, folded lines).
+ */
+function alignScalar(source: string, node: Scalar, value: string): number[] | undefined {
+  const [start = 0, end = 0] = node.range ?? [];
+  let j = start;
+  if (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') j++;
+  else if (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') j = source.indexOf('\n', start) + 1;
+  if (j <= 0) return undefined;
+  const offsets: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    while (j < end && source[j] !== value[i] && (source[j] === ' ' || source[j] === '\t')) j++;
+    if (j >= end || source[j] !== value[i]) return undefined;
+    offsets.push(j++);
+  }
+  return offsets;
 }

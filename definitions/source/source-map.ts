@@ -15,10 +15,11 @@ export interface NodeSpan {
   /** Start of the mapping key that holds the value, when there is one. */
   keyStart?: number;
   /**
-   * Start of a string's content, set only when the source text between the quotes equals the
-   * parsed string, so offsets inside the string map one-to-one onto the source.
+   * For strings: the source offset of each character of the parsed value, when it could be
+   * aligned with the source (escapes and folded lines cannot), so that errors inside templates
+   * and `if` expressions point at the exact line and column.
    */
-  contentStart?: number;
+  offsets?: number[];
 }
 
 /** Which part of a node a diagnostic points at. */
@@ -76,7 +77,11 @@ export class SourceMap {
     const span = this.span(path);
     if (!span) return 0;
     if (options.key && span.keyStart !== undefined) return span.keyStart;
-    if (options.offset !== undefined && span.contentStart !== undefined) return span.contentStart + options.offset;
+    if (options.offset !== undefined && span.offsets) {
+      const { offsets } = span;
+      const last = offsets[offsets.length - 1];
+      return offsets[options.offset] ?? (last === undefined ? span.start : last + 1);
+    }
     return span.start;
   }
 
