@@ -23,6 +23,12 @@ export const GroupErrorSchema = z
   .object({
     code: z.enum(ERROR_CODES).describe('Error code from the service catalogue, e.g. DEADLINE_EXCEEDED.'),
     message: z.string().describe('Human-readable explanation.'),
+    retry_after: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('With UPSTREAM_RATE_LIMITED: seconds the shop asked us to wait (its Retry-After).'),
   })
   .describe('Why the group failed, or (with partial=true) why it is incomplete.');
 export type GroupError = z.output<typeof GroupErrorSchema>;

@@ -1,0 +1,52 @@
+/**
+ * The one bounded relevance decision per group (spec 4.3 rule 8) through the decision helper
+ * client. Candidate names go as untrusted data; the skill's fixed instructions are the rubric.
+ * Any failure, and a missing helper, become a {@link RelevanceOutcome} for the documented
+ * fallback (provider order, availability selection, a warning): never an error.
+ */
+import { DecisionUnavailableError, type DecisionClient } from '../../providers/decision/client.js';
+import type { RelevanceDecisionInput, RelevanceOutcome } from './relevance.js';
+
+/** Upper bound of one decision; the group deadline may cut it shorter. */
+export const DECISION_TIMEOUT_MS = 10_000;
+/** Below this much time left in the group, no decision is attempted (it would fail anyway). */
+export const MIN_DECISION_TIME_MS = 200;
+
+/** Decides relevance for one group; never rejects. */
+export type RelevanceDecider = (
+  input: RelevanceDecisionInput | undefined,
+  opts: { signal: AbortSignal; remainingMs: number },
+) => Promise<RelevanceOutcome>;
+
+/**
+ * Creates the decider. `client` is undefined when no decision helper is configured
+ * (no DECISION_URL): every non-blank criteria then gets the `not_configured` fallback.
+ */
+export function createRelevanceDecider(
+  client: DecisionClient | undefined,
+  timeoutMs: number = DECISION_TIMEOUT_MS,
+): RelevanceDecider {
+  return async (input, { signal, remainingMs }) => {
+    if (client === undefined) return { kind: 'not_configured' };
+    // Nothing survived the hard filters: there is nothing to score, and nothing to remove.
+    if (input === undefined) return { kind: 'scores', scores: {} };
+    const budget = Math.min(timeoutMs, remainingMs);
+    if (budget < MIN_DECISION_TIME_MS || signal.aborted) return { kind: 'failed' };
+    try {
+      const scores = await client.scoreCandidates(
+        {
+          criteria: input.criteria,
+          rubric: input.instructions,
+          candidates: input.untrusted_candidates.map((c) => ({ id: c.key, text: c.name })),
+        },
+        { signal, timeoutMs: budget },
+      );
+      return { kind: 'scores', scores: Object.fromEntries(scores) };
+    } catch (err) {
+      if (err instanceof DecisionUnavailableError && err.reason === 'not_configured') {
+        return { kind: 'not_configured' };
+      }
+      return { kind: 'failed' };
+    }
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * One skill call: every group runs concurrently under one shared limiter of 2 in-flight
+ * upstream operations (spec 4.2, section 8); the output keeps request order. When every group
+ * failed, {@link totalFailureError} turns the output into one catalogue error the activity
+ * boundary can hand to Temporal (with nextRetryDelay from Retry-After).
+ */
+import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import type { ErrorCode } from '../../../lib/errors/catalogue.js';
+import type { ShopClient } from '../../providers/shop/index.js';
+import { GROUP_DEADLINE_MS, STREAM_IDLE_TIMEOUT_MS } from './deadline.js';
+import { prepareGroups, type SearchDomainsInput } from './input.js';
+import { MAX_IN_FLIGHT_OPERATIONS, OperationLimiter, type LimiterStats } from './operation-limiter.js';
+import type { SearchDomainsOutput } from './output.js';
+import type { RelevanceDecider } from './relevance-decision.js';
+import { searchGroup, type GroupDiagnostics } from './search-group.js';
+
+/** The limits of section 8 that tests and the benchmark may shorten. */
+export interface SearchLimits {
+  groupDeadlineMs: number;
+  idleTimeoutMs: number;
+  maxInFlight: number;
+}
+
+export const DEFAULT_LIMITS: SearchLimits = {
+  groupDeadlineMs: GROUP_DEADLINE_MS,
+  idleTimeoutMs: STREAM_IDLE_TIMEOUT_MS,
+  maxInFlight: MAX_IN_FLIGHT_OPERATIONS,
+};
+
+/** What a call needs. */
+export interface SearchDomainsDeps {
+  shop: ShopClient;
+  proxyEnabled: boolean;
+  decide: RelevanceDecider;
+  clock: () => Date;
+  shopOrigin: string;
+  limits?: Partial<SearchLimits>;
+  signal?: AbortSignal | undefined;
+}
+
+/** Operational metadata of a call (counts and timing only; rule 11-12). */
+export interface SearchDiagnostics {
+  limiter: LimiterStats;
+  wallMs: number;
+  groups: GroupDiagnostics[];
+}
+
+/** The output and what it took. */
+export interface SearchRun {
+  output: SearchDomainsOutput;
+  diagnostics: SearchDiagnostics;
+}
+
+/**
+ * Runs every group of a validated input. Rejects only when the caller cancels (with the
+ * signal's reason); upstream trouble is reported per group.
+ */
+export async function searchDomains(input: SearchDomainsInput, deps: SearchDomainsDeps): Promise<SearchRun> {
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const limiter = new OperationLimiter(limits.maxInFlight);
+  const started = performance.now();
+  const groups = prepareGroups(input);
+  const runs = await Promise.all(
+    groups.map((group) =>
+      searchGroup(group, {
+        shop: deps.shop,
+        limiter,
+        proxyEnabled: deps.proxyEnabled,
+        decide: deps.decide,
+        clock: deps.clock,
+        shopOrigin: deps.shopOrigin,
+        groupDeadlineMs: limits.groupDeadlineMs,
+        idleTimeoutMs: limits.idleTimeoutMs,
+        signal: deps.signal,
+      }),
+    ),
+  );
+  deps.signal?.throwIfAborted();
+  return {
+    output: { results: runs.map((r) => r.output) },
+    diagnostics: {
+      limiter: limiter.stats(),
+      wallMs: performance.now() - started,
+      groups: runs.map((r) => r.diagnostics),
+    },
+  };
+}
+
+/**
+ * The error of a call in which every group failed with nothing checked, or undefined.
+ * All groups rate-limited → UPSTREAM_RATE_LIMITED with the longest Retry-After (retryAfterMs,
+ * which becomes Temporal's nextRetryDelay); all sharing one code → that code; otherwise
+ * UPSTREAM_UNAVAILABLE. Details list each group's index and code, never a query.
+ */
+export function totalFailureError(output: SearchDomainsOutput): SkillflowError | undefined {
+  const groups = output.results;
+  if (groups.length === 0 || groups.some((g) => g.error === null || g.partial)) return undefined;
+  const codes = new Set(groups.map((g) => g.error?.code));
+  const [only] = codes;
+  const code: ErrorCode = codes.size === 1 && only !== undefined ? only : 'UPSTREAM_UNAVAILABLE';
+  const waits = groups.flatMap((g) => (g.error?.retry_after === undefined ? [] : [g.error.retry_after]));
+  const retryAfterMs =
+    code === 'UPSTREAM_RATE_LIMITED' && waits.length > 0 ? Math.max(...waits) * 1000 : undefined;
+  const details = {
+    groups: groups.map((g, index) => ({
+      index,
+      code: g.error?.code,
+      ...(g.error?.retry_after === undefined ? {} : { retry_after: g.error.retry_after }),
+    })),
+  };
+  const message = `All ${groups.length} domain search(es) failed upstream; nothing could be checked.`;
+  return new SkillflowError(code, message, details, retryAfterMs);
+}

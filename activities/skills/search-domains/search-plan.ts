@@ -1,0 +1,110 @@
+/**
+ * What one group asks upstream (spec 4.3 rules 2-3, limits in section 8), decided before any
+ * request: an FQDN gets one exact lookup; a keyword with `tlds` gets bounded exact lookups
+ * (keyword.tld per requested extension) and then suggestion pages to fill; a keyword without
+ * `tlds` gets suggestion pages for the default extension. Every suggestion request carries one
+ * extension, never a comma list. Pure.
+ */
+import type { AvailabilityPolicy, PreparedGroup } from './input.js';
+import type { CheckedCandidate } from './joiner.js';
+import { checkDomainName, matchesSuffixes } from './names.js';
+
+/** Spec section 8: exact lookup candidates per group. */
+export const MAX_EXACT_LOOKUPS = 20;
+/** Spec section 8: suggestion pages per group, in total. */
+export const MAX_SUGGEST_PAGES = 2;
+/**
+ * The extension suggestion requests use when the caller named none. The shop's own "no filter"
+ * search would need a comma list (which stalls) or no `tlds` (not a documented request), so the
+ * skill asks for `.com`, the most requested extension; the shop still mixes in names under
+ * other extensions (`.online`, `.ai`, ...), which are kept because no suffix was requested.
+ */
+export const DEFAULT_SUGGEST_TLD = 'com';
+
+/** One suggestion request: one keyword, one extension, one page. */
+export interface PagePlan {
+  tld: string;
+  page: number;
+}
+
+export type SearchMode = 'exact' | 'keyword_tlds' | 'keyword';
+
+/** The upstream plan of one group. */
+export interface SearchPlan {
+  mode: SearchMode;
+  /** Canonical ASCII names for exact lookups, in request order (≤ 20). */
+  exact: string[];
+  /** The keyword sent to the suggestion search (empty in exact mode). */
+  keyword: string;
+  /** Suggestion pages in the order they may be requested (≤ 2), each only if still needed. */
+  pages: PagePlan[];
+  /** Requested extensions, enforced on suggestions; undefined when none were requested. */
+  suffixes: readonly string[] | undefined;
+}
+
+/**
+ * The pages for a keyword: page 1 of each extension in request order, then page 2 of each,
+ * cut to {@link MAX_SUGGEST_PAGES}. One extension gives pages 1 and 2 of it; two or more give
+ * page 1 of the first two (later extensions are covered by their exact lookups only).
+ */
+export function suggestPages(tlds: readonly string[]): PagePlan[] {
+  const pages: PagePlan[] = [];
+  for (let page = 1; page <= MAX_SUGGEST_PAGES; page++) {
+    for (const tld of tlds) pages.push({ tld, page });
+  }
+  return pages.slice(0, MAX_SUGGEST_PAGES);
+}
+
+/** keyword.tld for each requested extension, canonical, deduplicated, at most 20. */
+export function exactNames(keywordAscii: string, tlds: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const tld of tlds) {
+    const name = checkDomainName(`${keywordAscii}.${tld}`);
+    if (name.ok) names.add(name.ascii);
+  }
+  return [...names].slice(0, MAX_EXACT_LOOKUPS);
+}
+
+/** Plans one prepared group. */
+export function planSearch(group: PreparedGroup): SearchPlan {
+  const { target, input } = group;
+  if (target.kind === 'fqdn') {
+    return { mode: 'exact', exact: [target.domain], keyword: '', pages: [], suffixes: input.tlds };
+  }
+  const tlds = input.tlds ?? [];
+  if (tlds.length > 0) {
+    return {
+      mode: 'keyword_tlds',
+      exact: exactNames(target.keyword_ascii, tlds),
+      keyword: target.keyword,
+      pages: suggestPages(tlds),
+      suffixes: tlds,
+    };
+  }
+  return {
+    mode: 'keyword',
+    exact: [],
+    keyword: target.keyword,
+    pages: suggestPages([DEFAULT_SUGGEST_TLD]),
+    suffixes: undefined,
+  };
+}
+
+/**
+ * How many distinct checked names could fill a result slot under the policy: available ones
+ * (in-use ones too for `all`), within the requested extensions. Unknown checks never count.
+ */
+export function usefulCount(
+  candidates: readonly CheckedCandidate[],
+  policy: AvailabilityPolicy,
+  suffixes: readonly string[] | undefined,
+): number {
+  const useful = new Set<string>();
+  for (const c of candidates) {
+    if (!matchesSuffixes(c.domain, suffixes)) continue;
+    if (c.availability === 'available' || (policy === 'all' && c.availability === 'unavailable')) {
+      useful.add(c.domain);
+    }
+  }
+  return useful.size;
+}

@@ -1,0 +1,121 @@
+/**
+ * `hosting.search_domains` as a registered skill (activities/apps/hosting/app.yaml). The module
+ * loads without SHOP_URL (the API and worker start a simulator when it is unset and pass its URL
+ * in the config); a call without any shop URL fails with SERVICE_UNAVAILABLE. Per call it opens
+ * one shop client (its lazy proxy agent is closed afterwards) and one limiter of 2 slots.
+ */
+import { SkillflowError, invalidParameter } from '../../../lib/errors/skillflow-error.js';
+import { createDecisionClient } from '../../providers/decision/client.js';
+import { createShopClient } from '../../providers/shop/index.js';
+import type { Platform, SkillContext, SkillImplementation } from '../../registry/types.js';
+import {
+  INPUT_DEFAULTS,
+  SearchDomainsInputSchema,
+  SearchGroupSchema,
+  type SearchDomainsInput,
+} from './input.js';
+import {
+  SearchDomainsOutputSchema,
+  toWorkflowOutput,
+  WorkflowOutputSchema,
+  type SearchDomainsOutput,
+  type WorkflowOutput,
+} from './output.js';
+import { buildPreviews } from './previews.js';
+import { createRelevanceDecider, DECISION_TIMEOUT_MS } from './relevance-decision.js';
+import {
+  searchDomains,
+  totalFailureError,
+  type SearchDiagnostics,
+  type SearchLimits,
+} from './search-domains.js';
+
+/** How often a running call heartbeats (the upstream-search profile allows 20 s). */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+
+/** Knobs for tests and the benchmark; production uses the defaults. */
+export interface SearchDomainsSkillOptions {
+  /** Source of `checked_at`. Default `() => new Date()`. */
+  clock?: () => Date;
+  limits?: Partial<SearchLimits>;
+  decisionTimeoutMs?: number;
+  /** Receives each call's diagnostics (counts and timing only). */
+  onDiagnostics?: (diagnostics: SearchDiagnostics) => void;
+}
+
+export type SearchDomainsSkill = SkillImplementation<SearchDomainsInput, SearchDomainsOutput, WorkflowOutput>;
+
+function summary(d: SearchDiagnostics): Record<string, unknown> {
+  const count = (status: string) => d.groups.filter((g) => g.status === status).length;
+  return {
+    skill: 'hosting.search_domains',
+    groups: d.groups.length,
+    partial_groups: count('partial'),
+    failed_groups: count('failed'),
+    operations: d.limiter.operations,
+    proxied_attempts: d.groups.reduce((n, g) => n + g.attempts.proxy, 0),
+    max_in_flight: d.limiter.maxInFlight,
+    wall_ms: Math.round(d.wallMs),
+  };
+}
+
+/** Creates the skill with explicit options (tests, benchmark). */
+export function createSearchDomainsSkill(
+  platform: Platform,
+  options: SearchDomainsSkillOptions = {},
+): SearchDomainsSkill {
+  const { config, secrets, logger } = platform;
+  const decision = config.DECISION_URL ? createDecisionClient({ config, secrets }) : undefined;
+  const decide = createRelevanceDecider(decision, options.decisionTimeoutMs ?? DECISION_TIMEOUT_MS);
+  const clock = options.clock ?? (() => new Date());
+
+  async function run(input: SearchDomainsInput, ctx: SkillContext): Promise<SearchDomainsOutput> {
+    if (ctx.anonymous && input.requests.length !== 1) {
+      throw invalidParameter([{ path: 'requests', message: 'The anonymous route accepts exactly one request.' }]);
+    }
+    if (!config.SHOP_URL) {
+      throw new SkillflowError('SERVICE_UNAVAILABLE', 'Domain search is not configured: no shop URL (SHOP_URL).', {
+        skill: 'hosting.search_domains',
+      });
+    }
+    const shop = createShopClient({ shopUrl: config.SHOP_URL, proxyUrl: config.PROXY_URL, secrets });
+    const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+    heartbeat.unref();
+    try {
+      const { output, diagnostics } = await searchDomains(input, {
+        shop,
+        proxyEnabled: config.PROXY_URL !== undefined,
+        decide,
+        clock,
+        shopOrigin: shop.origin,
+        limits: options.limits,
+        signal: ctx.signal,
+      });
+      options.onDiagnostics?.(diagnostics);
+      // Counts and timing only: queries and results never reach a log (rule 11).
+      logger.debug(summary(diagnostics), 'domain search finished');
+      const failure = totalFailureError(output);
+      if (failure) throw failure;
+      return output;
+    } finally {
+      clearInterval(heartbeat);
+      await shop.close();
+    }
+  }
+
+  return {
+    input: SearchDomainsInputSchema,
+    requestItem: SearchGroupSchema,
+    defaults: { ...INPUT_DEFAULTS },
+    output: SearchDomainsOutputSchema,
+    workflowOutput: WorkflowOutputSchema,
+    run,
+    toWorkflowOutput,
+    previews: buildPreviews,
+  };
+}
+
+/** The registry entry point (activities/apps/hosting/app.yaml). */
+export function createSkill(platform: Platform): SearchDomainsSkill {
+  return createSearchDomainsSkill(platform);
+}
