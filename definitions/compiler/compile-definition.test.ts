@@ -123,6 +123,27 @@ describe('compileDefinition', () => {
     ]);
   });
 
+  it('reports a duplicate key with its path alongside later problems', () => {
+    const source = [
+      'title: t',
+      'steps:',
+      '- id: a',
+      '  id: b',
+      '  send_chat_message: { title: x, message: "{{steps.zzz.q}}" }',
+      'start_when: { manual: {} }',
+    ].join('\n');
+    expect(diagnosticsOf(source)).toEqual([
+      { code: 'DUPLICATE_KEY', message: 'Duplicate key "id".', path: 'steps[0].id', line: 4, column: 3 },
+      {
+        code: 'UNKNOWN_STEP',
+        message: '"steps.zzz.q" refers to step "zzz", which does not exist.',
+        path: 'steps[0].send_chat_message.message',
+        line: 5,
+        column: 46,
+      },
+    ]);
+  });
+
   it('rejects a skill that may not run unattended only in scheduled definitions', () => {
     const pay = '  - id: pay\n    use_app_skill: billing.charge_card\n    input: { amount: 5 }\n';
     expect(planOf(withSteps(pay)).steps[0]).toMatchObject({ kind: 'skill', skill: 'billing.charge_card' });
