@@ -52,7 +52,7 @@ export class TasksService {
   ) {}
 
   private async describeOwned(ownerId: string, taskId: string): Promise<WorkflowExecutionDescription> {
-    if (!/^task_[A-Za-z0-9_-]{1,200}$/.test(taskId)) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId)) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
     try {
       const desc = await this.temporal.client.workflow.getHandle(taskId).describe();
       if (desc.typedSearchAttributes.get(OwnerId) !== ownerId) throw new SkillflowError('NOT_FOUND', 'No task with this id.');

@@ -1,6 +1,5 @@
 /** Builds the real API against a real Temporal test server and an in-memory PGlite store. */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import path from 'node:path';
 import { buildApp, type App } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { loadRegistry } from '../../activities/registry/registry.js';
@@ -9,9 +8,9 @@ import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { TEST_KEYRING } from './temporal.js';
+import { FIXTURE_APPS_DIR, TEST_KEYRING } from './fixtures.js';
 
-export const FIXTURE_APPS_DIR = path.resolve(import.meta.dirname, '../fixtures/apps');
+export { FIXTURE_APPS_DIR };
 
 export interface TestApi {
   app: App;

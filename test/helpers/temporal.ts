@@ -5,13 +5,13 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { inject } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
-import { parseKeyring, type Keyring } from '../../lib/crypto/keyring.js';
+import type { Keyring } from '../../lib/crypto/keyring.js';
+import { TEST_KEYRING } from './fixtures.js';
 import { dataConverterFor } from '../../lib/temporal/client.js';
 import { provisionFromEnv } from '../../lib/temporal/cli.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/temporal/search-attributes.js';
 
-/** A fixed test key (never used outside tests). */
-export const TEST_KEYRING: Keyring = parseKeyring('test:' + Buffer.alloc(32, 7).toString('base64'), 'env');
+export { TEST_KEYRING };
 
 export async function startTestTemporal(keyring: Keyring = TEST_KEYRING): Promise<TestWorkflowEnvironment> {
   // Provisioned once by test/global-setup.ts; provisioning again is instant.

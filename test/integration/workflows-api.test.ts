@@ -145,7 +145,7 @@ describe('workflow definitions and runs through the API', () => {
     const slow = SHOUT.replace('- text: "{{inputs.word}}"', '- text: "{{inputs.word}}"\n          wait_ms: 20000');
     const def = await h.request('POST', '/v1/workflows', slow, 'application/yaml');
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'x' } });
-    await h.waitForTask(run.json.task_id, (t) => t.status === 'running' && t.steps[0].status === 'running');
+    await h.waitForTask(run.json.task_id, (t) => t.status === 'running' && t.steps?.[0]?.status === 'running');
     const cancel = await h.request('POST', `/v1/tasks/${run.json.task_id}/cancel`);
     expect(cancel.status).toBe(202);
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'cancelled', 15_000);
