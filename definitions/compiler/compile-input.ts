@@ -2,19 +2,30 @@
  * Compiles a skill step's `input` into an input template and checks it against the skill's
  * input schema as far as that is possible before run time.
  */
-import type { z } from 'zod';
-import type { InputTemplate, JsonValue } from '../runtime/plan.js';
+import { z } from 'zod';
+import type { InputTemplate, JsonValue, Reference } from '../runtime/plan.js';
+import { jsonKinds, type SchemaShape, walkSchema } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath } from '../source/source-map.js';
 import { compileTemplate } from './compile-template.js';
-import { checkReference, type ReferenceScope } from './reference-checker.js';
-import { scanReference } from './reference-syntax.js';
+import { checkReference, type ReferenceScope, referenceShape } from './reference-checker.js';
+import { describeReference, scanReference } from './reference-syntax.js';
 
-/** A compiled input and the document paths of the strings that hold references. */
+/** A string of the input that holds references, and the shape of the value it yields. */
+export interface InputReference {
+  path: DocPath;
+  shape: SchemaShape;
+  /** The reference as written in messages, or `text` for a text template. */
+  text: string;
+}
+
+/** A compiled input and the strings in it that hold references. */
 interface CompiledInput {
   template: InputTemplate;
-  referencePaths: DocPath[];
+  references: InputReference[];
 }
+
+const TEXT_SHAPE: SchemaShape = [z.string()];
 
 /**
  * Turns the input tree into a template. A string that is exactly `$nodes.<id>.output<path>` or
@@ -23,29 +34,31 @@ interface CompiledInput {
  */
 export function compileInput(value: unknown, path: DocPath, scope: ReferenceScope): CompiledInput {
   if (typeof value === 'string') return compileString(value, path, scope);
+  const literal = (references: InputReference[], template: InputTemplate): CompiledInput =>
+    references.length === 0 ? { template: { kind: 'literal', value: value as JsonValue }, references } : { template, references };
   if (Array.isArray(value)) {
     const parts = value.map((item, i) => compileInput(item, [...path, i], scope));
-    const referencePaths = parts.flatMap((p) => p.referencePaths);
-    if (referencePaths.length === 0) return { template: { kind: 'literal', value: value as JsonValue }, referencePaths };
-    return { template: { kind: 'array', items: parts.map((p) => p.template) }, referencePaths };
+    return literal(parts.flatMap((p) => p.references), { kind: 'array', items: parts.map((p) => p.template) });
   }
   if (typeof value === 'object' && value !== null) {
     const fields = Object.keys(value).map((key) => ({
       key,
       compiled: compileInput((value as Record<string, unknown>)[key], [...path, key], scope),
     }));
-    const referencePaths = fields.flatMap((f) => f.compiled.referencePaths);
-    if (referencePaths.length === 0) return { template: { kind: 'literal', value: value as JsonValue }, referencePaths };
-    return {
-      template: { kind: 'object', fields: fields.map((f) => ({ key: f.key, value: f.compiled.template })) },
-      referencePaths,
-    };
+    return literal(fields.flatMap((f) => f.compiled.references), {
+      kind: 'object',
+      fields: fields.map((f) => ({ key: f.key, value: f.compiled.template })),
+    });
   }
-  return { template: { kind: 'literal', value: (value ?? null) as JsonValue }, referencePaths: [] };
+  return { template: { kind: 'literal', value: (value ?? null) as JsonValue }, references: [] };
 }
 
 function compileString(value: string, path: DocPath, scope: ReferenceScope): CompiledInput {
-  const literal: CompiledInput = { template: { kind: 'literal', value }, referencePaths: [] };
+  const literal: CompiledInput = { template: { kind: 'literal', value }, references: [] };
+  const typed = (ref: Reference): CompiledInput => ({
+    template: { kind: 'ref', ref },
+    references: [{ path, shape: referenceShape(scope, ref), text: describeReference(ref) }],
+  });
   const nodesAt = value.indexOf('$nodes.');
   if (nodesAt === 0) {
     const scanned = scanReference(value, 0);
@@ -58,7 +71,7 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
       return literal;
     }
     checkReference(scope, scanned.ref, { path, offset: 0 });
-    return { template: { kind: 'ref', ref: scanned.ref }, referencePaths: [path] };
+    return typed(scanned.ref);
   }
   if (nodesAt > 0) {
     const message = 'A $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.';
@@ -68,13 +81,11 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
   if (!value.includes('{{')) return literal;
   const nodes = compileTemplate(value, scope, { path, offset: 0 });
   const [only] = nodes;
-  if (nodes.length === 1 && only?.kind === 'value' && only.expr.kind === 'ref') {
-    return { template: { kind: 'ref', ref: only.expr.ref }, referencePaths: [path] };
-  }
+  if (nodes.length === 1 && only?.kind === 'value' && only.expr.kind === 'ref') return typed(only.expr.ref);
   if (nodes.every((n) => n.kind === 'text')) {
-    return { template: { kind: 'literal', value: nodes.map((n) => (n.kind === 'text' ? n.text : '')).join('') }, referencePaths: [] };
+    return { template: { kind: 'literal', value: nodes.map((n) => (n.kind === 'text' ? n.text : '')).join('') }, references: [] };
   }
-  return { template: { kind: 'text', template: nodes }, referencePaths: [path] };
+  return { template: { kind: 'text', template: nodes }, references: [{ path, shape: TEXT_SHAPE, text: 'text' }] };
 }
 
 const isPrefix = (prefix: readonly unknown[], path: readonly unknown[]): boolean =>
@@ -83,22 +94,33 @@ const isPrefix = (prefix: readonly unknown[], path: readonly unknown[]): boolean
 /**
  * Validates the written input against the skill's schema. Issues at or below a string holding a
  * reference are dropped (its value is only known at run time), and so are union failures above
- * one; the activity validates the resolved input again before the skill runs.
+ * one. A reference whose value can never have the JSON kind the field needs (a list for a number)
+ * is reported. The activity validates the resolved input again before the skill runs.
  */
 export function checkSkillInput(
   schema: z.ZodType,
   value: unknown,
   base: DocPath,
-  referencePaths: readonly DocPath[],
+  references: readonly InputReference[],
   scope: ReferenceScope,
 ): void {
+  const relative = references.map((r) => ({ ...r, rel: r.path.slice(base.length) }));
+  for (const ref of relative) {
+    const expected = walkSchema([schema], ref.rel);
+    if (!expected.ok) continue;
+    const [want, have] = [jsonKinds(expected.shape), jsonKinds(ref.shape)];
+    if (want === 'any' || have === 'any' || [...have].some((k) => want.has(k))) continue;
+    const field = String(ref.rel[ref.rel.length - 1]);
+    const what = ref.text === 'text' ? 'this text' : ref.text;
+    const message = `"${field}" expects ${[...want].join(' or ')}, but ${what} is ${[...have].join(' or ')}.`;
+    scope.diagnostics.push(scope.map.diagnostic('INVALID_SKILL_INPUT', message, ref.path));
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return;
-  const relative = referencePaths.map((p) => p.slice(base.length));
   const issues = parsed.error.issues.filter((issue) => {
     const path = issue.path;
-    if (relative.some((ref) => isPrefix(ref, path))) return false;
-    return !(issue.code === 'invalid_union' && relative.some((ref) => isPrefix(path, ref)));
+    if (relative.some((ref) => isPrefix(ref.rel, path))) return false;
+    return !(issue.code === 'invalid_union' && relative.some((ref) => isPrefix(path, ref.rel)));
   });
   scope.diagnostics.push(...issuesToDiagnostics(issues, { map: scope.map, base, value, code: 'INVALID_SKILL_INPUT' }));
 }

@@ -92,8 +92,8 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   if (source.use_app_skill !== undefined) {
     const inputPath = [...path, 'input'];
     const value = source.input ?? {};
-    const { template, referencePaths } = compileInput(value, inputPath, scope);
-    if (entry.skill) checkSkillInput(entry.skill.input, value, inputPath, referencePaths, scope);
+    const { template, references } = compileInput(value, inputPath, scope);
+    if (entry.skill) checkSkillInput(entry.skill.input, value, inputPath, references, scope);
     const skill = source.use_app_skill;
     return { ...base, kind: 'skill', skill, activity: skill, input: template, ...extras };
   }

@@ -5,9 +5,12 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { FORBIDDEN_SEGMENTS } from '../runtime/lookup.js';
 import type { Reference } from '../runtime/plan.js';
+import { z } from 'zod';
 import { type SchemaShape, type SchemaWalk, walkSchema } from '../schema/schema-path.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
 import { describeReference } from './reference-syntax.js';
+
+const LIST_SHAPE = z.array(z.unknown());
 
 /** What one step contributes to the reference checks. */
 export interface StepSymbol {
@@ -86,4 +89,17 @@ export function checkReference(
     return report(code, `"${text}": ${owner} has no field "${segment}"; at that point it is ${walk.found}.`);
   }
   return walk;
+}
+
+/**
+ * The shape of the value a reference yields, without reporting anything; 'any' when the
+ * reference is broken (already reported by {@link checkReference}) or projects with `[]`.
+ */
+export function referenceShape(scope: ReferenceScope, ref: Reference): SchemaShape {
+  if (ref.root !== 'steps' && ref.root !== 'inputs') return 'any';
+  const start = ref.root === 'steps' ? scope.steps.get(ref.step)?.output : scope.inputs.get(ref.name);
+  if (!start) return 'any';
+  const walk = walkSchema(start, ref.path);
+  if (!walk.ok) return 'any';
+  return walk.projected ? [LIST_SHAPE] : walk.shape;
 }

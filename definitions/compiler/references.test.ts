@@ -97,7 +97,7 @@ describe('run input references', () => {
       '      requests:',
       '        - query: "{{inputs.keyword}}-shop"',
       '          max_results: "{{inputs.max}}"',
-      '          id: $nodes.search.output.result_count',
+      '          id: $nodes.search.output.results[0].fqdn',
     ].join('\n');
     const plan = planOf(withSteps(`${SEARCH_STEP}${step}\n`, manualWithInputs));
     const input = (plan.steps[1] as SkillPlanStep).input;
@@ -123,7 +123,7 @@ describe('run input references', () => {
                     },
                   },
                   { key: 'max_results', value: { kind: 'ref', ref: { root: 'inputs', name: 'max', path: [] } } },
-                  { key: 'id', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } } },
+                  { key: 'id', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', 0, 'fqdn'] } } },
                 ],
               },
             ],
@@ -175,6 +175,24 @@ describe('static validation of skill input', () => {
     const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n          max_results: 0\n';
     expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
       ['INVALID_SKILL_INPUT', 'steps[1].input.requests[0].max_results', 16, 24],
+    ]);
+  });
+
+  it('reports references whose value can never fit the field', () => {
+    const next = [
+      '  - id: b',
+      '    use_app_skill: hosting.search_domains',
+      '    input:',
+      '      requests:',
+      '        - query: $nodes.search.output.result_count',
+      '          tlds: $nodes.search.output.results[].fqdn',
+      '          max_results: "{{steps.search.result_count}} max"',
+      '          country: "{{steps.search.results.0.fqdn}}"',
+      '',
+    ].join('\n');
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + next)).map((d) => [d.path, d.line, d.message])).toEqual([
+      ['steps[1].input.requests[0].query', 14, '"query" expects string, but steps.search.result_count is number.'],
+      ['steps[1].input.requests[0].max_results', 16, '"max_results" expects number, but this text is string.'],
     ]);
   });
 

@@ -157,3 +157,39 @@ export function runInputShape(type: string): SchemaShape {
       return 'any';
   }
 }
+
+const KIND_OF_TYPE: Record<string, string> = {
+  string: 'string',
+  enum: 'string',
+  template_literal: 'string',
+  number: 'number',
+  bigint: 'number',
+  boolean: 'boolean',
+  array: 'array',
+  tuple: 'array',
+  object: 'object',
+  record: 'object',
+  null: 'null',
+};
+
+/**
+ * The JSON kinds (string, number, boolean, array, object, null) a value of this shape can have,
+ * or 'any' when that is not known; used to catch a list fed into a number field and the like.
+ */
+export function jsonKinds(shape: SchemaShape): Set<string> | 'any' {
+  if (shape === 'any') return 'any';
+  const alternatives = merge(shape.map((s) => concrete(s)));
+  if (alternatives === 'any') return 'any';
+  const kinds = new Set<string>();
+  for (const schema of alternatives) {
+    const d = def(schema) as LooseDef & { values?: unknown[] };
+    if (d.type === 'literal') {
+      for (const v of d.values ?? []) kinds.add(v === null ? 'null' : typeof v);
+      continue;
+    }
+    const kind = KIND_OF_TYPE[d.type];
+    if (!kind) return 'any';
+    kinds.add(kind);
+  }
+  return kinds;
+}
