@@ -12,6 +12,7 @@ import type { Config } from '../../lib/config.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { DefinitionId, DefinitionVersion, OwnerId, TaskKind, TriggerType } from '../../lib/temporal/search-attributes.js';
+import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { StoredDefinition } from './definitions.js';
 
@@ -81,6 +82,15 @@ export class RunsService {
     };
   }
 
+  /** The progress memo a run starts with, so a queued run already lists its steps as pending. */
+  private initialMemo(plan: Plan): Record<string, RunProgress> {
+    return {
+      [PROGRESS_MEMO_KEY]: {
+        steps: plan.steps.map((s) => ({ id: s.id, status: 'pending', started_at: null, finished_at: null, output_summary: null, error: null })),
+      },
+    };
+  }
+
   /** Starts a manual run; the task id is the workflow id. */
   async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
     const specs = def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {};
@@ -92,6 +102,7 @@ export class RunsService {
       workflowId: taskId,
       args: [this.runInput(def, checked.inputs, 'manual')],
       typedSearchAttributes: this.searchAttributes(def, 'manual'),
+      memo: this.initialMemo(def.plan),
     });
     return taskId;
   }
@@ -121,6 +132,7 @@ export class RunsService {
       workflowId: `task_sched_${def.id}`,
       args: [this.runInput(def, {}, 'schedule')],
       typedSearchAttributes: this.searchAttributes(def, 'schedule'),
+      memo: this.initialMemo(def.plan),
     };
   }
 

@@ -54,7 +54,8 @@ describe('worker killed mid-run', () => {
     // No worker yet: the task is queued, every step pending.
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
     const queued = await h.request('GET', `/v1/tasks/${run.json.task_id}`);
-    expect(queued.json).toMatchObject({ status: 'queued', steps: [], result: null, error: null, finished_at: null });
+    expect(queued.json).toMatchObject({ status: 'queued', result: null, error: null, finished_at: null });
+    expect(queued.json.steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual(['first:pending', 'slow:pending']);
 
     const first = await startWorkerProcess(h);
     children.push(first);
