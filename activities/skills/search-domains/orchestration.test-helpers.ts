@@ -34,6 +34,10 @@ export interface CallOptions {
   decision?: boolean;
   limits?: Partial<SearchLimits>;
   anonymous?: boolean;
+  /** Another shop simulator's URL (default: the shared one). */
+  shopUrl?: string;
+  /** The caller's cancellation signal. */
+  signal?: AbortSignal;
 }
 
 export interface CallResult {
@@ -72,7 +76,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
   const logs: string[] = [];
   const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
   const config = loadConfig({
-    SHOP_URL: up.sim.url,
+    SHOP_URL: opts.shopUrl ?? up.sim.url,
     PROXY_URL: opts.proxy === false ? undefined : up.proxy.url,
     DECISION_URL: opts.decision === false ? undefined : up.decision.url,
     LOG_LEVEL: 'trace',
@@ -91,7 +95,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
     { clock: () => new Date(CHECKED_AT), limits: opts.limits, onDiagnostics: (d) => (diagnostics = d) },
   );
   const started = performance.now();
-  const ctx = { signal: new AbortController().signal, heartbeat: () => {}, anonymous: opts.anonymous ?? false };
+  const ctx = { signal: opts.signal ?? new AbortController().signal, heartbeat: () => {}, anonymous: opts.anonymous ?? false };
   try {
     const output = await skill.run(skill.input.parse(raw), ctx);
     return { output, error: undefined, diagnostics, logs, skill, elapsedMs: performance.now() - started };
