@@ -3,7 +3,6 @@
  * the binary found by lib/temporal/cli.ts, with our search attributes and payload codec.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { inject } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { TEST_KEYRING } from './fixtures.js';
@@ -14,8 +13,8 @@ import { SEARCH_ATTRIBUTES } from '../../lib/temporal/search-attributes.js';
 export { TEST_KEYRING };
 
 export async function startTestTemporal(keyring: Keyring = TEST_KEYRING): Promise<TestWorkflowEnvironment> {
-  // Provisioned once by test/global-setup.ts; provisioning again is instant.
-  const cliPath = inject('temporalCliPath') ?? (await provisionFromEnv(PROJECT_ROOT)).path;
+  // test/global-setup.ts provisions once and exports TEMPORAL_CLI_PATH, so this is instant.
+  const cliPath = (await provisionFromEnv(PROJECT_ROOT)).path;
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: cliPath },

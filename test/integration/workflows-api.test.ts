@@ -112,6 +112,13 @@ describe('workflow definitions and runs through the API', () => {
     expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Shouted', message: '1 shouted: ZEBRA' });
     const other = await h.request('GET', `/v1/tasks/${taskId}`, undefined, undefined, h.otherToken);
     expect(other.status).toBe(404);
+
+    // Inputs, plan, progress memo, step outputs and the chat text are all encrypted in Temporal.
+    const raw = await h.env.connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: taskId } });
+    const bytes = Buffer.from(JSON.stringify(raw.history));
+    for (const needle of ['zebra', 'ZEBRA', 'shouted', 'Shout test', 'result_count', 'output_summary']) {
+      expect(bytes.includes(Buffer.from(needle)), needle).toBe(false);
+    }
   });
 
   it('rejects missing run inputs with their path', async () => {

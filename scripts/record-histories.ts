@@ -1,0 +1,56 @@
+/**
+ * Records one workflow history per language feature into test/fixtures/histories/, for the
+ * replay test (test/integration/replay.test.ts) that proves interpreter changes keep open runs
+ * working. Run it deliberately (`npm run record:histories`) when a feature is added — never to
+ * "fix" a failing replay: a failing replay means a change needs `patched()`.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { activityPolicy } from '../activities/policy.js';
+import { startEngine } from '../test/helpers/engine.js';
+import { createLogger } from '../lib/logger.js';
+import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+
+installTemporalRuntime(createLogger('warn'));
+const dir = path.resolve(import.meta.dirname, '../test/fixtures/histories');
+const h = await startEngine();
+try {
+  for (const file of readdirSync(path.join(dir, 'definitions')).filter((f) => f.endsWith('.yaml')).sort()) {
+    const name = file.replace(/\.yaml$/, '');
+    const source = readFileSync(path.join(dir, 'definitions', file), 'utf8');
+    const def = await h.request('POST', '/v1/workflows', source, 'application/yaml');
+    if (def.status !== 201) throw new Error(`${file}: ${def.body}`);
+    let taskId: string;
+    if (def.json.trigger_type === 'schedule') {
+      await h.request('POST', `/v1/workflows/${def.json.id}/schedule/trigger`);
+      let runs: { task_id: string; status: string }[] = [];
+      while (!runs.some((r) => r.status !== 'RUNNING')) {
+        await new Promise((r) => setTimeout(r, 200));
+        runs = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+      }
+      taskId = runs[0]!.task_id;
+    } else {
+      const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: name === 'references-and-chat' ? { word: 'cedar' } : {} });
+      taskId = run.json.task_id;
+    }
+    if (name === 'cancelled') {
+      await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
+      await h.request('POST', `/v1/tasks/${taskId}/cancel`);
+    }
+    const final = await h.waitForTask(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status));
+    const history = await h.env.client.workflow.getHandle(taskId).fetchHistory();
+    writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history) + '\n');
+    process.stdout.write(`${name}: ${final.status}, ${history.events?.length} events\n`);
+  }
+  const handle = await h.env.client.workflow.start('runSkillCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'task_history_skill_call',
+    args: [{ skill: 'echo.shout', input: { requests: [{ text: 'call' }] }, policy: activityPolicy('local') }],
+  });
+  await handle.result();
+  writeFileSync(path.join(dir, 'skill-call.json'), historyToJSON(await handle.fetchHistory()) + '\n');
+  process.stdout.write('skill-call: completed\n');
+} finally {
+  await h.close();
+}
