@@ -21,8 +21,15 @@ const connects = () => up.proxy.log().filter((e) => e.method === 'CONNECT');
 describe('cut groups keep their completed checks', () => {
   it('a stalled stream times out (idle), gets its one proxy attempt, and the exact lookups survive', async () => {
     up.sim.setFaults([{ type: 'stall', op: 'suggest' }]);
-    const res = await call(up, { requests: [{ query: 'cedarwood', tlds: ['com', 'net'] }, { query: 'cedarwood.org' }] }, { limits: { idleTimeoutMs: 300 } });
-    expect(shopCalls(up.sim).filter((c) => c.startsWith('suggest'))).toEqual(['suggest cedarwood|com|1', 'suggest cedarwood|com|1']);
+    const res = await call(
+      up,
+      { requests: [{ query: 'cedarwood', tlds: ['com', 'net'] }, { query: 'cedarwood.org' }] },
+      { limits: { idleTimeoutMs: 300 } },
+    );
+    expect(shopCalls(up.sim).filter((c) => c.startsWith('suggest'))).toEqual([
+      'suggest cedarwood|com|1',
+      'suggest cedarwood|com|1',
+    ]);
     expect(connects()).toHaveLength(1);
     const [g, sibling] = res.output!.results;
     expect(g).toMatchObject({ partial: true, error: { code: 'UPSTREAM_UNAVAILABLE' } });
@@ -37,7 +44,11 @@ describe('cut groups keep their completed checks', () => {
 
   it('the group deadline cuts a stall (no proxy attempt after it) and the lookups survive, on time', async () => {
     up.sim.setFaults([{ type: 'stall', op: 'suggest' }]);
-    const res = await call(up, { requests: [{ query: 'cedarwood', tlds: ['com', 'net'] }] }, { limits: { groupDeadlineMs: 600 } });
+    const res = await call(
+      up,
+      { requests: [{ query: 'cedarwood', tlds: ['com', 'net'] }] },
+      { limits: { groupDeadlineMs: 600 } },
+    );
     expect(res.elapsedMs).toBeGreaterThanOrEqual(590);
     expect(res.elapsedMs).toBeLessThan(1500);
     expect(connects()).toEqual([]);
@@ -58,11 +69,19 @@ describe('cut groups keep their completed checks', () => {
     const slow = await startShopSimulator({ eventDelayMs: 150 });
     try {
       // Events at 0, 150, 300, 450, 600 ms: meta, pagination, das and billing of the first name, suggestions.
-      const res = await call(up, { requests: [{ query: 'cedarwood' }] }, { shopUrl: slow.url, proxy: false, limits: { groupDeadlineMs: 675 } });
+      const res = await call(
+        up,
+        { requests: [{ query: 'cedarwood' }] },
+        { shopUrl: slow.url, proxy: false, limits: { groupDeadlineMs: 675 } },
+      );
       const g = res.output!.results[0]!;
-      expect(g.results.map((r) => [r.domain, r.availability, r.pricing_status])).toEqual([['cedarwood.com', 'available', 'priced']]);
+      expect(g.results.map((r) => [r.domain, r.availability, r.pricing_status])).toEqual([
+        ['cedarwood.com', 'available', 'priced'],
+      ]);
       expect(g).toMatchObject({ partial: true, error: { code: 'DEADLINE_EXCEEDED' } });
-      expect(g.error!.message).toContain('4 suggested name(s) were not checked; 1 completed check(s) are kept');
+      expect(g.error!.message).toContain(
+        '4 suggested name(s) were not checked; 1 completed check(s) are kept',
+      );
     } finally {
       await slow.close();
     }
@@ -97,7 +116,11 @@ describe('cut groups keep their completed checks', () => {
 
 describe('total failure', () => {
   it('every group failed → one catalogue error; the details name indexes and codes only', async () => {
-    const res = await call(up, { requests: [{ query: 'fault-500.com' }, { query: 'fault-502.com' }] }, { proxy: false });
+    const res = await call(
+      up,
+      { requests: [{ query: 'fault-500.com' }, { query: 'fault-502.com' }] },
+      { proxy: false },
+    );
     expect(res.error).toBeInstanceOf(SkillflowError);
     const err = res.error as SkillflowError;
     expect([err.code, err.status, err.message]).toEqual([
@@ -105,40 +128,65 @@ describe('total failure', () => {
       503,
       'All 2 domain search(es) failed upstream; nothing could be checked.',
     ]);
-    expect(err.details).toEqual({ groups: [{ index: 0, code: 'UPSTREAM_UNAVAILABLE' }, { index: 1, code: 'UPSTREAM_UNAVAILABLE' }] });
+    expect(err.details).toEqual({
+      groups: [
+        { index: 0, code: 'UPSTREAM_UNAVAILABLE' },
+        { index: 1, code: 'UPSTREAM_UNAVAILABLE' },
+      ],
+    });
     expect(JSON.stringify(err.details) + err.message).not.toContain('fault-50');
   });
 
   it('every group rate-limited → UPSTREAM_RATE_LIMITED whose Retry-After becomes Temporal’s nextRetryDelay', async () => {
-    const res = await call(up, { requests: [{ query: 'fault-429.com' }, { query: 'fault-429.net' }] }, { limits: { groupDeadlineMs: 2000 } });
+    const res = await call(
+      up,
+      { requests: [{ query: 'fault-429.com' }, { query: 'fault-429.net' }] },
+      { limits: { groupDeadlineMs: 2000 } },
+    );
     expect(connects()).toEqual([]);
     const err = res.error as SkillflowError;
     expect([err.code, err.status, err.retryAfterMs]).toEqual(['UPSTREAM_RATE_LIMITED', 429, 7000]);
     const failure = toApplicationFailure(err);
-    expect([failure.type, failure.nonRetryable, failure.nextRetryDelay]).toEqual(['UPSTREAM_RATE_LIMITED', false, 7000]);
+    expect([failure.type, failure.nonRetryable, failure.nextRetryDelay]).toEqual([
+      'UPSTREAM_RATE_LIMITED',
+      false,
+      7000,
+    ]);
   });
 
   it('the workflow view of a total failure: no results, count 0, the error, raw groups kept', async () => {
     const shop = createShopClient({ shopUrl: up.sim.url, secrets: staticSecrets({}) });
     try {
-      const { output } = await searchDomains(parseSearchInput({ requests: [{ id: 'x', query: 'fault-403.com' }] }), {
-        shop,
-        proxyEnabled: false,
-        decide: createRelevanceDecider(undefined),
-        clock: () => new Date(0),
-        shopOrigin: shop.origin,
-      });
+      const { output } = await searchDomains(
+        parseSearchInput({ requests: [{ id: 'x', query: 'fault-403.com' }] }),
+        {
+          shop,
+          proxyEnabled: false,
+          decide: createRelevanceDecider(undefined),
+          clock: () => new Date(0),
+          shopOrigin: shop.origin,
+        },
+      );
       expect(totalFailureError(output)?.code).toBe('UPSTREAM_UNAVAILABLE');
       const view = toWorkflowOutput(output);
       expect(view).toMatchObject({ results: [], result_count: 0, error: { code: 'UPSTREAM_UNAVAILABLE' } });
-      expect(view.raw.results[0]).toMatchObject({ id: 'x', results: [], checked_results: [], partial: false });
+      expect(view.raw.results[0]).toMatchObject({
+        id: 'x',
+        results: [],
+        checked_results: [],
+        partial: false,
+      });
     } finally {
       await shop.close();
     }
   });
 
   it('one failed group among working ones does not fail the call', async () => {
-    const out = await ok(up, { requests: [{ query: 'fault-403.com' }, { query: 'cedarwood.com' }] }, { proxy: false });
+    const out = await ok(
+      up,
+      { requests: [{ query: 'fault-403.com' }, { query: 'cedarwood.com' }] },
+      { proxy: false },
+    );
     expect(out.results.map((g) => g.error?.code ?? null)).toEqual(['UPSTREAM_UNAVAILABLE', null]);
   });
 });

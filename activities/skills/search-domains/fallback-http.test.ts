@@ -3,7 +3,15 @@
  * proxy (its log), the 429 handling, per-lookup retries and the merge rule.
  */
 import { describe, expect, it } from 'vitest';
-import { call, ok, PROXY_PASS, PROXY_USER, renderings, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
+import {
+  call,
+  ok,
+  PROXY_PASS,
+  PROXY_USER,
+  renderings,
+  shopCalls,
+  useUpstreams,
+} from './orchestration.test-helpers.js';
 
 const up = useUpstreams();
 const connects = () => up.proxy.log().filter((e) => e.method === 'CONNECT' && e.authorized);
@@ -14,22 +22,39 @@ describe('one lazy proxy attempt', () => {
     ['503', { type: 'status' as const, status: 503 }],
     ['malformed JSON', { type: 'malformed' as const }],
     ['an answer for another name', { type: 'wrong_fqdn' as const }],
-  ])('a lookup failing direct with %s goes once through the proxy and its answer is used', async (_, fault) => {
-    up.sim.setFaults([{ ...fault, op: 'lookup', times: 1 }]);
-    const out = await ok(up, { requests: [{ query: 'cedarwood.com' }] });
-    expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.com', 'lookup cedarwood.com']);
-    expect(connects()).toEqual([{ method: 'CONNECT', host: new URL(up.sim.url).host, path: undefined, authorized: true }]);
-    expect(out.results[0]).toMatchObject({ partial: false, error: null });
-    expect(out.results[0]!.results[0]).toMatchObject({ domain: 'cedarwood.com', availability: 'available', pricing_status: 'priced' });
-  });
+  ])(
+    'a lookup failing direct with %s goes once through the proxy and its answer is used',
+    async (_, fault) => {
+      up.sim.setFaults([{ ...fault, op: 'lookup', times: 1 }]);
+      const out = await ok(up, { requests: [{ query: 'cedarwood.com' }] });
+      expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.com', 'lookup cedarwood.com']);
+      expect(connects()).toEqual([
+        { method: 'CONNECT', host: new URL(up.sim.url).host, path: undefined, authorized: true },
+      ]);
+      expect(out.results[0]).toMatchObject({ partial: false, error: null });
+      expect(out.results[0]!.results[0]).toMatchObject({
+        domain: 'cedarwood.com',
+        availability: 'available',
+        pricing_status: 'priced',
+      });
+    },
+  );
 
   it('an incomplete stream goes once through the proxy and the pages are merged', async () => {
     up.sim.setFaults([{ type: 'no_done', op: 'suggest', times: 1 }]);
     const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['io'], max_results: 3 }] });
-    expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.io', 'suggest cedarwood|io|1', 'suggest cedarwood|io|1']);
+    expect(shopCalls(up.sim)).toEqual([
+      'lookup cedarwood.io',
+      'suggest cedarwood|io|1',
+      'suggest cedarwood|io|1',
+    ]);
     expect(connects()).toHaveLength(1);
     expect(out.results[0]).toMatchObject({ partial: false, error: null });
-    expect(out.results[0]!.results.map((r) => r.domain)).toEqual(['cedarwood.io', 'getcedarwood.io', 'cedarwoodapp.io']);
+    expect(out.results[0]!.results.map((r) => r.domain)).toEqual([
+      'cedarwood.io',
+      'getcedarwood.io',
+      'cedarwoodapp.io',
+    ]);
   });
 
   it('proxy evidence adds no price to a name the direct stream already confirmed', async () => {
@@ -40,22 +65,39 @@ describe('one lazy proxy attempt', () => {
     ]);
     const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['io'], max_results: 3 }] });
     expect(connects()).toHaveLength(1);
-    const byName = Object.fromEntries(out.results[0]!.checked_results.map((r) => [r.domain, r.pricing_status]));
-    expect(byName).toEqual({ 'cedarwood.io': 'priced', 'getcedarwood.io': 'failed', 'cedarwoodapp.io': 'failed' });
+    const byName = Object.fromEntries(
+      out.results[0]!.checked_results.map((r) => [r.domain, r.pricing_status]),
+    );
+    expect(byName).toEqual({
+      'cedarwood.io': 'priced',
+      'getcedarwood.io': 'failed',
+      'cedarwoodapp.io': 'failed',
+    });
   });
 
   it('after the proxy failed too, the group reports the shop’s failure, and nothing else is retried', async () => {
     const out = await ok(up, { requests: [{ query: 'fault-403.com' }, { query: 'cedarwood.net' }] });
-    expect(shopCalls(up.sim).filter((c) => c.includes('fault-403'))).toEqual(['lookup fault-403.com', 'lookup fault-403.com']);
+    expect(shopCalls(up.sim).filter((c) => c.includes('fault-403'))).toEqual([
+      'lookup fault-403.com',
+      'lookup fault-403.com',
+    ]);
     expect(connects()).toHaveLength(1);
-    expect(out.results[0]).toMatchObject({ results: [], partial: false, error: { code: 'UPSTREAM_UNAVAILABLE' } });
+    expect(out.results[0]).toMatchObject({
+      results: [],
+      partial: false,
+      error: { code: 'UPSTREAM_UNAVAILABLE' },
+    });
     expect(out.results[0]!.error!.message).toContain('exact lookup (.com): HTTP 403');
     expect(out.results[1]).toMatchObject({ error: null, results: [{ domain: 'cedarwood.net' }] });
   });
 
   it('without PROXY_URL nothing is proxied', async () => {
     up.sim.setFaults([{ type: 'status', status: 403, op: 'lookup', times: 1 }]);
-    const out = await ok(up, { requests: [{ query: 'cedarwood.com' }, { query: 'other.com' }] }, { proxy: false });
+    const out = await ok(
+      up,
+      { requests: [{ query: 'cedarwood.com' }, { query: 'other.com' }] },
+      { proxy: false },
+    );
     expect(up.proxy.log()).toEqual([]);
     expect(out.results[0]!.error?.code ?? out.results[1]!.error?.code).toBe('UPSTREAM_UNAVAILABLE');
   });
@@ -67,9 +109,15 @@ describe('answers never trigger the proxy', () => {
       requests: [{ query: 'example.com' }, { query: 'cedar.invalid' }, { query: 'fault-das.com' }],
     });
     expect(up.proxy.log()).toEqual([]);
-    expect(shopCalls(up.sim).sort()).toEqual(['lookup cedar.invalid', 'lookup example.com', 'lookup fault-das.com']);
+    expect(shopCalls(up.sim).sort()).toEqual([
+      'lookup cedar.invalid',
+      'lookup example.com',
+      'lookup fault-das.com',
+    ]);
     const [inUse, unsupported, dasError] = out.results;
-    expect(inUse!.results).toMatchObject([{ domain: 'example.com', availability: 'unavailable', pricing_status: 'not_applicable' }]);
+    expect(inUse!.results).toMatchObject([
+      { domain: 'example.com', availability: 'unavailable', pricing_status: 'not_applicable' },
+    ]);
     for (const g of [unsupported!, dasError!]) {
       expect(g.results).toEqual([]);
       expect(g.checked_results).toMatchObject([{ availability: 'unknown', registration_tiers: [] }]);
@@ -83,7 +131,14 @@ describe('answers never trigger the proxy', () => {
     const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['io'], max_results: 3 }] });
     expect(up.proxy.log()).toEqual([]);
     expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.io', 'suggest cedarwood|io|1']);
-    expect(out.results[0]!.results.map((r) => [r.domain, r.availability, r.pricing_status, r.registration_tiers.length])).toEqual([
+    expect(
+      out.results[0]!.results.map((r) => [
+        r.domain,
+        r.availability,
+        r.pricing_status,
+        r.registration_tiers.length,
+      ]),
+    ).toEqual([
       ['cedarwood.io', 'available', 'priced', 1],
       ['getcedarwood.io', 'available', 'failed', 0],
       ['cedarwoodapp.io', 'available', 'failed', 0],
@@ -114,55 +169,13 @@ describe('answers never trigger the proxy', () => {
     up.sim.setFaults([{ type: 'wrong_currency', op: 'lookup' }]);
     const out = await ok(up, { requests: [{ query: 'cedarwood.com', currency: 'EUR' }] });
     expect(up.proxy.log()).toEqual([]);
-    expect(out.results[0]!.results[0]).toMatchObject({ currency: null, pricing_status: 'currency_mismatch', registration_tiers: [], renewal_tiers: [] });
+    expect(out.results[0]!.results[0]).toMatchObject({
+      currency: null,
+      pricing_status: 'currency_mismatch',
+      registration_tiers: [],
+      renewal_tiers: [],
+    });
     expect(out.results[0]!.warnings.map((w) => w.code)).toEqual(['CURRENCY_MISMATCH']);
-  });
-});
-
-describe('429 and transient errors', () => {
-  it('429 is never proxied: the group reports UPSTREAM_RATE_LIMITED with retry_after when the wait does not fit', async () => {
-    const res = await call(up, { requests: [{ query: 'fault-429.com' }, { query: 'cedarwood.com' }] }, { limits: { groupDeadlineMs: 3000 } });
-    expect(up.proxy.log()).toEqual([]);
-    expect(shopCalls(up.sim).filter((c) => c.includes('fault-429'))).toEqual(['lookup fault-429.com']);
-    expect(res.output!.results[0]!.error).toMatchObject({ code: 'UPSTREAM_RATE_LIMITED', retry_after: 7 });
-    expect(res.output!.results[1]!.error).toBeNull();
-  });
-
-  it('429 with a Retry-After that fits the deadline: one direct retry after the wait', async () => {
-    up.sim.setFaults([{ type: 'status', status: 429, retryAfter: '1', op: 'lookup', times: 1 }]);
-    const res = await call(up, { requests: [{ query: 'cedarwood.com' }] });
-    expect(up.proxy.log()).toEqual([]);
-    expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.com', 'lookup cedarwood.com']);
-    expect(res.elapsedMs).toBeGreaterThanOrEqual(1000);
-    expect(res.output!.results[0]).toMatchObject({ error: null, results: [{ availability: 'available' }] });
-  });
-
-  it('after a 429 the group asks nothing more (no suggestion pages)', async () => {
-    up.sim.setFaults([{ type: 'status', status: 429, retryAfter: '30', op: 'lookup', match: 'cedarwood.net' }]);
-    const res = await call(up, { requests: [{ query: 'cedarwood', tlds: ['com', 'net'] }] }, { limits: { groupDeadlineMs: 3000 } });
-    expect(shopCalls(up.sim).sort()).toEqual(['lookup cedarwood.com', 'lookup cedarwood.net']);
-    expect(res.output!.results[0]).toMatchObject({ partial: true, error: { code: 'UPSTREAM_RATE_LIMITED', retry_after: 30 } });
-    expect(res.output!.results[0]!.results.map((r) => r.domain)).toEqual(['cedarwood.com']);
-  });
-
-  it('a transient error on one exact lookup retries only that lookup', async () => {
-    up.sim.setFaults([{ type: 'status', status: 503, op: 'lookup', match: 'cedarwood.net', times: 1 }]);
-    const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['com', 'net', 'org'], max_results: 3 }] }, { proxy: false });
-    expect(shopCalls(up.sim).sort()).toEqual(['lookup cedarwood.com', 'lookup cedarwood.net', 'lookup cedarwood.net', 'lookup cedarwood.org']);
-    expect(out.results[0]!.results.map((r) => r.domain)).toEqual(['cedarwood.com', 'cedarwood.net', 'cedarwood.org']);
-  });
-
-  it('fault-flaky-2: direct 503, proxy 503, then one direct retry succeeds (3 attempts, 1 proxied)', async () => {
-    const out = await ok(up, { requests: [{ query: 'fault-flaky-2.com' }] });
-    expect(shopCalls(up.sim)).toEqual(['lookup fault-flaky-2.com', 'lookup fault-flaky-2.com', 'lookup fault-flaky-2.com']);
-    expect(connects()).toHaveLength(1);
-    expect(out.results[0]).toMatchObject({ error: null, results: [{ domain: 'fault-flaky-2.com', availability: 'available' }] });
-  });
-
-  it('fault-flaky-3 exhausts the 3-attempt budget and the group fails', async () => {
-    const out = await ok(up, { requests: [{ query: 'fault-flaky-3.com' }, { query: 'cedarwood.com' }] });
-    expect(shopCalls(up.sim).filter((c) => c.includes('flaky'))).toHaveLength(3);
-    expect(out.results[0]).toMatchObject({ partial: false, error: { code: 'UPSTREAM_UNAVAILABLE' } });
   });
 });
 
@@ -173,7 +186,11 @@ describe('secrets', () => {
     expect(connects()).toHaveLength(1);
     expect(res.error).toBeDefined();
     const text = [renderings(res.error), renderings(res.output), res.logs.join('\n')].join('\n');
-    for (const secret of [PROXY_USER, PROXY_PASS, Buffer.from(`${PROXY_USER}:${PROXY_PASS}`).toString('base64')]) {
+    for (const secret of [
+      PROXY_USER,
+      PROXY_PASS,
+      Buffer.from(`${PROXY_USER}:${PROXY_PASS}`).toString('base64'),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

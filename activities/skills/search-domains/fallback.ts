@@ -24,10 +24,7 @@ const TRANSIENT_KINDS = new Set(['server', 'network', 'timeout']);
 
 /** What to do after a failed attempt. */
 export type NextStep =
-  | { kind: 'proxy' }
-  | { kind: 'wait'; ms: number }
-  | { kind: 'retry'; ms: number }
-  | { kind: 'give_up' };
+  { kind: 'proxy' } | { kind: 'wait'; ms: number } | { kind: 'retry'; ms: number } | { kind: 'give_up' };
 
 /** What the policy knows when an attempt failed. */
 export interface AttemptState {
@@ -53,7 +50,11 @@ export function nextStep(err: unknown, s: AttemptState): NextStep {
     return !s.rateLimitWaited && fits ? { kind: 'wait', ms: wait } : { kind: 'give_up' };
   }
   if (s.proxyEnabled && !s.proxyUsed && isProxyEligible(err)) return { kind: 'proxy' };
-  if (s.retryTransient && TRANSIENT_KINDS.has(err.kind) && TRANSIENT_BACKOFF_MS + RETRY_MARGIN_MS < s.remainingMs) {
+  if (
+    s.retryTransient &&
+    TRANSIENT_KINDS.has(err.kind) &&
+    TRANSIENT_BACKOFF_MS + RETRY_MARGIN_MS < s.remainingMs
+  ) {
     return { kind: 'retry', ms: TRANSIENT_BACKOFF_MS };
   }
   return { kind: 'give_up' };

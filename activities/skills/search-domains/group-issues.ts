@@ -32,7 +32,8 @@ const REASON_BY_KIND: Record<string, string> = {
 
 function shopReason(err: ShopError): string {
   if (err.kind === 'rate_limited') {
-    const after = err.retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(err.retryAfterMs / 1000)} s`;
+    const after =
+      err.retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(err.retryAfterMs / 1000)} s`;
     return `rate limited (HTTP 429${after})`;
   }
   if (err.kind === 'server') return `HTTP ${err.httpStatus ?? 500}`;

@@ -63,8 +63,9 @@ describe('OperationLimiter', () => {
     const holder = limiter.run(() => held.promise);
     const deadline = startDeadline(30);
     let ran = false;
-    const waiting = limiter.run(async () => {
+    const waiting = limiter.run(() => {
       ran = true;
+      return Promise.resolve();
     }, deadline.signal);
     await expect(waiting).rejects.toBeInstanceOf(GroupDeadlineError);
     expect(deadline.expired).toBe(true);

@@ -47,7 +47,8 @@ export class OperationLimiter {
     readonly capacity: number = MAX_IN_FLIGHT_OPERATIONS,
     private readonly now: () => number = () => performance.now(),
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError('capacity must be a positive integer');
     this.lastChange = now();
   }
 

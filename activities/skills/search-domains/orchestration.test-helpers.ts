@@ -95,7 +95,11 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
     { clock: () => new Date(CHECKED_AT), limits: opts.limits, onDiagnostics: (d) => (diagnostics = d) },
   );
   const started = performance.now();
-  const ctx = { signal: opts.signal ?? new AbortController().signal, heartbeat: () => {}, anonymous: opts.anonymous ?? false };
+  const ctx = {
+    signal: opts.signal ?? new AbortController().signal,
+    heartbeat: () => {},
+    anonymous: opts.anonymous ?? false,
+  };
   try {
     const output = await skill.run(skill.input.parse(raw), ctx);
     return { output, error: undefined, diagnostics, logs, skill, elapsedMs: performance.now() - started };
@@ -122,5 +126,11 @@ export function shopCalls(sim: ShopSimulator): string[] {
 /** Every rendering of a value a log line or an API answer could contain. */
 export function renderings(value: unknown): string {
   const e = value as { message?: unknown; stack?: unknown; details?: unknown };
-  return [JSON.stringify(value), String(e?.message), String(e?.stack), JSON.stringify(e?.details), inspect(value, { depth: 12 })].join('\n');
+  return [
+    JSON.stringify(value),
+    String(e?.message),
+    String(e?.stack),
+    JSON.stringify(e?.details),
+    inspect(value, { depth: 12 }),
+  ].join('\n');
 }

@@ -13,24 +13,45 @@ describe('modes (rules 2-3)', () => {
     const out = await ok(up, { requests: [{ query: 'Cedar.Online', currency: 'USD', country: 'us' }] });
     const reqs = up.sim.requests();
     expect(reqs).toHaveLength(1);
-    expect(reqs[0]).toMatchObject({ op: 'lookup', query: 'search=cedar.online&currency=USD&country=US&grid=A' });
+    expect(reqs[0]).toMatchObject({
+      op: 'lookup',
+      query: 'search=cedar.online&currency=USD&country=US&grid=A',
+    });
     expect(reqs[0]!.headers['user-agent']).toBe(BROWSER_USER_AGENT);
     expect(reqs[0]!.headers.referer).toBe(`${up.sim.url}/`);
     expect(reqs[0]!.headers).not.toHaveProperty('origin');
     const [r] = out.results[0]!.results;
-    expect(r).toMatchObject({ domain: 'cedar.online', availability: 'available', premium: true, currency: 'USD', taxes: [] });
-    expect(r!.registration_tiers[0]).toMatchObject({ price_before_taxes: 160.92, normal_price_before_taxes: 214.92, type: 'premium' });
+    expect(r).toMatchObject({
+      domain: 'cedar.online',
+      availability: 'available',
+      premium: true,
+      currency: 'USD',
+      taxes: [],
+    });
+    expect(r!.registration_tiers[0]).toMatchObject({
+      price_before_taxes: 160.92,
+      normal_price_before_taxes: 214.92,
+      type: 'premium',
+    });
   });
 
   it('a keyword with tlds: one lookup per extension first, then at most 2 suggestion pages with one tlds value each', async () => {
-    const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['com', 'net', 'org'], max_results: 20 }] });
+    const out = await ok(up, {
+      requests: [{ query: 'cedarwood', tlds: ['com', 'net', 'org'], max_results: 20 }],
+    });
     const calls = shopCalls(up.sim);
-    expect(calls.slice(0, 3).sort()).toEqual(['lookup cedarwood.com', 'lookup cedarwood.net', 'lookup cedarwood.org']);
+    expect(calls.slice(0, 3).sort()).toEqual([
+      'lookup cedarwood.com',
+      'lookup cedarwood.net',
+      'lookup cedarwood.org',
+    ]);
     expect(calls.slice(3)).toEqual(['suggest cedarwood|com|1', 'suggest cedarwood|net|1']);
     for (const r of up.sim.requests().filter((q) => q.op === 'suggest')) {
       expect(r.params.tlds).toHaveLength(1);
       expect(r.params.tlds![0]).not.toContain(',');
-      expect(r.query).toMatch(/^search=cedarwood&currency=EUR&country=DE&grid=A&lang=en&page=1&per_page=5&source=shop&lock_sentence=false&phases=golive&tlds=(com|net)$/);
+      expect(r.query).toMatch(
+        /^search=cedarwood&currency=EUR&country=DE&grid=A&lang=en&page=1&per_page=5&source=shop&lock_sentence=false&phases=golive&tlds=(com|net)$/,
+      );
       expect(r.headers.accept).toBe('text/event-stream');
     }
     const g = out.results[0]!;
@@ -72,9 +93,14 @@ describe('modes (rules 2-3)', () => {
   });
 
   it('a brief is reduced to a keyword before anything goes upstream', async () => {
-    const out = await ok(up, { requests: [{ query: 'a cozy bakery in Berlin selling sourdough', max_results: 3 }] });
+    const out = await ok(up, {
+      requests: [{ query: 'a cozy bakery in Berlin selling sourdough', max_results: 3 }],
+    });
     expect(shopCalls(up.sim)).toEqual(['suggest bakerysourdough|com|1']);
-    expect(out.results[0]).toMatchObject({ searched_query: 'bakerysourdough', warnings: [{ code: 'QUERY_REDUCED' }] });
+    expect(out.results[0]).toMatchObject({
+      searched_query: 'bakerysourdough',
+      warnings: [{ code: 'QUERY_REDUCED' }],
+    });
   });
 
   it('IDN: the lookup sends punycode and the result carries both forms', async () => {
@@ -86,7 +112,10 @@ describe('modes (rules 2-3)', () => {
       url: `${up.sim.url}/en/domains/search?domain=xn--bcher-kva.ai`,
       checked_at: CHECKED_AT,
     });
-    expect(out.results[0]!.results[0]!.registration_tiers[0]).toMatchObject({ min_duration: 2, term: '2-10 years' });
+    expect(out.results[0]!.results[0]!.registration_tiers[0]).toMatchObject({
+      min_duration: 2,
+      term: '2-10 years',
+    });
   });
 });
 
@@ -94,7 +123,11 @@ describe('groups of one call', () => {
   it('keep request order and echo ids, whatever finishes first', async () => {
     up.sim.setFaults([{ type: 'latency', ms: 150, match: 'slowgroup' }]);
     const out = await ok(up, {
-      requests: [{ id: 'slow', query: 'slowgroup.com' }, { query: 'fastgroup.net' }, { id: 'third', query: 'example.org' }],
+      requests: [
+        { id: 'slow', query: 'slowgroup.com' },
+        { query: 'fastgroup.net' },
+        { id: 'third', query: 'example.org' },
+      ],
     });
     expect(out.results.map((g) => [g.id, g.query, g.results[0]?.domain])).toEqual([
       ['slow', 'slowgroup.com', 'slowgroup.com'],
@@ -106,7 +139,11 @@ describe('groups of one call', () => {
   it('5 groups share 2 in-flight operations: never more, and the wall time shows it', async () => {
     const L = 120;
     up.sim.setFaults([{ type: 'latency', ms: L }]);
-    const requests = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((k) => ({ query: `${k}mark`, tlds: ['com'], max_results: 1 }));
+    const requests = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((k) => ({
+      query: `${k}mark`,
+      tlds: ['com'],
+      max_results: 1,
+    }));
     const res = await call(up, { requests });
     expect(res.error).toBeUndefined();
     const ops = res.diagnostics!.limiter.operations;

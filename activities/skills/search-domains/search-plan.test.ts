@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { candidate } from './fixtures.test-helpers.js';
 import { parseSearchInput, prepareGroups, type PreparedGroup } from './input.js';
-import { DEFAULT_SUGGEST_TLD, exactNames, MAX_EXACT_LOOKUPS, planSearch, suggestPages, usefulCount } from './search-plan.js';
+import {
+  DEFAULT_SUGGEST_TLD,
+  exactNames,
+  MAX_EXACT_LOOKUPS,
+  planSearch,
+  suggestPages,
+  usefulCount,
+} from './search-plan.js';
 
 function group(item: Record<string, unknown>): PreparedGroup {
   return prepareGroups(parseSearchInput({ requests: [item] }))[0]!;

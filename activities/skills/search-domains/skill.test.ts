@@ -28,29 +28,54 @@ const GREENTEA_ORDER = [
 describe('registration', () => {
   it('loads hosting.search_domains from app.yaml through the registry, and runs it', async () => {
     const config = loadConfig({ SHOP_URL: up.sim.url });
-    const registry = await loadRegistry({ config, logger: createLogger('silent'), secrets: staticSecrets({}) });
+    const registry = await loadRegistry({
+      config,
+      logger: createLogger('silent'),
+      secrets: staticSecrets({}),
+    });
     expect(registry.problems.filter((p) => p.file.includes('hosting'))).toEqual([]);
     const skill = registry.available('hosting', 'search-domains');
     expect(skill?.manifest).toMatchObject({
       id: 'search_domains',
       appId: 'hosting',
-      capabilities: { mode: 'sync', access: 'read', unattended: true, needsConnectedAccount: false, needsApproval: false },
+      capabilities: {
+        mode: 'sync',
+        access: 'read',
+        unattended: true,
+        needsConnectedAccount: false,
+        needsApproval: false,
+      },
       anonymousAccess: 'inline',
       providers: ['shop', 'decision'],
       models: [config.DECISION_MODEL],
       policy: 'upstream-search',
       primaryFields: ['query'],
     });
-    expect(skill!.impl.defaults).toEqual({ country: 'DE', currency: 'EUR', max_results: 10, availability: 'prefer_available' });
-    const output = (await runSkill(skill!.impl, { requests: [{ id: 'r1', query: 'cedarwood.com' }] }, ctx)) as { results: { id: string }[] };
+    expect(skill!.impl.defaults).toEqual({
+      country: 'DE',
+      currency: 'EUR',
+      max_results: 10,
+      availability: 'prefer_available',
+    });
+    const output = (await runSkill(
+      skill!.impl,
+      { requests: [{ id: 'r1', query: 'cedarwood.com' }] },
+      ctx,
+    )) as { results: { id: string }[] };
     expect(output.results.map((g) => g.id)).toEqual(['r1']);
   });
 
   it('loads without SHOP_URL; a call then fails with SERVICE_UNAVAILABLE and sends nothing', async () => {
-    const registry = await loadRegistry({ config: loadConfig({}), logger: createLogger('silent'), secrets: staticSecrets({}) });
+    const registry = await loadRegistry({
+      config: loadConfig({}),
+      logger: createLogger('silent'),
+      secrets: staticSecrets({}),
+    });
     const skill = registry.available('hosting', 'search_domains');
     expect(skill).toBeDefined();
-    const err = await runSkill(skill!.impl, { requests: [{ query: 'cedarwood.com' }] }, ctx).catch((e: unknown) => e);
+    const err = await runSkill(skill!.impl, { requests: [{ query: 'cedarwood.com' }] }, ctx).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SkillflowError);
     expect([(err as SkillflowError).code, (err as SkillflowError).message]).toEqual([
       'SERVICE_UNAVAILABLE',
@@ -98,9 +123,16 @@ describe('relevance (rule 8)', () => {
   });
 
   it('without DECISION_URL the same fallback applies, stated as not_configured', async () => {
-    const out = await ok(up, { requests: [{ ...GREENTEA, relevance_criteria: 'app lab' }] }, { decision: false });
+    const out = await ok(
+      up,
+      { requests: [{ ...GREENTEA, relevance_criteria: 'app lab' }] },
+      { decision: false },
+    );
     expect(up.decision.requests()).toEqual([]);
-    expect(out.results[0]).toMatchObject({ relevance_applied: { status: 'not_configured' }, warnings: [{ code: 'RELEVANCE_NOT_CONFIGURED' }] });
+    expect(out.results[0]).toMatchObject({
+      relevance_applied: { status: 'not_configured' },
+      warnings: [{ code: 'RELEVANCE_NOT_CONFIGURED' }],
+    });
     expect(out.results[0]!.results.map((r) => r.domain)).toEqual(GREENTEA_ORDER);
   });
 
@@ -113,7 +145,9 @@ describe('relevance (rule 8)', () => {
 
 describe('output contract', () => {
   it('available_only hides an exact in-use name with a warning; the evidence stays in raw', async () => {
-    const res = await call(up, { requests: [{ id: 'x', query: 'example.com', availability: 'available_only' }] });
+    const res = await call(up, {
+      requests: [{ id: 'x', query: 'example.com', availability: 'available_only' }],
+    });
     const g = res.output!.results[0]!;
     expect(g.results).toEqual([]);
     expect(g.checked_results).toMatchObject([{ domain: 'example.com', availability: 'unavailable' }]);
@@ -124,7 +158,12 @@ describe('output contract', () => {
   });
 
   it('is JSON-safe (no NaN), schema-valid, with checked_at from the clock and links from SHOP_URL', async () => {
-    const res = await call(up, { requests: [{ id: 'a', query: 'cedarwood', tlds: ['ai', 'online'] }, { id: 'b', query: 'cedar.online' }] });
+    const res = await call(up, {
+      requests: [
+        { id: 'a', query: 'cedarwood', tlds: ['ai', 'online'] },
+        { id: 'b', query: 'cedar.online' },
+      ],
+    });
     const output = res.output!;
     expect(JSON.parse(JSON.stringify(output))).toEqual(output);
     expect(res.skill.output.parse(output)).toEqual(output);
@@ -134,7 +173,9 @@ describe('output contract', () => {
     const view = res.skill.toWorkflowOutput(output);
     expect(res.skill.workflowOutput.parse(view)).toEqual(view);
     expect(view.result_count).toBe(view.results.length);
-    expect(view.results.filter((r) => r.group_id === 'b').map((r) => [r.domain, r.group_index])).toEqual([['cedar.online', 1]]);
+    expect(view.results.filter((r) => r.group_id === 'b').map((r) => [r.domain, r.group_index])).toEqual([
+      ['cedar.online', 1],
+    ]);
     const previews = res.skill.previews(output);
     expect(previews).toHaveLength(view.result_count);
     expect(previews.find((p) => (p as { domain: string }).domain === 'cedar.online')).toEqual({
@@ -142,7 +183,8 @@ describe('output contract', () => {
       domain: 'cedar.online',
       domain_unicode: 'cedar.online',
       availability: 'available',
-      price: 'Registration 177.31 EUR (1 year, incl. taxes, normally 236.81 EUR); renewal 236.81 EUR (1 year)',
+      price:
+        'Registration 177.31 EUR (1 year, incl. taxes, normally 236.81 EUR); renewal 236.81 EUR (1 year)',
     });
     expect(previews.find((p) => (p as { domain: string }).domain === 'cedarwood.ai')).toMatchObject({
       price: 'Registration 166.58 EUR (2-10 years, incl. taxes); renewal 166.58 EUR (2-10 years)',
@@ -150,15 +192,33 @@ describe('output contract', () => {
   });
 
   it('logs carry counts only: no query, keyword, criteria or result (rules 11-12)', async () => {
-    const res = await call(up, { requests: [{ query: 'zebrafinch', tlds: ['io'], relevance_criteria: 'zebrafinch songbird aviary' }] });
+    const res = await call(up, {
+      requests: [{ query: 'zebrafinch', tlds: ['io'], relevance_criteria: 'zebrafinch songbird aviary' }],
+    });
     expect(res.output!.results[0]!.results.length).toBeGreaterThan(0);
     const text = res.logs.join('\n');
     expect(res.logs.length).toBeGreaterThan(0);
-    expect(JSON.parse(res.logs.at(-1)!)).toMatchObject({ msg: 'domain search finished', groups: 1, max_in_flight: expect.any(Number) });
+    expect(JSON.parse(res.logs.at(-1)!)).toMatchObject({
+      msg: 'domain search finished',
+      groups: 1,
+      max_in_flight: expect.any(Number),
+    });
     for (const secret of ['zebrafinch', 'songbird', 'aviary']) expect(text).not.toContain(secret);
     // Upstream gets only the keyword, currency, country and language (plus fixed paging).
     const keys = new Set(up.sim.requests().flatMap((r) => Object.keys(r.params)));
-    expect([...keys].sort()).toEqual(['country', 'currency', 'grid', 'lang', 'lock_sentence', 'page', 'per_page', 'phases', 'search', 'source', 'tlds']);
+    expect([...keys].sort()).toEqual([
+      'country',
+      'currency',
+      'grid',
+      'lang',
+      'lock_sentence',
+      'page',
+      'per_page',
+      'phases',
+      'search',
+      'source',
+      'tlds',
+    ]);
     // The transport mode is metadata: not a field of the output.
     expect(JSON.stringify(res.output)).not.toMatch(/"(via|transport)"/);
   });

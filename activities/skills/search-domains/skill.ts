@@ -71,12 +71,18 @@ export function createSearchDomainsSkill(
 
   async function run(input: SearchDomainsInput, ctx: SkillContext): Promise<SearchDomainsOutput> {
     if (ctx.anonymous && input.requests.length !== 1) {
-      throw invalidParameter([{ path: 'requests', message: 'The anonymous route accepts exactly one request.' }]);
+      throw invalidParameter([
+        { path: 'requests', message: 'The anonymous route accepts exactly one request.' },
+      ]);
     }
     if (!config.SHOP_URL) {
-      throw new SkillflowError('SERVICE_UNAVAILABLE', 'Domain search is not configured: no shop URL (SHOP_URL).', {
-        skill: 'hosting.search_domains',
-      });
+      throw new SkillflowError(
+        'SERVICE_UNAVAILABLE',
+        'Domain search is not configured: no shop URL (SHOP_URL).',
+        {
+          skill: 'hosting.search_domains',
+        },
+      );
     }
     const shop = createShopClient({ shopUrl: config.SHOP_URL, proxyUrl: config.PROXY_URL, secrets });
     const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
