@@ -27,7 +27,10 @@ const SPEC_PLAN: Plan = {
       continueOnError: false,
       title: [{ kind: 'text', text: 'Domains' }],
       message: [
-        { kind: 'value', expr: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } } },
+        {
+          kind: 'value',
+          expr: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } },
+        },
         { kind: 'text', text: ' domains found' },
       ],
     },
@@ -36,18 +39,33 @@ const SPEC_PLAN: Plan = {
 
 describe('compileDefinition', () => {
   it('compiles the spec example to the expected plan', () => {
-    expect(compileForTest(example('domain-ideas.yaml'))).toEqual({ ok: true, plan: SPEC_PLAN, diagnostics: [] });
+    expect(compileForTest(example('domain-ideas.yaml'))).toEqual({
+      ok: true,
+      plan: SPEC_PLAN,
+      diagnostics: [],
+    });
   });
 
   it('compiles the same definition written as JSON to the same plan', () => {
-    const json = JSON.stringify({
-      title: 'Domain ideas',
-      start_when: { manual: {} },
-      steps: [
-        { id: 'search', use_app_skill: 'hosting.search_domains', input: { requests: [{ query: 'cedar', tlds: ['com'] }] } },
-        { id: 'notify', send_chat_message: { title: 'Domains', message: '{{steps.search.result_count}} domains found' } },
-      ],
-    }, null, 2);
+    const json = JSON.stringify(
+      {
+        title: 'Domain ideas',
+        start_when: { manual: {} },
+        steps: [
+          {
+            id: 'search',
+            use_app_skill: 'hosting.search_domains',
+            input: { requests: [{ query: 'cedar', tlds: ['com'] }] },
+          },
+          {
+            id: 'notify',
+            send_chat_message: { title: 'Domains', message: '{{steps.search.result_count}} domains found' },
+          },
+        ],
+      },
+      null,
+      2,
+    );
     expect(planOf(json)).toEqual(SPEC_PLAN);
   });
 
@@ -60,12 +78,12 @@ describe('compileDefinition', () => {
   });
 
   it('detects the format from the file name first', () => {
-    expect([detectFormat('{}', 'a.yaml'), detectFormat('a: 1', 'a.JSON'), detectFormat(' {"a":1}'), detectFormat('a: 1')]).toEqual([
-      'yaml',
-      'json',
-      'json',
-      'yaml',
-    ]);
+    expect([
+      detectFormat('{}', 'a.yaml'),
+      detectFormat('a: 1', 'a.JSON'),
+      detectFormat(' {"a":1}'),
+      detectFormat('a: 1'),
+    ]).toEqual(['yaml', 'json', 'json', 'yaml']);
   });
 
   it('formats diagnostics for the CLI', () => {
@@ -151,7 +169,8 @@ describe('compileDefinition', () => {
     expect(diagnosticsOf(scheduled)).toEqual([
       {
         code: 'SKILL_NOT_UNATTENDED',
-        message: 'Skill "billing.charge_card" may not run unattended, so it cannot be used in a scheduled definition.',
+        message:
+          'Skill "billing.charge_card" may not run unattended, so it cannot be used in a scheduled definition.',
         path: 'steps[0].use_app_skill',
         line: 6,
         column: 20,
@@ -162,7 +181,9 @@ describe('compileDefinition', () => {
   it('names the known skills when a skill is unknown', () => {
     const [d] = diagnosticsOf(withSteps('  - id: a\n    use_app_skill: hosting.nope\n'));
     expect(d).toMatchObject({ code: 'UNKNOWN_SKILL', line: 6, column: 20 });
-    expect(d?.message).toBe('Unknown skill "hosting.nope". Known skills: billing.charge_card, hosting.search_domains.');
+    expect(d?.message).toBe(
+      'Unknown skill "hosting.nope". Known skills: billing.charge_card, hosting.search_domains.',
+    );
   });
 
   it('checks step ids and actions', () => {
@@ -195,25 +216,42 @@ describe('size limits', () => {
   it(`rejects sources over ${LIMITS.maxSourceBytes} bytes`, () => {
     const source = `title: t\ndescription: "${'x'.repeat(LIMITS.maxSourceBytes)}"\n`;
     expect(diagnosticsOf(source)).toEqual([
-      { code: 'TOO_LARGE', message: `The definition is ${source.length} bytes; the limit is 65536.`, path: '', line: 1, column: 1 },
+      {
+        code: 'TOO_LARGE',
+        message: `The definition is ${source.length} bytes; the limit is 65536.`,
+        path: '',
+        line: 1,
+        column: 1,
+      },
     ]);
   });
 
   it(`rejects more than ${LIMITS.maxSteps} steps`, () => {
-    const steps = Array.from({ length: 201 }, (_, i) => `  - id: s${i}\n    send_chat_message: { title: a, message: b }\n`);
-    expect(diagnosticsOf(withSteps(steps.join('')))).toMatchObject([{ code: 'TOO_LARGE', path: 'steps', line: 4, column: 1 }]);
+    const steps = Array.from(
+      { length: 201 },
+      (_, i) => `  - id: s${i}\n    send_chat_message: { title: a, message: b }\n`,
+    );
+    expect(diagnosticsOf(withSteps(steps.join('')))).toMatchObject([
+      { code: 'TOO_LARGE', path: 'steps', line: 4, column: 1 },
+    ]);
     expect(planOf(withSteps(steps.slice(1).join(''))).steps).toHaveLength(200);
   });
 
   it(`rejects templates over ${LIMITS.maxTemplateChars} characters`, () => {
     const long = 'x'.repeat(LIMITS.maxTemplateChars + 1);
-    const source = withSteps(`  - id: a\n    send_chat_message: { title: a, message: "${long}{{inputs.x}}" }\n`);
-    expect(diagnosticsOf(source)).toMatchObject([{ code: 'TOO_LARGE', path: 'steps[0].send_chat_message.message' }]);
+    const source = withSteps(
+      `  - id: a\n    send_chat_message: { title: a, message: "${long}{{inputs.x}}" }\n`,
+    );
+    expect(diagnosticsOf(source)).toMatchObject([
+      { code: 'TOO_LARGE', path: 'steps[0].send_chat_message.message' },
+    ]);
   });
 
   it(`rejects more than ${LIMITS.maxRunInputs} run inputs`, () => {
     const inputs = Array.from({ length: 101 }, (_, i) => `      i${i}: { type: string }`).join('\n');
     const source = withSteps(SEARCH_STEP, `  manual:\n    inputs:\n${inputs}`);
-    expect(diagnosticsOf(source)).toMatchObject([{ code: 'TOO_LARGE', path: 'start_when.manual.inputs', line: 4, column: 5 }]);
+    expect(diagnosticsOf(source)).toMatchObject([
+      { code: 'TOO_LARGE', path: 'start_when.manual.inputs', line: 4, column: 5 },
+    ]);
   });
 });

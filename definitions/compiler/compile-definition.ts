@@ -22,7 +22,8 @@ export interface CompileOptions {
 }
 
 /** The plan, or every diagnostic. */
-export type CompileResult = { ok: true; plan: Plan; diagnostics: [] } | { ok: false; diagnostics: Diagnostic[] };
+export type CompileResult =
+  { ok: true; plan: Plan; diagnostics: [] } | { ok: false; diagnostics: Diagnostic[] };
 
 /** Compiles a YAML or JSON definition into a plan. */
 export function compileDefinition(source: string, opts: CompileOptions): CompileResult {
@@ -34,7 +35,10 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   const value = parsed.value;
   const top = definitionSchema.safeParse(value);
   if (!top.success) diagnostics.push(...issuesToDiagnostics(top.error.issues, { map, base: [], value }));
-  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const record =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
 
   const trigger = Object.hasOwn(record, 'start_when')
     ? compileTrigger(record.start_when, map, diagnostics)

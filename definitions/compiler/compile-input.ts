@@ -35,20 +35,28 @@ const TEXT_SHAPE: SchemaShape = [z.string()];
 export function compileInput(value: unknown, path: DocPath, scope: ReferenceScope): CompiledInput {
   if (typeof value === 'string') return compileString(value, path, scope);
   const literal = (references: InputReference[], template: InputTemplate): CompiledInput =>
-    references.length === 0 ? { template: { kind: 'literal', value: value as JsonValue }, references } : { template, references };
+    references.length === 0
+      ? { template: { kind: 'literal', value: value as JsonValue }, references }
+      : { template, references };
   if (Array.isArray(value)) {
     const parts = value.map((item, i) => compileInput(item, [...path, i], scope));
-    return literal(parts.flatMap((p) => p.references), { kind: 'array', items: parts.map((p) => p.template) });
+    return literal(
+      parts.flatMap((p) => p.references),
+      { kind: 'array', items: parts.map((p) => p.template) },
+    );
   }
   if (typeof value === 'object' && value !== null) {
     const fields = Object.keys(value).map((key) => ({
       key,
       compiled: compileInput((value as Record<string, unknown>)[key], [...path, key], scope),
     }));
-    return literal(fields.flatMap((f) => f.compiled.references), {
-      kind: 'object',
-      fields: fields.map((f) => ({ key: f.key, value: f.compiled.template })),
-    });
+    return literal(
+      fields.flatMap((f) => f.compiled.references),
+      {
+        kind: 'object',
+        fields: fields.map((f) => ({ key: f.key, value: f.compiled.template })),
+      },
+    );
   }
   return { template: { kind: 'literal', value: (value ?? null) as JsonValue }, references: [] };
 }
@@ -74,7 +82,8 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
     return typed(scanned.ref);
   }
   if (nodesAt > 0) {
-    const message = 'A $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.';
+    const message =
+      'A $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.';
     scope.diagnostics.push(scope.map.diagnostic('INVALID_REFERENCE', message, path, { offset: nodesAt }));
     return literal;
   }
@@ -83,9 +92,15 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
   const [only] = nodes;
   if (nodes.length === 1 && only?.kind === 'value' && only.expr.kind === 'ref') return typed(only.expr.ref);
   if (nodes.every((n) => n.kind === 'text')) {
-    return { template: { kind: 'literal', value: nodes.map((n) => (n.kind === 'text' ? n.text : '')).join('') }, references: [] };
+    return {
+      template: { kind: 'literal', value: nodes.map((n) => (n.kind === 'text' ? n.text : '')).join('') },
+      references: [],
+    };
   }
-  return { template: { kind: 'text', template: nodes }, references: [{ path, shape: TEXT_SHAPE, text: 'text' }] };
+  return {
+    template: { kind: 'text', template: nodes },
+    references: [{ path, shape: TEXT_SHAPE, text: 'text' }],
+  };
 }
 
 const isPrefix = (prefix: readonly unknown[], path: readonly unknown[]): boolean =>
@@ -122,5 +137,7 @@ export function checkSkillInput(
     if (relative.some((ref) => isPrefix(ref.rel, path))) return false;
     return !(issue.code === 'invalid_union' && relative.some((ref) => isPrefix(path, ref.rel)));
   });
-  scope.diagnostics.push(...issuesToDiagnostics(issues, { map: scope.map, base, value, code: 'INVALID_SKILL_INPUT' }));
+  scope.diagnostics.push(
+    ...issuesToDiagnostics(issues, { map: scope.map, base, value, code: 'INVALID_SKILL_INPUT' }),
+  );
 }

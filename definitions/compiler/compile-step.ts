@@ -51,16 +51,27 @@ export function collectSteps(
     const actions = (['use_app_skill', 'send_chat_message'] as const).filter((a) => source[a] !== undefined);
     if (actions.length !== 1) {
       const code = actions.length === 0 ? 'MISSING_ACTION' : 'MULTIPLE_ACTIONS';
-      diagnostics.push(map.diagnostic(code, 'A step needs exactly one of use_app_skill and send_chat_message.', path));
+      diagnostics.push(
+        map.diagnostic(code, 'A step needs exactly one of use_app_skill and send_chat_message.', path),
+      );
     } else if (source.input !== undefined && source.use_app_skill === undefined) {
-      diagnostics.push(map.diagnostic('UNKNOWN_FIELD', 'input belongs to use_app_skill steps only.', [...path, 'input'], { key: true }));
+      diagnostics.push(
+        map.diagnostic('UNKNOWN_FIELD', 'input belongs to use_app_skill steps only.', [...path, 'input'], {
+          key: true,
+        }),
+      );
     }
     if (source.use_app_skill !== undefined) {
       entry.skill = catalog.get(source.use_app_skill);
       if (!entry.skill) {
         const known = catalog.list();
         const hint = known.length > 0 && known.length <= 20 ? ` Known skills: ${known.join(', ')}.` : '';
-        diagnostics.push(map.diagnostic('UNKNOWN_SKILL', `Unknown skill "${source.use_app_skill}".${hint}`, [...path, 'use_app_skill']));
+        diagnostics.push(
+          map.diagnostic('UNKNOWN_SKILL', `Unknown skill "${source.use_app_skill}".${hint}`, [
+            ...path,
+            'use_app_skill',
+          ]),
+        );
       } else {
         output = [entry.skill.workflowOutput];
         if (context.scheduled && !entry.skill.unattended) {
@@ -72,7 +83,9 @@ export function collectSteps(
       output = CHAT_OUTPUT;
     }
     if (symbols.has(source.id)) {
-      diagnostics.push(map.diagnostic('DUPLICATE_STEP_ID', `Step id "${source.id}" is already used.`, [...path, 'id']));
+      diagnostics.push(
+        map.diagnostic('DUPLICATE_STEP_ID', `Step id "${source.id}" is already used.`, [...path, 'id']),
+      );
     } else {
       symbols.set(source.id, { index, output });
     }
@@ -87,7 +100,10 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   const base = { id: source.id, continueOnError: source.continue_on_error ?? false };
   const condition = source.if === undefined ? undefined : compileCondition(source.if, [...path, 'if'], scope);
   const maxTimeoutMs = entry.skill?.maxTimeoutMs ?? LIMITS.chatMaxTimeoutMs;
-  const timeoutMs = source.timeout === undefined ? undefined : compileTimeout(source.timeout, [...path, 'timeout'], maxTimeoutMs, scope);
+  const timeoutMs =
+    source.timeout === undefined
+      ? undefined
+      : compileTimeout(source.timeout, [...path, 'timeout'], maxTimeoutMs, scope);
   const extras = { ...(condition && { if: condition }), ...(timeoutMs !== undefined && { timeoutMs }) };
   if (source.use_app_skill !== undefined) {
     const inputPath = [...path, 'input'];
@@ -100,7 +116,8 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   const chat = source.send_chat_message;
   if (!chat) return undefined;
   const chatPath = [...path, 'send_chat_message'];
-  const template = (text: string, key: string) => compileTemplate(text, scope, { path: [...chatPath, key], offset: 0 });
+  const template = (text: string, key: string) =>
+    compileTemplate(text, scope, { path: [...chatPath, key], offset: 0 });
   return {
     ...base,
     kind: 'chat',
@@ -119,14 +136,21 @@ function compileCondition(text: string, path: DocPath, scope: ReferenceScope): P
   }
   const parsed = parseCondition(text);
   if (!parsed.ok) {
-    scope.diagnostics.push(scope.map.diagnostic('CONDITION_SYNTAX', parsed.message, path, { offset: parsed.offset }));
+    scope.diagnostics.push(
+      scope.map.diagnostic('CONDITION_SYNTAX', parsed.message, path, { offset: parsed.offset }),
+    );
     return undefined;
   }
   for (const { ref, offset } of parsed.refs) checkReference(scope, ref, { path, offset });
   return parsed.node;
 }
 
-function compileTimeout(text: string, path: DocPath, maxMs: number, scope: ReferenceScope): number | undefined {
+function compileTimeout(
+  text: string,
+  path: DocPath,
+  maxMs: number,
+  scope: ReferenceScope,
+): number | undefined {
   const ms = parseDuration(text);
   if (ms === undefined || ms < LIMITS.minTimeoutMs) {
     const message = `Invalid timeout "${text}": use a duration such as 30s or 2m, at least 1s.`;
@@ -134,7 +158,13 @@ function compileTimeout(text: string, path: DocPath, maxMs: number, scope: Refer
     return undefined;
   }
   if (ms > maxMs) {
-    scope.diagnostics.push(scope.map.diagnostic('TIMEOUT_TOO_LONG', `Timeout ${text} exceeds the maximum of ${maxMs / 1000}s for this step.`, path));
+    scope.diagnostics.push(
+      scope.map.diagnostic(
+        'TIMEOUT_TOO_LONG',
+        `Timeout ${text} exceeds the maximum of ${maxMs / 1000}s for this step.`,
+        path,
+      ),
+    );
     return undefined;
   }
   return ms;

@@ -7,10 +7,14 @@ const INPUTS = '  manual:\n    inputs:\n      name: { type: string }\n      tags
 
 /** A definition whose second step sends `message` (YAML single-quoted, on line 16). */
 const source = (message: string) =>
-  withSteps(`${SEARCH_STEP}  - id: notify\n    send_chat_message:\n      title: t\n      message: '${message}'\n`, INPUTS);
+  withSteps(
+    `${SEARCH_STEP}  - id: notify\n    send_chat_message:\n      title: t\n      message: '${message}'\n`,
+    INPUTS,
+  );
 
 const messageOf = (message: string) => (planOf(source(message)).steps[1] as ChatPlanStep).message;
-const errorsOf = (message: string) => diagnosticsOf(source(message)).map((d) => [d.code, d.column, d.message]);
+const errorsOf = (message: string) =>
+  diagnosticsOf(source(message)).map((d) => [d.code, d.column, d.message]);
 
 const scope: RunScope = {
   inputs: { name: 'Ada', tags: ['x', 'y'] },
@@ -30,21 +34,33 @@ const render = (message: string) => renderTemplate(messageOf(message), scope);
 describe('templates: allowed constructs', () => {
   it('renders paths, helpers and blocks', () => {
     expect(render('{{steps.search.result_count}} for {{inputs.name}}')).toBe('2 for Ada');
-    expect(render('{{len steps.search.results}} {{json steps.search.raw}} {{default steps.search.results.5.fqdn "none"}}')).toBe(
-      '2 {"results":[{"id":"g1"}]} none',
+    expect(
+      render(
+        '{{len steps.search.results}} {{json steps.search.raw}} {{default steps.search.results.5.fqdn "none"}}',
+      ),
+    ).toBe('2 {"results":[{"id":"g1"}]} none');
+    expect(
+      render(
+        '{{#each steps.search.results}}{{@index}}:{{this.fqdn}}{{#if premium}}*{{/if}}{{#unless @last}}, {{/unless}}{{/each}}',
+      ),
+    ).toBe('0:cedar.com, 1:cedar.io*');
+    expect(
+      render(
+        '{{#if steps.search.result_count}}yes{{else}}no{{/if}} {{#each inputs.tags}}[{{this}}]{{else}}empty{{/each}}',
+      ),
+    ).toBe('yes [x][y]');
+    expect(render('{{!-- note --}}{{{steps.search.results.0.fqdn}}} {{#if (len inputs.tags)}}n{{/if}}')).toBe(
+      'cedar.com n',
     );
-    expect(render('{{#each steps.search.results}}{{@index}}:{{this.fqdn}}{{#if premium}}*{{/if}}{{#unless @last}}, {{/unless}}{{/each}}')).toBe(
-      '0:cedar.com, 1:cedar.io*',
-    );
-    expect(render('{{#if steps.search.result_count}}yes{{else}}no{{/if}} {{#each inputs.tags}}[{{this}}]{{else}}empty{{/each}}')).toBe(
-      'yes [x][y]',
-    );
-    expect(render('{{!-- note --}}{{{steps.search.results.0.fqdn}}} {{#if (len inputs.tags)}}n{{/if}}')).toBe('cedar.com n');
   });
 
   it('checks paths inside #each against the element schema', () => {
     expect(errorsOf('{{#each steps.search.results}}{{this.nope}}{{/each}}')).toEqual([
-      ['UNKNOWN_OUTPUT_FIELD', 49, '"this.nope": the #each element has no field "nope"; at that point it is an object with fields fqdn, availability, premium, registration.'],
+      [
+        'UNKNOWN_OUTPUT_FIELD',
+        49,
+        '"this.nope": the #each element has no field "nope"; at that point it is an object with fields fqdn, availability, premium, registration.',
+      ],
     ]);
   });
 
@@ -61,12 +77,36 @@ describe('templates: the sandbox', () => {
     ['{{#> layout}}x{{/layout}}', 'TEMPLATE_NOT_ALLOWED', 'Partials are not allowed in templates.'],
     ['{{* decorator}}', 'TEMPLATE_NOT_ALLOWED', 'Decorators are not allowed in templates.'],
     ['{{{{raw}}}}{{x}}{{{{/raw}}}}', 'TEMPLATE_NOT_ALLOWED', 'Raw blocks ({{{{...}}}}) are not allowed.'],
-    ['{{#each steps.search.results}}{{../x}}{{/each}}', 'TEMPLATE_NOT_ALLOWED', '"../x": ../ is not allowed.'],
-    ['{{@root.inputs}}', 'TEMPLATE_NOT_ALLOWED', '"@root.inputs" is not allowed; only @index, @first and @last are.'],
-    ['{{lookup steps.search "x"}}', 'UNKNOWN_HELPER', 'Unknown helper "lookup"; the helpers are len, json and default.'],
-    ['{{#with steps.search}}x{{/with}}', 'UNKNOWN_HELPER', 'Unknown block helper "#with"; use #if, #unless or #each.'],
-    ['{{json steps.search.raw indent=2}}', 'TEMPLATE_NOT_ALLOWED', 'Hash arguments (key=value) are not allowed.'],
-    ['{{#each inputs.tags as |t|}}{{t}}{{/each}}', 'TEMPLATE_NOT_ALLOWED', '#each takes no hash arguments or block parameters.'],
+    [
+      '{{#each steps.search.results}}{{../x}}{{/each}}',
+      'TEMPLATE_NOT_ALLOWED',
+      '"../x": ../ is not allowed.',
+    ],
+    [
+      '{{@root.inputs}}',
+      'TEMPLATE_NOT_ALLOWED',
+      '"@root.inputs" is not allowed; only @index, @first and @last are.',
+    ],
+    [
+      '{{lookup steps.search "x"}}',
+      'UNKNOWN_HELPER',
+      'Unknown helper "lookup"; the helpers are len, json and default.',
+    ],
+    [
+      '{{#with steps.search}}x{{/with}}',
+      'UNKNOWN_HELPER',
+      'Unknown block helper "#with"; use #if, #unless or #each.',
+    ],
+    [
+      '{{json steps.search.raw indent=2}}',
+      'TEMPLATE_NOT_ALLOWED',
+      'Hash arguments (key=value) are not allowed.',
+    ],
+    [
+      '{{#each inputs.tags as |t|}}{{t}}{{/each}}',
+      'TEMPLATE_NOT_ALLOWED',
+      '#each takes no hash arguments or block parameters.',
+    ],
     ['{{len}}', 'TEMPLATE_NOT_ALLOWED', 'Helper "len" takes 1 argument(s).'],
     ['{{"literal"}}', 'TEMPLATE_NOT_ALLOWED', 'A mustache must hold a path or a helper call, not a literal.'],
     ['{{constructor}}', 'FORBIDDEN_PROPERTY', '"constructor" touches the forbidden property "constructor".'],
@@ -85,7 +125,10 @@ describe('templates: the sandbox', () => {
 
   it('escapes nothing: the output is chat text, not HTML', () => {
     const plan = planOf(source('{{inputs.name}}'));
-    const html = renderTemplate((plan.steps[1] as ChatPlanStep).message, { inputs: { name: '<b>&"' }, steps: {} });
+    const html = renderTemplate((plan.steps[1] as ChatPlanStep).message, {
+      inputs: { name: '<b>&"' },
+      steps: {},
+    });
     expect(html).toBe('<b>&"');
   });
 });

@@ -35,7 +35,10 @@ class TemplateCompiler {
 
   compile(): TemplateNode[] {
     if (this.text.length > LIMITS.maxTemplateChars) {
-      this.report('TOO_LARGE', `The template has ${this.text.length} characters; the limit is ${LIMITS.maxTemplateChars}.`);
+      this.report(
+        'TOO_LARGE',
+        `The template has ${this.text.length} characters; the limit is ${LIMITS.maxTemplateChars}.`,
+      );
       return [];
     }
     const raw = this.text.indexOf('{{{{');
@@ -61,7 +64,11 @@ class TemplateCompiler {
     return (this.starts[loc.start.line - 1] ?? 0) + loc.start.column;
   }
 
-  private report(code: Parameters<ReferenceScope['map']['diagnostic']>[0], message: string, offset?: number): void {
+  private report(
+    code: Parameters<ReferenceScope['map']['diagnostic']>[0],
+    message: string,
+    offset?: number,
+  ): void {
     const at = offset === undefined ? this.site.offset : (this.site.offset ?? 0) + offset;
     this.scope.diagnostics.push(this.scope.map.diagnostic(code, message, this.site.path, { offset: at }));
   }
@@ -127,15 +134,28 @@ class TemplateCompiler {
       list = resolved?.expr;
       const shape = resolved?.walk?.ok ? listElement(resolved.walk) : 'any';
       if (shape) element = shape;
-      else if (resolved) this.report('NOT_A_LIST', `#each needs a list, but "${resolved.text}" is not one.`, this.offset(param.loc));
+      else if (resolved)
+        this.report(
+          'NOT_A_LIST',
+          `#each needs a list, but "${resolved.text}" is not one.`,
+          this.offset(param.loc),
+        );
     } else {
       list = this.expression(param, item);
     }
     if (!list) return undefined;
-    return { kind: 'each', list, body: this.program(node.program, element), else: this.program(node.inverse, item) };
+    return {
+      kind: 'each',
+      list,
+      body: this.program(node.program, element),
+      else: this.program(node.inverse, item),
+    };
   }
 
-  private call(node: hbs.AST.MustacheStatement | hbs.AST.SubExpression, item: SchemaShape | undefined): ValueExpr | undefined {
+  private call(
+    node: hbs.AST.MustacheStatement | hbs.AST.SubExpression,
+    item: SchemaShape | undefined,
+  ): ValueExpr | undefined {
     const at = this.offset(node.loc);
     if (hasHash(node)) {
       this.report('TEMPLATE_NOT_ALLOWED', 'Hash arguments (key=value) are not allowed.', at);
@@ -146,7 +166,8 @@ class TemplateCompiler {
       return undefined;
     }
     const path = node.path as hbs.AST.PathExpression;
-    if (node.params.length === 0 && !Object.hasOwn(HELPER_ARITY, path.original)) return this.expression(path, item);
+    if (node.params.length === 0 && !Object.hasOwn(HELPER_ARITY, path.original))
+      return this.expression(path, item);
     const name = path.original;
     if (!Object.hasOwn(HELPER_ARITY, name)) {
       this.report('UNKNOWN_HELPER', `Unknown helper "${name}"; the helpers are len, json and default.`, at);
@@ -188,23 +209,37 @@ class TemplateCompiler {
     const at = this.offset(node.loc);
     const ref = this.reference(node, item, at);
     if (!ref) return undefined;
-    const site = { path: this.site.path, offset: at === undefined ? this.site.offset : (this.site.offset ?? 0) + at };
+    const site = {
+      path: this.site.path,
+      offset: at === undefined ? this.site.offset : (this.site.offset ?? 0) + at,
+    };
     const walk = checkReference(this.scope, ref, site, item);
     return { expr: { kind: 'ref', ref }, walk, text: node.original };
   }
 
-  private reference(node: hbs.AST.PathExpression, item: SchemaShape | undefined, at: number | undefined): Reference | undefined {
+  private reference(
+    node: hbs.AST.PathExpression,
+    item: SchemaShape | undefined,
+    at: number | undefined,
+  ): Reference | undefined {
     const { parts, original } = node;
-    const bad = (code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY', message: string): undefined => {
+    const bad = (
+      code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY',
+      message: string,
+    ): undefined => {
       this.report(code, message, at);
       return undefined;
     };
-    if (node.depth > 0 || original.includes('../')) return bad('TEMPLATE_NOT_ALLOWED', `"${original}": ../ is not allowed.`);
+    if (node.depth > 0 || original.includes('../'))
+      return bad('TEMPLATE_NOT_ALLOWED', `"${original}": ../ is not allowed.`);
     if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', `"${original}" has an empty segment.`);
     if (node.data) {
       const [name] = parts;
       if (parts.length !== 1 || name === undefined || !DATA_NAMES.has(name)) {
-        return bad('TEMPLATE_NOT_ALLOWED', `"${original}" is not allowed; only @index, @first and @last are.`);
+        return bad(
+          'TEMPLATE_NOT_ALLOWED',
+          `"${original}" is not allowed; only @index, @first and @last are.`,
+        );
       }
       if (!item) return bad('INVALID_REFERENCE', `"${original}" is only available inside #each.`);
       return { root: 'data', name: name as 'index' | 'first' | 'last' };
@@ -213,15 +248,23 @@ class TemplateCompiler {
     const explicitThis = /^(this\b|\.\/)/.test(original);
     const [first, second] = parts;
     if (!explicitThis && (first === 'steps' || first === 'inputs')) {
-      if (second === undefined) return bad('INVALID_REFERENCE', `"${original}" needs a ${first === 'steps' ? 'step id' : 'input name'}.`);
+      if (second === undefined)
+        return bad(
+          'INVALID_REFERENCE',
+          `"${original}" needs a ${first === 'steps' ? 'step id' : 'input name'}.`,
+        );
       return first === 'steps'
         ? { root: 'steps', step: second, path: segments.slice(2) }
         : { root: 'inputs', name: second, path: segments.slice(2) };
     }
     if (explicitThis || item) return { root: 'item', path: segments };
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
-    if (forbidden) return bad('FORBIDDEN_PROPERTY', `"${original}" touches the forbidden property "${forbidden}".`);
-    return bad('INVALID_REFERENCE', `"${original}" is not a reference; use steps.<id>.<field> or inputs.<name>.`);
+    if (forbidden)
+      return bad('FORBIDDEN_PROPERTY', `"${original}" touches the forbidden property "${forbidden}".`);
+    return bad(
+      'INVALID_REFERENCE',
+      `"${original}" is not a reference; use steps.<id>.<field> or inputs.<name>.`,
+    );
   }
 }
 

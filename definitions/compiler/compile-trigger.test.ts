@@ -7,7 +7,9 @@ const brief = (source: string) => diagnosticsOf(source).map((d) => [d.code, d.pa
 
 describe('schedule triggers', () => {
   it('compiles cron and every schedules', () => {
-    expect(planOf(scheduled('    cron: "*/15  6-18 * * MON-FRI"\n    timezone: America/New_York')).trigger).toEqual({
+    expect(
+      planOf(scheduled('    cron: "*/15  6-18 * * MON-FRI"\n    timezone: America/New_York')).trigger,
+    ).toEqual({
       type: 'schedule',
       cron: '*/15 6-18 * * MON-FRI',
       timezone: 'America/New_York',
@@ -22,23 +24,37 @@ describe('schedule triggers', () => {
 
   it.each([
     ['61 * * * *', 'Invalid cron "61 * * * *": Constraint error, got value 61 expected range 0-59'],
-    ['0 9 * *', 'Invalid cron "0 9 * *": expected 5 fields (minute hour day-of-month month day-of-week), found 4.'],
-    ['0 0 9 * * 1', 'Invalid cron "0 0 9 * * 1": expected 5 fields (minute hour day-of-month month day-of-week), found 6.'],
-    ['@daily', 'Invalid cron "@daily": expected 5 fields (minute hour day-of-month month day-of-week), found 1.'],
+    [
+      '0 9 * *',
+      'Invalid cron "0 9 * *": expected 5 fields (minute hour day-of-month month day-of-week), found 4.',
+    ],
+    [
+      '0 0 9 * * 1',
+      'Invalid cron "0 0 9 * * 1": expected 5 fields (minute hour day-of-month month day-of-week), found 6.',
+    ],
+    [
+      '@daily',
+      'Invalid cron "@daily": expected 5 fields (minute hour day-of-month month day-of-week), found 1.',
+    ],
   ])('rejects cron %s', (cron, message) => {
     expect(diagnosticsOf(scheduled(`    cron: "${cron}"\n    timezone: UTC`))).toEqual([
       { code: 'INVALID_CRON', message, path: 'start_when.schedule.cron', line: 4, column: 11 },
     ]);
   });
 
-  it.each(['Europe/Berln', 'europe/berlin', '+01:00', 'utc', 'Mars/Olympus'])('rejects timezone %s', (timezone) => {
-    expect(brief(scheduled(`    every: 15m\n    timezone: "${timezone}"`))).toEqual([
-      ['INVALID_TIMEZONE', 'start_when.schedule.timezone', 5, 15],
-    ]);
-  });
+  it.each(['Europe/Berln', 'europe/berlin', '+01:00', 'utc', 'Mars/Olympus'])(
+    'rejects timezone %s',
+    (timezone) => {
+      expect(brief(scheduled(`    every: 15m\n    timezone: "${timezone}"`))).toEqual([
+        ['INVALID_TIMEZONE', 'start_when.schedule.timezone', 5, 15],
+      ]);
+    },
+  );
 
   it('accepts IANA aliases the runtime knows', () => {
-    expect(planOf(scheduled('    every: 1d\n    timezone: US/Eastern')).trigger).toMatchObject({ timezone: 'US/Eastern' });
+    expect(planOf(scheduled('    every: 1d\n    timezone: US/Eastern')).trigger).toMatchObject({
+      timezone: 'US/Eastern',
+    });
   });
 
   it.each(['15', '30s', '0m', '1x', '367d', 'm'])('rejects every %s', (every) => {
@@ -61,7 +77,8 @@ describe('schedule triggers', () => {
 
 describe('manual triggers', () => {
   it('compiles declared run inputs and accepts a bare manual:', () => {
-    const inputs = '  manual:\n    inputs:\n      keyword: { type: string, required: true, description: Word }\n      limit: { type: integer, default: 5 }';
+    const inputs =
+      '  manual:\n    inputs:\n      keyword: { type: string, required: true, description: Word }\n      limit: { type: integer, default: 5 }';
     expect(planOf(withSteps(SEARCH_STEP, inputs)).trigger).toEqual({
       type: 'manual',
       inputs: {
@@ -73,7 +90,8 @@ describe('manual triggers', () => {
   });
 
   it('rejects bad names, defaults and types', () => {
-    const inputs = '  manual:\n    inputs:\n      Bad: { type: string }\n      limit: { type: integer, default: "5" }\n      when: { type: date }';
+    const inputs =
+      '  manual:\n    inputs:\n      Bad: { type: string }\n      limit: { type: integer, default: "5" }\n      when: { type: date }';
     expect(brief(withSteps(SEARCH_STEP, inputs))).toEqual([
       ['INVALID_VALUE', 'start_when.manual.inputs.when.type', 7, 21],
     ]);
@@ -103,11 +121,17 @@ describe('step timeouts', () => {
 
 describe('parseDuration', () => {
   it('parses ordered unit parts', () => {
-    expect([parseDuration('30s'), parseDuration('2m'), parseDuration('1d2h3m4s'), parseDuration(' 1h ')]).toEqual([
-      30_000, 120_000, 93_784_000, 3_600_000,
-    ]);
+    expect([
+      parseDuration('30s'),
+      parseDuration('2m'),
+      parseDuration('1d2h3m4s'),
+      parseDuration(' 1h '),
+    ]).toEqual([30_000, 120_000, 93_784_000, 3_600_000]);
     expect([parseDuration(''), parseDuration('1m1h'), parseDuration('0s'), parseDuration('1.5h')]).toEqual([
-      undefined, undefined, undefined, undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 });

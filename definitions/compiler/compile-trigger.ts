@@ -32,8 +32,12 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
   const { manual, schedule } = parsed.data;
   const hasManual = manual !== undefined;
   if (hasManual === (schedule !== undefined)) {
-    const message = hasManual ? 'Use either manual or schedule, not both.' : 'Add manual: {} or schedule: {...}.';
-    diagnostics.push(map.diagnostic('INVALID_TRIGGER', `start_when must hold exactly one trigger. ${message}`, BASE));
+    const message = hasManual
+      ? 'Use either manual or schedule, not both.'
+      : 'Add manual: {} or schedule: {...}.';
+    diagnostics.push(
+      map.diagnostic('INVALID_TRIGGER', `start_when must hold exactly one trigger. ${message}`, BASE),
+    );
     return { trigger: undefined, inputs, scheduled: schedule !== undefined };
   }
   if (schedule) return { trigger: compileSchedule(schedule, map, diagnostics), inputs, scheduled: true };
@@ -79,13 +83,18 @@ function compileSchedule(
     ok = false;
   }
   if ((schedule.cron === undefined) === (schedule.every === undefined)) {
-    diagnostics.push(map.diagnostic('INVALID_SCHEDULE', 'schedule must hold exactly one of cron and every.', path));
+    diagnostics.push(
+      map.diagnostic('INVALID_SCHEDULE', 'schedule must hold exactly one of cron and every.', path),
+    );
     return undefined;
   }
   if (schedule.cron !== undefined) {
     const cron = schedule.cron.trim().split(/\s+/).join(' ');
     const problem = cronProblem(cron, ok ? timezone : 'UTC');
-    if (problem) diagnostics.push(map.diagnostic('INVALID_CRON', `Invalid cron "${schedule.cron}": ${problem}`, [...path, 'cron']));
+    if (problem)
+      diagnostics.push(
+        map.diagnostic('INVALID_CRON', `Invalid cron "${schedule.cron}": ${problem}`, [...path, 'cron']),
+      );
     return ok && !problem ? { type: 'schedule', cron, timezone } : undefined;
   }
   const every = (schedule.every ?? '').trim();

@@ -37,7 +37,10 @@ describe('parseCondition', () => {
     const parsed = parse("(steps.s.results[0].fqdn != 'a\\'b') && $nodes.s.output.results[].premium == null");
     expect(parsed.refs.map((r) => r.offset)).toEqual([1, 39]);
     expect(parsed.refs[1]?.ref).toEqual({ root: 'steps', step: 's', path: ['results', '[]', 'premium'] });
-    expect(parse('true && -1.5 < 0 || false').node).toMatchObject({ kind: 'or', right: { kind: 'literal', value: false } });
+    expect(parse('true && -1.5 < 0 || false').node).toMatchObject({
+      kind: 'or',
+      right: { kind: 'literal', value: false },
+    });
   });
 
   it.each([
@@ -59,10 +62,18 @@ describe('step conditions', () => {
     `  - id: notify\n    if: ${condition}\n    send_chat_message: { title: t, message: m }\n`;
 
   it('compiles and evaluates against earlier outputs and inputs', () => {
-    const plan = planOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.result_count > 0 && inputs.notify == true'), manual));
+    const plan = planOf(
+      withSteps(
+        SEARCH_STEP + chatIf('$nodes.search.output.result_count > 0 && inputs.notify == true'),
+        manual,
+      ),
+    );
     const condition = plan.steps[1]?.if;
     if (!condition) throw new Error('no condition');
-    const scope = (count: number, notify: boolean): RunScope => ({ inputs: { notify }, steps: { search: { result_count: count } } });
+    const scope = (count: number, notify: boolean): RunScope => ({
+      inputs: { notify },
+      steps: { search: { result_count: count } },
+    });
     expect(evaluateCondition(condition, scope(3, true))).toBe(true);
     expect(evaluateCondition(condition, scope(0, true))).toBe(false);
     expect(evaluateCondition(condition, scope(3, false))).toBe(false);
@@ -70,8 +81,13 @@ describe('step conditions', () => {
 
   it('takes a quoted expression that starts with ! (unquoted, YAML reads it as a tag)', () => {
     const plan = planOf(withSteps(SEARCH_STEP + chatIf("'!inputs.notify'"), manual));
-    expect(plan.steps[1]?.if).toEqual({ kind: 'not', operand: { kind: 'ref', ref: { root: 'inputs', name: 'notify', path: [] } } });
-    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('!inputs.notify'), manual))[0]).toMatchObject({ code: 'TAG_NOT_ALLOWED' });
+    expect(plan.steps[1]?.if).toEqual({
+      kind: 'not',
+      operand: { kind: 'ref', ref: { root: 'inputs', name: 'notify', path: [] } },
+    });
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('!inputs.notify'), manual))[0]).toMatchObject({
+      code: 'TAG_NOT_ALLOWED',
+    });
   });
 
   it('points syntax errors and bad references inside the expression', () => {
@@ -79,11 +95,11 @@ describe('step conditions', () => {
     expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify &&'), manual))).toMatchObject([
       { code: 'CONDITION_SYNTAX', path: 'steps[1].if', line: 13, column: 25 },
     ]);
-    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify && $nodes.notify.output.x'), manual))).toMatchObject([
-      { code: 'FORWARD_REFERENCE', path: 'steps[1].if', line: 13, column: 26 },
-    ]);
-    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.count > 1'), manual))).toMatchObject([
-      { code: 'UNKNOWN_OUTPUT_FIELD', line: 13, column: 9 },
-    ]);
+    expect(
+      diagnosticsOf(withSteps(SEARCH_STEP + chatIf('inputs.notify && $nodes.notify.output.x'), manual)),
+    ).toMatchObject([{ code: 'FORWARD_REFERENCE', path: 'steps[1].if', line: 13, column: 26 }]);
+    expect(
+      diagnosticsOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.count > 1'), manual)),
+    ).toMatchObject([{ code: 'UNKNOWN_OUTPUT_FIELD', line: 13, column: 9 }]);
   });
 });

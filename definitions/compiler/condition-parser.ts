@@ -160,7 +160,8 @@ class ConditionParser {
   }
 
   private skip(): void {
-    while (this.text[this.pos] === ' ' || this.text[this.pos] === '\t' || this.text[this.pos] === '\n') this.pos++;
+    while (this.text[this.pos] === ' ' || this.text[this.pos] === '\t' || this.text[this.pos] === '\n')
+      this.pos++;
   }
 
   private fail(message: string): never {

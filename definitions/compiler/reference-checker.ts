@@ -56,7 +56,10 @@ export function checkReference(
   if (ref.root === 'data') return { ok: true, shape: 'any', projected: false };
   const names = ref.root === 'steps' ? [ref.step] : ref.root === 'inputs' ? [ref.name] : [];
   if ([...names, ...ref.path].some((s) => typeof s === 'string' && FORBIDDEN_SEGMENTS.has(s))) {
-    return report('FORBIDDEN_PROPERTY', `"${text}" touches a forbidden property (__proto__, constructor, prototype).`);
+    return report(
+      'FORBIDDEN_PROPERTY',
+      `"${text}" touches a forbidden property (__proto__, constructor, prototype).`,
+    );
   }
   let start: SchemaShape;
   let owner: string;
@@ -72,8 +75,13 @@ export function checkReference(
   } else if (ref.root === 'inputs') {
     const input = scope.inputs.get(ref.name);
     if (!input) {
-      const why = scope.scheduled ? 'scheduled definitions have no run inputs' : 'declare it under start_when.manual.inputs';
-      return report('UNKNOWN_INPUT', `"${text}" refers to run input "${ref.name}", which is not declared (${why}).`);
+      const why = scope.scheduled
+        ? 'scheduled definitions have no run inputs'
+        : 'declare it under start_when.manual.inputs';
+      return report(
+        'UNKNOWN_INPUT',
+        `"${text}" refers to run input "${ref.name}", which is not declared (${why}).`,
+      );
     }
     start = input;
     owner = `run input "${ref.name}"`;

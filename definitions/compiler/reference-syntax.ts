@@ -5,7 +5,8 @@
 import { EACH_SEGMENT, type PathSegment, type Reference } from '../runtime/plan.js';
 
 /** A reference found in text, with where it ends. */
-export type ScannedReference = { ok: true; ref: Reference; end: number } | { ok: false; message: string; at: number };
+export type ScannedReference =
+  { ok: true; ref: Reference; end: number } | { ok: false; message: string; at: number };
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const DIGITS = /\d+/y;
@@ -21,7 +22,10 @@ export function toSegment(part: string): PathSegment {
 }
 
 /** Reads `.field`, `.0`, `[0]` and `[]` segments from `pos`. */
-function scanPath(text: string, pos: number): { path: PathSegment[]; end: number } | { message: string; at: number } {
+function scanPath(
+  text: string,
+  pos: number,
+): { path: PathSegment[]; end: number } | { message: string; at: number } {
   const path: PathSegment[] = [];
   for (;;) {
     const ch = text[pos];
@@ -78,7 +82,9 @@ export function scanReference(text: string, pos: number): ScannedReference {
 /** Formats a reference for messages, e.g. `steps.search.results[0]`. */
 export function describeReference(ref: Reference): string {
   const path = 'path' in ref ? ref.path : [];
-  const tail = path.map((s) => (typeof s === 'number' ? `[${s}]` : s === EACH_SEGMENT ? s : `.${s}`)).join('');
+  const tail = path
+    .map((s) => (typeof s === 'number' ? `[${s}]` : s === EACH_SEGMENT ? s : `.${s}`))
+    .join('');
   switch (ref.root) {
     case 'steps':
       return `steps.${ref.step}${tail}`;

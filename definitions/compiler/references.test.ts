@@ -26,7 +26,8 @@ describe('step references', () => {
     expect(diagnosticsOf(withSteps(SEARCH_STEP + chat('{{steps.search.nope}} found')))).toEqual([
       {
         code: 'UNKNOWN_OUTPUT_FIELD',
-        message: '"steps.search.nope": the output of step "search" has no field "nope"; at that point it is an object with fields results, result_count, raw.',
+        message:
+          '"steps.search.nope": the output of step "search" has no field "nope"; at that point it is an object with fields results, result_count, raw.',
         path: 'steps[1].send_chat_message.message',
         line: 13,
         column: 19,
@@ -36,7 +37,9 @@ describe('step references', () => {
 
   it('points into multi-line block scalars and escaped JSON strings', () => {
     const block = `  - id: notify\n    send_chat_message:\n      title: t\n      message: |\n        Found:\n          {{steps.search.results.0.nope}}\n`;
-    expect(brief(withSteps(SEARCH_STEP + block))).toEqual([['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 15, 13]]);
+    expect(brief(withSteps(SEARCH_STEP + block))).toEqual([
+      ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 15, 13],
+    ]);
     const json = JSON.stringify({
       title: 't',
       start_when: { manual: {} },
@@ -48,7 +51,8 @@ describe('step references', () => {
 
   it('rejects fields below scalars and beyond projections', () => {
     const message = 'a {{steps.search.result_count.value}} b {{steps.search.results.0.fqdn.x}}';
-    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: x\n          tlds: $nodes.search.output.results[].nope\n';
+    const next =
+      '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: x\n          tlds: $nodes.search.output.results[].nope\n';
     expect(brief(withSteps(SEARCH_STEP + chat(message) + next))).toEqual([
       ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 13, 21],
       ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 13, 59],
@@ -64,14 +68,19 @@ describe('step references', () => {
     const later = SEARCH_STEP.replace('id: search', 'id: later');
     expect(diagnosticsOf(withSteps(first + later)).map((d) => [d.code, d.column, d.message])).toEqual([
       ['FORWARD_REFERENCE', 19, '"steps.notify.x" refers to this step; only earlier steps\' outputs exist.'],
-      ['FORWARD_REFERENCE', 38, '"steps.later.result_count" refers to a later step; only earlier steps\' outputs exist.'],
+      [
+        'FORWARD_REFERENCE',
+        38,
+        '"steps.later.result_count" refers to a later step; only earlier steps\' outputs exist.',
+      ],
       ['UNKNOWN_STEP', 67, '"steps.ghost.x" refers to step "ghost", which does not exist.'],
     ]);
   });
 
   it('rejects prototype access at compile time', () => {
     const message = '{{steps.search.constructor}} {{__proto__}} {{inputs.__proto__}}';
-    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: $nodes.search.output.__proto__ }] }\n';
+    const next =
+      '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: $nodes.search.output.__proto__ }] }\n';
     expect(brief(withSteps(SEARCH_STEP + chat(message) + next)).map(([code]) => code)).toEqual([
       'FORBIDDEN_PROPERTY',
       'FORBIDDEN_PROPERTY',
@@ -87,7 +96,8 @@ describe('step references', () => {
 });
 
 describe('run input references', () => {
-  const manualWithInputs = '  manual:\n    inputs:\n      keyword: { type: string, required: true }\n      max: { type: integer, default: 5 }';
+  const manualWithInputs =
+    '  manual:\n    inputs:\n      keyword: { type: string, required: true }\n      max: { type: integer, default: 5 }';
 
   it('keeps a whole-string reference typed and renders embedded references as text', () => {
     const step = [
@@ -117,13 +127,25 @@ describe('run input references', () => {
                     value: {
                       kind: 'text',
                       template: [
-                        { kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'keyword', path: [] } } },
+                        {
+                          kind: 'value',
+                          expr: { kind: 'ref', ref: { root: 'inputs', name: 'keyword', path: [] } },
+                        },
                         { kind: 'text', text: '-shop' },
                       ],
                     },
                   },
-                  { key: 'max_results', value: { kind: 'ref', ref: { root: 'inputs', name: 'max', path: [] } } },
-                  { key: 'id', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', 0, 'fqdn'] } } },
+                  {
+                    key: 'max_results',
+                    value: { kind: 'ref', ref: { root: 'inputs', name: 'max', path: [] } },
+                  },
+                  {
+                    key: 'id',
+                    value: {
+                      kind: 'ref',
+                      ref: { root: 'steps', step: 'search', path: ['results', 0, 'fqdn'] },
+                    },
+                  },
                 ],
               },
             ],
@@ -152,7 +174,8 @@ describe('run input references', () => {
 
 describe('static validation of skill input', () => {
   it('maps schema issues to the offending line', () => {
-    const step = '  - id: search\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: cedar\n          max_results: 50\n          colour: red\n';
+    const step =
+      '  - id: search\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: cedar\n          max_results: 50\n          colour: red\n';
     expect(diagnosticsOf(withSteps(step))).toEqual([
       {
         code: 'INVALID_SKILL_INPUT',
@@ -172,7 +195,8 @@ describe('static validation of skill input', () => {
   });
 
   it('skips what references decide but still checks the literal parts', () => {
-    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n          max_results: 0\n';
+    const next =
+      '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n          max_results: 0\n';
     expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
       ['INVALID_SKILL_INPUT', 'steps[1].input.requests[0].max_results', 16, 24],
     ]);
@@ -191,13 +215,24 @@ describe('static validation of skill input', () => {
       '',
     ].join('\n');
     expect(diagnosticsOf(withSteps(SEARCH_STEP + next)).map((d) => [d.path, d.line, d.message])).toEqual([
-      ['steps[1].input.requests[0].query', 14, '"query" expects string, but steps.search.result_count is number.'],
-      ['steps[1].input.requests[0].max_results', 16, '"max_results" expects number, but this text is string.'],
+      [
+        'steps[1].input.requests[0].query',
+        14,
+        '"query" expects string, but steps.search.result_count is number.',
+      ],
+      [
+        'steps[1].input.requests[0].max_results',
+        16,
+        '"max_results" expects number, but this text is string.',
+      ],
     ]);
   });
 
   it('requires $nodes references to be the whole string', () => {
-    const next = '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: "best $nodes.search.output.results" }] }\n';
-    expect(brief(withSteps(SEARCH_STEP + next))).toEqual([['INVALID_REFERENCE', 'steps[1].input.requests[0].query', 12, 40]]);
+    const next =
+      '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: "best $nodes.search.output.results" }] }\n';
+    expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
+      ['INVALID_REFERENCE', 'steps[1].input.requests[0].query', 12, 40],
+    ]);
   });
 });

@@ -7,4 +7,9 @@ export { FORBIDDEN_SEGMENTS, followPath, isTruthy, resolveReference, type EachFr
 export { renderTemplate, evaluateValue, toText } from './render-template.js';
 export { resolveInput } from './resolve-input.js';
 export { evaluateCondition } from './evaluate-condition.js';
-export { applyRunInputs, matchesRunInputType, type RunInputIssue, type RunInputsResult } from './run-inputs.js';
+export {
+  applyRunInputs,
+  matchesRunInputType,
+  type RunInputIssue,
+  type RunInputsResult,
+} from './run-inputs.js';

@@ -20,7 +20,9 @@ export function ownProperty(value: unknown, segment: PathSegment): unknown {
   if (Array.isArray(value)) {
     if (segment === 'length') return value.length;
     const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
-    return Number.isInteger(index) && index >= 0 && index < value.length ? (value[index] as unknown) : undefined;
+    return Number.isInteger(index) && index >= 0 && index < value.length
+      ? (value[index] as unknown)
+      : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const key = String(segment);
@@ -43,7 +45,11 @@ export function followPath(value: unknown, path: readonly PathSegment[], from = 
 }
 
 /** Resolves a reference against the run scope and the current `#each` frames. */
-export function resolveReference(ref: Reference, scope: RunScope, frames: readonly EachFrame[] = []): unknown {
+export function resolveReference(
+  ref: Reference,
+  scope: RunScope,
+  frames: readonly EachFrame[] = [],
+): unknown {
   switch (ref.root) {
     case 'steps':
       return followPath(ownProperty(scope.steps, ref.step), ref.path);
@@ -76,7 +82,8 @@ export function cloneJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneJson);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) defineField(out, key, cloneJson((value as Record<string, unknown>)[key]));
+  for (const key of Object.keys(value))
+    defineField(out, key, cloneJson((value as Record<string, unknown>)[key]));
   return out;
 }
 

@@ -21,7 +21,8 @@ describe('definitions/runtime purity', () => {
   });
 
   it.each(sources)('$file uses no clock, randomness, eval or host globals', ({ text }) => {
-    const banned = /\b(Date|Math\.random|crypto|eval|Function|process|require|setTimeout|setInterval|globalThis|performance)\b/;
+    const banned =
+      /\b(Date|Math\.random|crypto|eval|Function|process|require|setTimeout|setInterval|globalThis|performance)\b/;
     const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     expect(banned.exec(code)?.[0]).toBeUndefined();
   });

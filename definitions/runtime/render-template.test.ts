@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunScope, TemplateNode, ValueExpr } from './plan.js';
 import { renderTemplate, toText } from './render-template.js';
 
-const ref = (step: string, ...path: Array<string | number>): ValueExpr => ({ kind: 'ref', ref: { root: 'steps', step, path } });
+const ref = (step: string, ...path: Array<string | number>): ValueExpr => ({
+  kind: 'ref',
+  ref: { root: 'steps', step, path },
+});
 const value = (expr: ValueExpr): TemplateNode => ({ kind: 'value', expr });
 
 const scope: RunScope = {
@@ -12,21 +15,49 @@ const scope: RunScope = {
 
 describe('toText', () => {
   it('renders strings as written, scalars via String, objects as compact JSON and null/undefined as empty', () => {
-    expect([toText('a'), toText(3.5), toText(false), toText(null), toText(undefined)]).toEqual(['a', '3.5', 'false', '', '']);
+    expect([toText('a'), toText(3.5), toText(false), toText(null), toText(undefined)]).toEqual([
+      'a',
+      '3.5',
+      'false',
+      '',
+      '',
+    ]);
     expect(toText({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
   });
 });
 
 describe('renderTemplate', () => {
   it('renders embedded values as text', () => {
-    const nodes: TemplateNode[] = [value(ref('search', 'result_count')), { kind: 'text', text: ' / ' }, value(ref('search', 'raw')), value(ref('search', 'label'))];
+    const nodes: TemplateNode[] = [
+      value(ref('search', 'result_count')),
+      { kind: 'text', text: ' / ' },
+      value(ref('search', 'raw')),
+      value(ref('search', 'label')),
+    ];
     expect(renderTemplate(nodes, scope)).toBe('0 / {"results":[{"a":1}]}');
   });
 
   it('treats 0, false, null and [] as false in #if, and renders #each else for empty lists', () => {
-    const ifNode = (cond: ValueExpr): TemplateNode => ({ kind: 'if', negate: false, cond, then: [{ kind: 'text', text: 'T' }], else: [{ kind: 'text', text: 'F' }] });
-    const each: TemplateNode = { kind: 'each', list: ref('search', 'results'), body: [], else: [{ kind: 'text', text: 'none' }] };
-    const nodes = [ifNode(ref('search', 'result_count')), ifNode(ref('search', 'flag')), ifNode(ref('search', 'results')), ifNode(ref('search', 'raw')), each];
+    const ifNode = (cond: ValueExpr): TemplateNode => ({
+      kind: 'if',
+      negate: false,
+      cond,
+      then: [{ kind: 'text', text: 'T' }],
+      else: [{ kind: 'text', text: 'F' }],
+    });
+    const each: TemplateNode = {
+      kind: 'each',
+      list: ref('search', 'results'),
+      body: [],
+      else: [{ kind: 'text', text: 'none' }],
+    };
+    const nodes = [
+      ifNode(ref('search', 'result_count')),
+      ifNode(ref('search', 'flag')),
+      ifNode(ref('search', 'results')),
+      ifNode(ref('search', 'raw')),
+      each,
+    ];
     expect(renderTemplate(nodes, scope)).toBe('FFFTnone');
   });
 
@@ -49,7 +80,8 @@ describe('renderTemplate', () => {
   });
 
   it('applies helpers', () => {
-    const helper = (name: 'len' | 'json' | 'default', ...args: ValueExpr[]): TemplateNode => value({ kind: 'helper', name, args });
+    const helper = (name: 'len' | 'json' | 'default', ...args: ValueExpr[]): TemplateNode =>
+      value({ kind: 'helper', name, args });
     const lit = (v: string | number | null): ValueExpr => ({ kind: 'literal', value: v });
     const nodes = [
       helper('len', ref('search', 'raw', 'results')),

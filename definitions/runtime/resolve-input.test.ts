@@ -12,8 +12,14 @@ describe('resolveInput', () => {
     const template: InputTemplate = {
       kind: 'object',
       fields: [
-        { key: 'count', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } } },
-        { key: 'names', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', '[]', 'fqdn'] } } },
+        {
+          key: 'count',
+          value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['result_count'] } },
+        },
+        {
+          key: 'names',
+          value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', '[]', 'fqdn'] } },
+        },
         { key: 'max', value: { kind: 'ref', ref: { root: 'inputs', name: 'max', path: [] } } },
         {
           key: 'query',
@@ -27,7 +33,16 @@ describe('resolveInput', () => {
           },
         },
         { key: 'gone', value: { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['nope'] } } },
-        { key: 'list', value: { kind: 'array', items: [{ kind: 'literal', value: 'x' }, { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', 1] } }] } },
+        {
+          key: 'list',
+          value: {
+            kind: 'array',
+            items: [
+              { kind: 'literal', value: 'x' },
+              { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results', 1] } },
+            ],
+          },
+        },
       ],
     };
     expect(resolveInput(template, scope)).toEqual({
@@ -44,13 +59,19 @@ describe('resolveInput', () => {
     const resolved = resolveInput({ kind: 'literal', value: literal }, scope) as typeof literal;
     resolved.requests[0]!.query = 'changed';
     expect(literal.requests[0]?.query).toBe('cedar');
-    const results = resolveInput({ kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results'] } }, scope) as unknown[];
+    const results = resolveInput(
+      { kind: 'ref', ref: { root: 'steps', step: 'search', path: ['results'] } },
+      scope,
+    ) as unknown[];
     results.pop();
     expect((scope.steps.search as { results: unknown[] }).results).toHaveLength(2);
   });
 
   it('sets a __proto__ key as data, not as the prototype', () => {
-    const template: InputTemplate = { kind: 'object', fields: [{ key: '__proto__', value: { kind: 'literal', value: { polluted: true } } }] };
+    const template: InputTemplate = {
+      kind: 'object',
+      fields: [{ key: '__proto__', value: { kind: 'literal', value: { polluted: true } } }],
+    };
     const out = resolveInput(template, scope) as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.keys(out)).toEqual(['__proto__']);

@@ -9,8 +9,14 @@ describe('applyRunInputs', () => {
   };
 
   it('fills defaults and keeps given values', () => {
-    expect(applyRunInputs(specs, { keyword: 'cedar' })).toEqual({ ok: true, inputs: { keyword: 'cedar', limit: 5 } });
-    expect(applyRunInputs(specs, { keyword: 'x', limit: 2, tags: ['a'] })).toEqual({ ok: true, inputs: { keyword: 'x', limit: 2, tags: ['a'] } });
+    expect(applyRunInputs(specs, { keyword: 'cedar' })).toEqual({
+      ok: true,
+      inputs: { keyword: 'cedar', limit: 5 },
+    });
+    expect(applyRunInputs(specs, { keyword: 'x', limit: 2, tags: ['a'] })).toEqual({
+      ok: true,
+      inputs: { keyword: 'x', limit: 2, tags: ['a'] },
+    });
   });
 
   it('reports unknown, missing and mistyped inputs together', () => {

@@ -13,8 +13,7 @@ export interface RunInputIssue {
 
 /** The checked inputs, or every problem found. */
 export type RunInputsResult =
-  | { ok: true; inputs: Record<string, unknown> }
-  | { ok: false; issues: RunInputIssue[] };
+  { ok: true; inputs: Record<string, unknown> } | { ok: false; issues: RunInputIssue[] };
 
 /** Whether a value has one of the declared run input types. */
 export function matchesRunInputType(type: RunInputType, value: unknown): boolean {

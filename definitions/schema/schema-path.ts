@@ -14,8 +14,7 @@ export type SchemaShape = readonly Schema[] | 'any';
 
 /** The outcome of a walk. */
 export type SchemaWalk =
-  | { ok: true; shape: SchemaShape; projected: boolean }
-  | { ok: false; index: number; found: string };
+  { ok: true; shape: SchemaShape; projected: boolean } | { ok: false; index: number; found: string };
 
 const LENGTH_SCHEMA = z.int().nonnegative();
 const MAX_UNWRAP = 64;
@@ -71,7 +70,7 @@ function concrete(schema: Schema, depth = 0): Schema[] | 'any' {
 }
 
 function merge(parts: Array<Schema[] | 'any'>): Schema[] | 'any' {
-  return parts.includes('any') ? 'any' : parts.flat() as Schema[];
+  return parts.includes('any') ? 'any' : (parts.flat() as Schema[]);
 }
 
 function child(schema: Schema, segment: PathSegment): Schema | undefined {

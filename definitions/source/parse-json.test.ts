@@ -6,20 +6,33 @@ describe('parseJson', () => {
     const source = '{\n  "title": "t",\n  "steps": [ { "id": "a" } ]\n}';
     const result = parseJson(source);
     expect(result.value).toEqual({ title: 't', steps: [{ id: 'a' }] });
-    expect(result.map.diagnostic('INVALID_VALUE', 'x', ['steps', 0, 'id'])).toMatchObject({ line: 3, column: 22 });
-    expect(result.map.diagnostic('UNKNOWN_FIELD', 'x', ['steps', 0, 'id'], { key: true })).toMatchObject({ column: 16 });
+    expect(result.map.diagnostic('INVALID_VALUE', 'x', ['steps', 0, 'id'])).toMatchObject({
+      line: 3,
+      column: 22,
+    });
+    expect(result.map.diagnostic('UNKNOWN_FIELD', 'x', ['steps', 0, 'id'], { key: true })).toMatchObject({
+      column: 16,
+    });
   });
 
   it('reports a syntax error at its line and column', () => {
     const result = parseJson('{\n  "title": "t",\n  "steps": [1, 2,]\n}');
     expect(result.fatal).toBe(true);
     expect(result.diagnostics).toEqual([
-      { code: 'JSON_SYNTAX', message: 'Unexpected character "]"; expected a value.', path: '', line: 3, column: 18 },
+      {
+        code: 'JSON_SYNTAX',
+        message: 'Unexpected character "]"; expected a value.',
+        path: '',
+        line: 3,
+        column: 18,
+      },
     ]);
   });
 
   it('reports an unterminated document at its end', () => {
-    expect(parseJson('{"title": "t"').diagnostics).toMatchObject([{ code: 'JSON_SYNTAX', line: 1, column: 14 }]);
+    expect(parseJson('{"title": "t"').diagnostics).toMatchObject([
+      { code: 'JSON_SYNTAX', line: 1, column: 14 },
+    ]);
   });
 
   it('reports duplicate keys without stopping', () => {
@@ -38,6 +51,9 @@ describe('parseJson', () => {
   });
 
   it('limits nesting depth', () => {
-    expect(parseJson('['.repeat(40) + ']'.repeat(40)).diagnostics[0]).toMatchObject({ code: 'TOO_LARGE', column: 34 });
+    expect(parseJson('['.repeat(40) + ']'.repeat(40)).diagnostics[0]).toMatchObject({
+      code: 'TOO_LARGE',
+      column: 34,
+    });
   });
 });

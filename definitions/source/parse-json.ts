@@ -18,7 +18,16 @@ class JsonSyntaxError extends Error {
   }
 }
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** Parses JSON text into plain data plus positions. */
@@ -68,7 +77,11 @@ class JsonParser {
       this.map.set(path, { start, keyStart, offsets });
       return value;
     }
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;
@@ -80,20 +93,17 @@ class JsonParser {
       this.pos += match[0].length;
       return Number(match[0]);
     }
-    return this.fail(ch === undefined ? 'Unexpected end of input; expected a value.' : `Unexpected character ${JSON.stringify(ch)}; expected a value.`);
+    return this.fail(
+      ch === undefined
+        ? 'Unexpected end of input; expected a value.'
+        : `Unexpected character ${JSON.stringify(ch)}; expected a value.`,
+    );
   }
 
   private parseObject(path: DocPath, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const seen = new Set<string>();
-    this.pos++;
-    this.skipWhitespace();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.skipWhitespace();
+    this.parseItems('}', () => {
       if (this.text[this.pos] !== '"') this.fail('Expected a string key in double quotes.');
       const keyStart = this.pos;
       const key = this.parseString();
@@ -105,40 +115,39 @@ class JsonParser {
       const value = this.parseValue(duplicate ? [...path, `${key}#dup`] : childPath, depth + 1, keyStart);
       if (duplicate) {
         this.map.set(childPath, { start: keyStart, keyStart });
-        this.diagnostics.push(this.map.diagnostic('DUPLICATE_KEY', `Duplicate key "${key}".`, childPath, { key: true }));
+        this.diagnostics.push(
+          this.map.diagnostic('DUPLICATE_KEY', `Duplicate key "${key}".`, childPath, { key: true }),
+        );
       } else {
         seen.add(key);
         defineField(out, key, value);
       }
-      this.skipWhitespace();
-      if (this.text[this.pos] === ',') {
-        this.pos++;
-        continue;
-      }
-      this.expect('}');
-      return out;
-    }
+    });
+    return out;
   }
 
   private parseArray(path: DocPath, depth: number): unknown[] {
     const out: unknown[] = [];
+    this.parseItems(']', () => out.push(this.parseValue([...path, out.length], depth + 1, undefined)));
+    return out;
+  }
+
+  /** Reads comma-separated items after an opening bracket, through the closing one. */
+  private parseItems(close: string, item: () => void): void {
     this.pos++;
     this.skipWhitespace();
-    if (this.text[this.pos] === ']') {
+    if (this.text[this.pos] === close) {
       this.pos++;
-      return out;
+      return;
     }
     for (;;) {
       this.skipWhitespace();
-      out.push(this.parseValue([...path, out.length], depth + 1, undefined));
+      item();
       this.skipWhitespace();
-      if (this.text[this.pos] === ',') {
-        this.pos++;
-        continue;
-      }
-      this.expect(']');
-      return out;
+      if (this.text[this.pos] !== ',') break;
+      this.pos++;
     }
+    this.expect(close);
   }
 
   /** Reads a string; `offsets` receives the source offset of each UTF-16 unit of the result. */

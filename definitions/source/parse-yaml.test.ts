@@ -34,7 +34,9 @@ describe('parseYaml', () => {
   });
 
   it('rejects complex keys', () => {
-    expect(parseYaml('? [a]\n: 1\n').diagnostics).toMatchObject([{ code: 'YAML_SYNTAX', line: 1, column: 3 }]);
+    expect(parseYaml('? [a]\n: 1\n').diagnostics).toMatchObject([
+      { code: 'YAML_SYNTAX', line: 1, column: 3 },
+    ]);
   });
 
   it('keeps __proto__ as an own key instead of changing the prototype', () => {
@@ -50,7 +52,9 @@ describe('parseYaml', () => {
   });
 
   it('reports a second document as a syntax error', () => {
-    expect(parseYaml('a: 1\n---\nb: 2\n').diagnostics).toMatchObject([{ code: 'YAML_SYNTAX', line: 2, column: 1 }]);
+    expect(parseYaml('a: 1\n---\nb: 2\n').diagnostics).toMatchObject([
+      { code: 'YAML_SYNTAX', line: 2, column: 1 },
+    ]);
   });
 });
 
@@ -68,7 +72,13 @@ describe('structural validation positions', () => {
       '    input: { requests: [{ query: cedar }] }',
     ].join('\n');
     expect(diagnosticsOf(source)).toEqual([
-      { code: 'UNKNOWN_FIELD', message: 'Unknown field "colour".', path: 'steps[0].colour', line: 7, column: 5 },
+      {
+        code: 'UNKNOWN_FIELD',
+        message: 'Unknown field "colour".',
+        path: 'steps[0].colour',
+        line: 7,
+        column: 5,
+      },
       {
         code: 'INVALID_TYPE',
         message: '"continue_on_error": Invalid input: expected boolean, received string',

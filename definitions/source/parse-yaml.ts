@@ -71,7 +71,13 @@ class YamlWalker {
         const raw: unknown = isScalar(keyNode) ? keyNode.value : undefined;
         if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
           const { line, column } = this.map.lineColumn(keyOffset);
-          this.diagnostics.push({ code: 'YAML_SYNTAX', message: 'Keys must be plain strings.', path: '', line, column });
+          this.diagnostics.push({
+            code: 'YAML_SYNTAX',
+            message: 'Keys must be plain strings.',
+            path: '',
+            line,
+            column,
+          });
           continue;
         }
         const key = String(raw);
@@ -87,7 +93,9 @@ class YamlWalker {
       return out;
     }
     if (isSeq(node)) {
-      return node.items.map((item, i) => this.convert(item as Node | null, [...path, i], depth + 1, undefined));
+      return node.items.map((item, i) =>
+        this.convert(item as Node | null, [...path, i], depth + 1, undefined),
+      );
     }
     if (isScalar(node)) return this.scalar(node, path, start, keyStart);
     return undefined;
