@@ -40,6 +40,8 @@ export function skillActivity(impl: SkillImplementation) {
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;
     } catch (err) {
+      // Cancellation must stay a cancellation (the signal's reason is a CancelledFailure).
+      if (Context.current().cancellationSignal.aborted) throw err;
       throw toApplicationFailure(err);
     }
   };
