@@ -103,3 +103,12 @@ describe('step conditions', () => {
     ).toMatchObject([{ code: 'UNKNOWN_OUTPUT_FIELD', line: 13, column: 9 }]);
   });
 });
+
+describe('conditions on steps that may have been skipped', () => {
+  it('treats a missing output as null', () => {
+    const parsed = parseCondition('$nodes.search.output.result_count != null');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(evaluateCondition(parsed.node, { inputs: {}, steps: {} })).toBe(false);
+    expect(evaluateCondition(parsed.node, { inputs: {}, steps: { search: { result_count: 0 } } })).toBe(true);
+  });
+});
