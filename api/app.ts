@@ -18,6 +18,7 @@ import { registerErrorHandling } from './errors.js';
 import { RoutePatternLogController } from './request-log.js';
 import { codecRoutes } from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
+import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { createServices } from './services/index.js';
@@ -68,5 +69,6 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine));
   await app.register(taskRoutes(deps, services.tasks));
+  await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   return app;
 }

@@ -61,6 +61,7 @@ export const ConfigSchema = z.object({
   DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
   PROXY_URL: optionalUrl,
 
+  SKILL_CALL_WAIT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()

@@ -4,7 +4,7 @@
  * and the API. SIGINT/SIGTERM stop everything it started, in reverse order.
  */
 import path from 'node:path';
-import { createChatDelivery } from '../activities/platform/chat-delivery.js';
+import { platformActivities } from '../activities/platform/index.js';
 import { buildApp } from '../api/app.js';
 import { createServices } from '../api/services/index.js';
 import { ensureDevKey } from '../lib/dev-key.js';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         keyring: platform.keyring,
         registry: platform.registry,
-        extraActivities: { ...createChatDelivery(platform.store, platform.keyring) },
+        extraActivities: platformActivities(platform.store, platform.keyring),
       });
       started.push({ name: 'worker', stop: worker.shutdown });
     }

@@ -2,4 +2,4 @@
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 
-installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'));
+installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'));

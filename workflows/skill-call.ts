@@ -1,26 +1,54 @@
 /**
- * One authenticated skill call as a workflow: uniform policies, visibility and scale (issue 5).
- * The activity options are snapshotted by the caller from the policy module.
+ * One authenticated skill call as a workflow: uniform policies, visibility and scale. The
+ * activity options are snapshotted by the caller from the policy module. For a long-running
+ * (async) skill the result is also stored as the call's embed. Progress is kept in the memo,
+ * in the same shape as a workflow run's, so GET /v1/tasks serves both.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, upsertMemo, type ActivityOptions } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { FullSkillResult } from '../activities/index.js';
+import type { EmbedStore } from '../activities/platform/embeds.js';
+import { PROGRESS_MEMO_KEY, summarise, type StepProgress } from './progress.js';
 
 export interface SkillCallInput {
   /** `<app>.<skill>`: the activity name. */
   skill: string;
   input: unknown;
   policy: ActivityPolicy;
+  /** Set for async skills: where the result is stored. */
+  embedId?: string;
+}
+
+function optionsFor(policy: ActivityPolicy): ActivityOptions {
+  return {
+    startToCloseTimeout: policy.startToCloseTimeout,
+    scheduleToCloseTimeout: policy.scheduleToCloseTimeout,
+    ...(policy.heartbeatTimeout ? { heartbeatTimeout: policy.heartbeatTimeout } : {}),
+    retry: policy.retry,
+  };
 }
 
 export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResult> {
-  const acts = proxyActivities<Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>>({
-    startToCloseTimeout: args.policy.startToCloseTimeout,
-    scheduleToCloseTimeout: args.policy.scheduleToCloseTimeout,
-    ...(args.policy.heartbeatTimeout ? { heartbeatTimeout: args.policy.heartbeatTimeout } : {}),
-    retry: args.policy.retry,
-  });
-  const activity = acts[args.skill];
-  if (!activity) throw new Error('unreachable: proxyActivities returns a function for every name');
-  return activity({ input: args.input, view: 'full' });
+  const step: StepProgress = { id: args.skill, status: 'running', started_at: new Date().toISOString(), finished_at: null, output_summary: null, error: null };
+  const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: { steps: [step] } });
+  publish();
+  const acts = proxyActivities<Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>>(optionsFor(args.policy));
+  try {
+    const result = await acts[args.skill]!({ input: args.input, view: 'full' });
+    if (args.embedId) {
+      const { saveEmbed } = proxyActivities<EmbedStore>(optionsFor(args.policy));
+      await saveEmbed({ embedId: args.embedId, result });
+    }
+    step.status = 'completed';
+    step.output_summary = summarise(result.output);
+    return result;
+  } catch (err) {
+    step.status = 'failed';
+    const failure = (err as { cause?: { type?: string; message?: string } }).cause;
+    step.error = { code: failure?.type ?? 'INTERNAL', message: failure?.message ?? 'The skill failed.' };
+    throw err;
+  } finally {
+    step.finished_at = new Date().toISOString();
+    publish();
+  }
 }

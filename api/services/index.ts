@@ -3,12 +3,16 @@ import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { ApiDeps } from '../deps.js';
 import { DefinitionsService } from './definitions.js';
 import { RunsService } from './runs.js';
+import { SkillCallsService } from './skill-calls.js';
+import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
 import { WorkflowEngine } from './workflow-engine.js';
 
 export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
+  skillCalls: SkillCallsService;
+  teams: TeamsService;
 }
 
 export function createServices(deps: ApiDeps): Services {
@@ -17,5 +21,7 @@ export function createServices(deps: ApiDeps): Services {
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL),
+    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, deps.config.SKILL_CALL_WAIT_MS),
+    teams: new TeamsService(deps.store),
   };
 }

@@ -52,7 +52,34 @@ export interface ChatMessagesTable {
   webhook_delivered_at: Timestamp | null;
 }
 
+export interface EmbedsTable {
+  id: string;
+  owner_id: string;
+  task_id: string;
+  skill: string;
+  status: string;
+  content_sealed: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  owner_id: string;
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  can_spend: boolean;
+}
+
 export interface Database {
+  embeds: EmbedsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
   api_keys: ApiKeysTable;
   definitions: DefinitionsTable;
   definition_versions: DefinitionVersionsTable;

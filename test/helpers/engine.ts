@@ -1,7 +1,8 @@
 /** A real Temporal dev server, the API and (optionally) a worker with the fixture apps + chat delivery. */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createChatDelivery } from '../../activities/platform/chat-delivery.js';
+import { platformActivities } from '../../activities/platform/index.js';
+import type { Config } from '../../lib/config.js';
 import { createKey } from '../../lib/keys.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
 import { buildTestApi, type TestApi } from './api.js';
@@ -20,10 +21,10 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngine(opts: { worker?: boolean } = {}): Promise<EngineHarness> {
+export async function startEngine(opts: { worker?: boolean; config?: Partial<Config> } = {}): Promise<EngineHarness> {
   const env = await startTestTemporal();
   const taskQueue = `engine-${randomUUID()}`;
-  const api = await buildTestApi(env, { taskQueue });
+  const api = await buildTestApi(env, { taskQueue, ...(opts.config ? { config: opts.config } : {}) });
   const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
   const { token: otherToken } = await createKey(api.deps.store, { name: 'other', scopes: ['*'], ownerId: 'owner_b' });
   const h: EngineHarness = {
@@ -40,7 +41,7 @@ export async function startEngine(opts: { worker?: boolean } = {}): Promise<Engi
         taskQueue,
         keyring: TEST_KEYRING,
         registry: api.deps.registry,
-        extraActivities: { ...createChatDelivery(api.deps.store, TEST_KEYRING) },
+        extraActivities: platformActivities(api.deps.store, TEST_KEYRING),
       });
       return h.worker;
     },

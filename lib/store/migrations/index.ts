@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import { m0001PlatformBase } from './0001-platform-base.js';
+import { m0002EmbedsTeams } from './0002-embeds-teams.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
+  '0002-embeds-teams': m0002EmbedsTeams,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,29 @@
+/**
+ * Embeds: the stored result of a long-running skill call, sealed in the platform store and
+ * downloadable by its owner through /v1/embeds/{embed_id}/file.
+ */
+import { sealJson } from '../../lib/crypto/aead.js';
+import type { Keyring } from '../../lib/crypto/keyring.js';
+import type { Store } from '../../lib/store/db.js';
+import { toApplicationFailure } from '../boundary.js';
+import type { FullSkillResult } from '../skill-activity.js';
+
+export interface EmbedStore {
+  saveEmbed(input: { embedId: string; result: FullSkillResult }): Promise<void>;
+}
+
+export function createEmbedStore(store: Store, keyring: Keyring): EmbedStore {
+  return {
+    async saveEmbed({ embedId, result }) {
+      try {
+        await store.db
+          .updateTable('embeds')
+          .set({ status: 'ready', content_sealed: sealJson(keyring, result), updated_at: new Date() })
+          .where('id', '=', embedId)
+          .execute();
+      } catch (err) {
+        throw toApplicationFailure(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Team execution (`team_id` on skill calls): the caller must be a member of the team with the
+ * spending right. Anything else is 403 (a team the caller cannot see is not distinguished).
+ */
+import type { Principal } from '../../lib/keys.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { Store } from '../../lib/store/db.js';
+
+export class TeamsService {
+  constructor(private readonly store: Store) {}
+
+  async requireSpender(principal: Principal, teamId: string): Promise<void> {
+    const member = await this.store.db
+      .selectFrom('team_members')
+      .select(['role', 'can_spend'])
+      .where('team_id', '=', teamId)
+      .where('owner_id', '=', principal.ownerId)
+      .executeTakeFirst();
+    if (!member) throw new SkillflowError('FORBIDDEN', 'Not a member of this team.', { team_id: teamId });
+    if (!member.can_spend || member.role === 'viewer') {
+      throw new SkillflowError('FORBIDDEN', 'This team role may not spend credits.', { team_id: teamId, role: member.role });
+    }
+  }
+}
