@@ -205,6 +205,25 @@ describe('compileDefinition', () => {
     ]);
   });
 
+  it('requires start_when', () => {
+    expect(
+      diagnosticsOf('title: t\nsteps:\n  - id: a\n    send_chat_message: { title: a, message: b }\n'),
+    ).toEqual([
+      {
+        code: 'MISSING_FIELD',
+        message: 'Missing required field "start_when".',
+        path: '',
+        line: 1,
+        column: 1,
+      },
+    ]);
+    expect(diagnosticsOf('title: t\nsteps: []\n').map((d) => d.code)).toEqual([
+      'MISSING_FIELD',
+      'INVALID_VALUE',
+    ]);
+    expect(diagnosticsOf('- a\n- b\n').map((d) => d.code)).toEqual(['INVALID_TYPE']);
+  });
+
   it('requires a non-empty step list', () => {
     expect(diagnosticsOf('title: t\nstart_when: { manual: {} }\nsteps: []\n')).toMatchObject([
       { code: 'INVALID_VALUE', path: 'steps', line: 3, column: 8 },

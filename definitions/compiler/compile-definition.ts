@@ -35,11 +35,10 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   const value = parsed.value;
   const top = definitionSchema.safeParse(value);
   if (!top.success) diagnostics.push(...issuesToDiagnostics(top.error.issues, { map, base: [], value }));
-  const record =
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+  const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const record = isRecord ? (value as Record<string, unknown>) : {};
 
+  // zod reports a missing start_when (as it does every missing top-level field).
   const trigger = Object.hasOwn(record, 'start_when')
     ? compileTrigger(record.start_when, map, diagnostics)
     : { trigger: undefined, inputs: new Map(), scheduled: false };
