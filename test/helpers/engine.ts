@@ -21,10 +21,10 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngine(opts: { worker?: boolean; config?: Partial<Config> } = {}): Promise<EngineHarness> {
+export async function startEngine(opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string } = {}): Promise<EngineHarness> {
   const env = await startTestTemporal();
   const taskQueue = `engine-${randomUUID()}`;
-  const api = await buildTestApi(env, { taskQueue, ...(opts.config ? { config: opts.config } : {}) });
+  const api = await buildTestApi(env, { taskQueue, ...(opts.config ? { config: opts.config } : {}), ...(opts.appsDir ? { appsDir: opts.appsDir } : {}) });
   const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
   const { token: otherToken } = await createKey(api.deps.store, { name: 'other', scopes: ['*'], ownerId: 'owner_b' });
   const h: EngineHarness = {

@@ -1,0 +1,66 @@
+/**
+ * The example definitions (definitions/examples/) compile against the real skill catalog and
+ * run end to end on a real Temporal server, with the domain search skill talking over HTTP to
+ * the shop simulator.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVITIES_DIR } from '../../activities/registry/registry.js';
+import { openJson } from '../../lib/crypto/aead.js';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
+import { TEST_KEYRING } from '../helpers/fixtures.js';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+const example = (name: string) => readFileSync(path.join(PROJECT_ROOT, 'definitions/examples', name), 'utf8');
+
+describe('example definitions against the simulators', () => {
+  let shop: ShopSimulator;
+  let h: EngineHarness;
+  beforeAll(async () => {
+    shop = await startShopSimulator({ host: '127.0.0.1' });
+    h = await startEngine({ appsDir: path.join(ACTIVITIES_DIR, 'apps'), config: { SHOP_URL: shop.url } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await shop?.close();
+  });
+
+  it('runs the spec example: search domains, then a chat message with the count', async () => {
+    const def = await h.request('POST', '/v1/workflows', example('domain-ideas.yaml'), 'application/yaml');
+    expect(def.status).toBe(201);
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
+    const task = await h.waitForTask(run.json.task_id, (t) => ['completed', 'failed'].includes(t.status), 60_000);
+    expect(task.status).toBe('completed');
+    const search = task.result.outputs.search;
+    expect(search.result_count).toBe(search.results.length);
+    expect(search.result_count).toBeGreaterThan(0);
+    expect(search.raw.results).toHaveLength(1);
+    expect(search.raw.results[0]).toMatchObject({ query: 'cedar', country: 'DE', currency: 'EUR', partial: false, error: null });
+    expect(search.results.every((r: { domain: string }) => r.domain.endsWith('.com'))).toBe(true);
+    expect(task.steps[0].output_summary).toEqual({ result_count: search.result_count });
+
+    const msg = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', run.json.task_id).executeTakeFirstOrThrow();
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Domains', message: `${search.result_count} domains found` });
+    const lookups = shop.requests().filter((r) => r.op === 'lookup');
+    expect(lookups.map((r) => r.params.search?.[0])).toContain('cedar.com');
+  });
+
+  it('compiles the scheduled example and runs it when triggered', async () => {
+    const def = await h.request('POST', '/v1/workflows', example('daily-domain-watch.yaml'), 'application/yaml');
+    expect(def.status, JSON.stringify(def.json)).toBe(201);
+    expect(def.json.schedule).toMatchObject({ timezone: 'Europe/Berlin', paused: false });
+    await h.request('POST', `/v1/workflows/${def.json.id}/schedule/trigger`);
+    let runs: { task_id: string; status: string }[] = [];
+    for (let i = 0; i < 120 && !runs.some((r) => r.status !== 'RUNNING'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      runs = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+    }
+    const task = await h.waitForTask(runs[0]!.task_id, (t) => t.status === 'completed');
+    const search = task.result.outputs.search;
+    expect(search.raw.results.map((g: { query: string }) => g.query)).toEqual(['cedar', 'juniper']);
+    expect(search.results.every((r: { availability: string }) => r.availability === 'available')).toBe(true);
+    expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['completed', search.result_count > 0 ? 'completed' : 'skipped']);
+  });
+});
