@@ -41,6 +41,14 @@ export interface StoredChatContent {
 }
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Rendered text is bounded: a large list in `#each` must not become an unbounded message. */
+export const MAX_TITLE_CHARS = 512;
+export const MAX_MESSAGE_CHARS = 32_768;
+const TRUNCATED = ' …[truncated]';
+
+function bound(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - TRUNCATED.length) + TRUNCATED;
+}
 
 export function messageIdFor(taskId: string, stepId: string): string {
   return 'msg_' + createHash('sha256').update(`${taskId}\0${stepId}`).digest('hex').slice(0, 24);
@@ -70,7 +78,7 @@ async function postWebhook(url: string, body: unknown, signal: AbortSignal | und
 /** Delivery without Temporal; the activity below wraps it. */
 export async function deliver(store: Store, keyring: Keyring, input: ChatMessageInput, signal?: AbortSignal): Promise<DeliveredChatMessage> {
   const id = messageIdFor(input.taskId, input.stepId);
-  const content: StoredChatContent = { title: input.title, message: input.message };
+  const content: StoredChatContent = { title: bound(input.title, MAX_TITLE_CHARS), message: bound(input.message, MAX_MESSAGE_CHARS) };
   await store.db
     .insertInto('chat_messages')
     .values({
