@@ -28,8 +28,10 @@ export const API_VERSION = '0.1.0';
 export type App = FastifyInstance;
 
 export async function buildApp(deps: ApiDeps): Promise<App> {
+  // Widened to Fastify's logger type so the app keeps Fastify's default generics.
+  const logger: FastifyBaseLogger = deps.logger.child({ component: 'api' });
   const app = Fastify({
-    loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
+    loggerInstance: logger,
     logController: new RoutePatternLogController(),
     bodyLimit: 1024 * 1024,
     trustProxy: false,

@@ -42,7 +42,7 @@ export function toSkillflowError(err: unknown): SkillflowError {
   if (err instanceof SkillflowError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const location = (err as { validationContext?: string }).validationContext ?? 'body';
-    const issues: FieldIssue[] = err.validation.map((v) => ({
+    const issues: FieldIssue[] = err.validation.map((v: { instancePath: string; message?: string }) => ({
       path: pointerToPath(v.instancePath),
       message: v.message ?? 'invalid',
       location,

@@ -76,13 +76,13 @@ async function main(): Promise<void> {
         namespace: config.TEMPORAL_NAMESPACE,
         codecEndpoint: `${apiBase}/codec`,
       });
-      started.push({ name: 'temporal dev server', stop: server.stop });
+      started.push({ name: 'temporal dev server', stop: () => server.stop() });
       address = server.address;
       uiUrl ??= server.uiUrl;
     }
 
     const sims = await startDevSimulators(config);
-    started.push({ name: 'simulators', stop: sims.close });
+    started.push({ name: 'simulators', stop: () => sims.close() });
     config = { ...config, ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) };
 
     const platform = await bootPlatform(config);
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     for (const line of sims.banner) platform.logger.warn(line);
 
     const temporal = await connectTemporal(address, config.TEMPORAL_NAMESPACE, platform.keyring);
-    started.push({ name: 'temporal client', stop: temporal.close });
+    started.push({ name: 'temporal client', stop: () => temporal.close() });
 
     if (config.RUN_WORKER) {
       const worker = await startWorker({
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
         registry: platform.registry,
         extraActivities: platformActivities(platform.store, platform.keyring),
       });
-      started.push({ name: 'worker', stop: worker.shutdown });
+      started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
     let devKey: string | undefined;
     if (config.RUN_API) {

@@ -114,8 +114,8 @@ export class RunsService {
       runs.push({
         task_id: wf.workflowId,
         status: wf.status.name,
-        trigger: (wf.typedSearchAttributes.get(TriggerType) as string | undefined) ?? null,
-        definition_version: (wf.typedSearchAttributes.get(DefinitionVersion) as number | undefined) ?? null,
+        trigger: wf.typedSearchAttributes.get(TriggerType) ?? null,
+        definition_version: wf.typedSearchAttributes.get(DefinitionVersion) ?? null,
         started_at: wf.startTime.toISOString(),
         finished_at: wf.closeTime?.toISOString() ?? null,
       });

@@ -85,14 +85,14 @@ export class TasksService {
       }
     }
     const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
-    const defId = desc.typedSearchAttributes.get(DefinitionId) as string | undefined;
+    const defId = desc.typedSearchAttributes.get(DefinitionId);
     return {
       task_id: taskId,
       kind,
       status,
-      definition: defId ? { id: defId, version: (desc.typedSearchAttributes.get(DefinitionVersion) as number | undefined) ?? null } : null,
-      skill: (desc.typedSearchAttributes.get(SkillRef) as string | undefined) ?? null,
-      trigger: (desc.typedSearchAttributes.get(TriggerType) as string | undefined) ?? null,
+      definition: defId ? { id: defId, version: desc.typedSearchAttributes.get(DefinitionVersion) ?? null } : null,
+      skill: desc.typedSearchAttributes.get(SkillRef) ?? null,
+      trigger: desc.typedSearchAttributes.get(TriggerType) ?? null,
       started_at: desc.startTime.toISOString(),
       finished_at: desc.closeTime?.toISOString() ?? null,
       steps: progress.steps,

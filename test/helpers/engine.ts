@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /** A real Temporal dev server, the API and (optionally) a worker with the fixture apps + chat delivery. */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';

@@ -119,7 +119,7 @@ describe('API base', () => {
         { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello operator"') },
       ]);
       const payload = {
-        metadata: Object.fromEntries(Object.entries(encoded!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])),
+        metadata: Object.fromEntries(Object.entries(encoded!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
         data: Buffer.from(encoded!.data!).toString('base64'),
       };
       const res = await api.app.inject({ method: 'POST', url: '/codec/decode', payload: { payloads: [payload] } });

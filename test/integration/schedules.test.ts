@@ -66,7 +66,7 @@ describe('scheduled definitions', () => {
   });
 
   it('answers schedule control on a manual definition with 409', async () => {
-    const manual = SCHEDULED.replace(/start_when:\n  schedule:\n    every: 1h\n    timezone: Europe\/Berlin/, 'start_when:\n  manual: {}');
+    const manual = SCHEDULED.replace('start_when:\n  schedule:\n    every: 1h\n    timezone: Europe/Berlin', 'start_when:\n  manual: {}');
     const created = await h.request('POST', '/v1/workflows', manual, 'application/yaml');
     const res = await h.request('POST', `/v1/workflows/${created.json.id}/schedule/pause`);
     expect(res.status).toBe(409);

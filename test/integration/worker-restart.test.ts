@@ -32,14 +32,14 @@ function startWorkerProcess(h: EngineHarness): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
     child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
   });
 }
 
 describe('worker killed mid-run', () => {
   let h: EngineHarness;
-  let children: ChildProcess[] = [];
+  const children: ChildProcess[] = [];
   beforeAll(async () => {
     h = await startEngine({ worker: false });
   });
