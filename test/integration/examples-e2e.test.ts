@@ -63,4 +63,33 @@ describe('example definitions against the simulators', () => {
     expect(search.results.every((r: { availability: string }) => r.availability === 'available')).toBe(true);
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['completed', search.result_count > 0 ? 'completed' : 'skipped']);
   });
+
+  it('serves hosting.search_domains over REST: grouped results in request order, previews, and per-field validation', async () => {
+    const res = await h.request('POST', '/v1/apps/hosting/skills/search-domains', {
+      requests: [
+        { id: 'brand', query: 'cedar', tlds: ['com'], max_results: 2 },
+        { id: 'exact', query: 'cedar.com' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.results.map((g: { id: string; country: string; currency: string }) => [g.id, g.country, g.currency])).toEqual([
+      ['brand', 'DE', 'EUR'],
+      ['exact', 'DE', 'EUR'],
+    ]);
+    expect(res.json.results[0].results.length).toBeLessThanOrEqual(2);
+    expect(res.json.previews.length).toBeGreaterThan(0);
+    expect(res.json.task_id).toMatch(/^task_/);
+
+    const before = shop.requests().length;
+    const bad = await h.request('POST', '/v1/apps/hosting/skills/search_domains', {
+      requests: [
+        { id: 'ok', query: 'cedar' },
+        { id: 'bad', query: 'cedar', max_results: 21, tlds: ['com', 'net', 'org', 'io', 'ai', 'de'] },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('INVALID_PARAMETER');
+    expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['requests[1].max_results', 'requests[1].tlds']);
+    expect(shop.requests().length).toBe(before);
+  });
 });
