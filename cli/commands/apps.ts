@@ -1,0 +1,76 @@
+/**
+ * `skillflow apps <app> <skill> --input <json|@file> [--json]`: calls
+ * POST /v1/apps/{app}/skills/{skill}. With `--json` stdout is exactly the REST body (the same
+ * grouped shape as the API and the SDK); otherwise a short human summary.
+ */
+import type { Command } from 'commander';
+import { isCompleted, type SkillCallResponse } from '../../sdk/index.js';
+import type { CliContext } from '../context.js';
+import { parseJsonInput } from '../input.js';
+import { CliError, EXIT, out, printJson } from '../output.js';
+import { showTask, type WaitFlags, withWaitFlags } from './tasks.js';
+
+function previewLine(p: unknown): string {
+  if (typeof p !== 'object' || p === null) return String(p);
+  const o = p as Record<string, unknown>;
+  const head = o.title ?? o.domain ?? o.name ?? o.id;
+  const rest = Object.entries(o)
+    .filter(([k, v]) => !['title', 'domain', 'name', 'id'].includes(k) && v !== null && typeof v !== 'object')
+    .map(([k, v]) => `${k}: ${String(v)}`);
+  return [typeof head === 'string' ? head : JSON.stringify(o), ...rest].join('  ·  ');
+}
+
+/** Prints a skill-call answer for a person. */
+export function printCallSummary(res: SkillCallResponse): void {
+  if (isCompleted(res)) {
+    for (const p of res.previews) out(`  ${previewLine(p)}`);
+    out(`task ${res.task_id} (full output: --json)`);
+  } else if ('embed_id' in res) {
+    out(
+      `started ${res.task_id} (embed ${res.embed_id}); follow it with: skillflow tasks get ${res.task_id} --wait`,
+    );
+  } else {
+    out(`queued ${res.task_id}; follow it with: skillflow tasks get ${res.task_id} --wait`);
+  }
+}
+
+/** Registers `apps <app> <skill>`. */
+export function registerApps(
+  program: Command,
+  context: () => CliContext,
+  run: (fn: () => Promise<number>) => Promise<void>,
+): void {
+  withWaitFlags(
+    program
+      .command('apps <app> <skill>')
+      .description(
+        'Call an app skill: apps hosting search_domains --input \'{"requests":[{"query":"cedar"}]}\'',
+      )
+      .requiredOption(
+        '--input <json>',
+        'the request envelope { "requests": [...] } as JSON, @file.json, or @- for stdin',
+      )
+      .option('--json', 'print exactly the REST response body')
+      .option('--team <team_id>', 'run as a team (first-party team execution)')
+      .option('--wait', 'when the call is queued or long-running, follow its task to the end'),
+  ).action((app: string, skill: string, flags: WaitFlags & { input: string; team?: string }) =>
+    run(async () => {
+      const input = parseJsonInput(flags.input);
+      if (!Array.isArray(input.requests)) {
+        throw new CliError(
+          '--input must be the request envelope: { "requests": [ ... ] }.',
+          EXIT.USAGE,
+          'INVALID_INPUT',
+        );
+      }
+      const ctx = context();
+      const res = await ctx.client.skills.call(app, skill, input as { requests: Record<string, unknown>[] }, {
+        ...(flags.team ? { teamId: flags.team } : {}),
+      });
+      if (flags.wait && !isCompleted(res)) return showTask(ctx, res.task_id, flags);
+      if (flags.json) printJson(res);
+      else printCallSummary(res);
+      return EXIT.OK;
+    }),
+  );
+}

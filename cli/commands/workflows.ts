@@ -1,0 +1,164 @@
+/**
+ * `skillflow workflows validate|apply|run|list|runs|delete`. `apply` creates a definition, or
+ * saves a new version of the existing one: the one named by `--id`, else the single existing
+ * definition with the same `title` (titles are the stable key, as names are for
+ * `kubectl apply`); several with that title is an error asking for `--id`.
+ */
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { formatDiagnostics, type Diagnostic } from '../../definitions/index.js';
+import { SkillflowApiError, type WorkflowDefinition } from '../../sdk/index.js';
+import type { CliContext } from '../context.js';
+import { definitionFormat, parseJsonInput, readDefinitionFile } from '../input.js';
+import { CliError, EXIT, out, printJson } from '../output.js';
+import { runValidate, type ValidateOptions } from '../validate.js';
+import { showTask, withWaitFlags, type WaitFlags } from './tasks.js';
+
+type Run = (fn: () => Promise<number>) => Promise<void>;
+
+/** The `title` of a definition text, when it parses far enough to have one. */
+export function titleOf(text: string, format: 'yaml' | 'json'): string | undefined {
+  try {
+    const value: unknown = format === 'json' ? JSON.parse(text) : parseYaml(text);
+    const title = (value as { title?: unknown } | null)?.title;
+    return typeof title === 'string' ? title : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `apply` did. */
+export interface ApplyOutcome {
+  action: 'created' | 'updated' | 'unchanged';
+  definition: WorkflowDefinition;
+}
+
+/** Creates or updates the definition in `file`; see the module comment for the mapping. */
+export async function applyFile(
+  ctx: CliContext,
+  file: string,
+  opts: { id?: string; create?: boolean },
+): Promise<ApplyOutcome> {
+  const text = readDefinitionFile(file);
+  const format = definitionFormat(file, text);
+  let existing: { id: string; version: number } | undefined = opts.id
+    ? await ctx.client.workflows.get(opts.id)
+    : undefined;
+  if (!existing && !opts.create) {
+    const title = titleOf(text, format);
+    const same =
+      title === undefined ? [] : (await ctx.client.workflows.list()).filter((w) => w.title === title);
+    if (same.length > 1) {
+      throw new CliError(
+        `${same.length} definitions are titled ${JSON.stringify(title)} (${same.map((w) => w.id).join(', ')}); pass --id <id> to pick one, or --create.`,
+        EXIT.FAILURE,
+        'AMBIGUOUS_TITLE',
+      );
+    }
+    existing = same[0];
+  }
+  try {
+    if (!existing)
+      return { action: 'created', definition: await ctx.client.workflows.create(text, { format }) };
+    const definition = await ctx.client.workflows.update(existing.id, text, { format });
+    return { action: definition.version === existing.version ? 'unchanged' : 'updated', definition };
+  } catch (e) {
+    const diagnostics =
+      e instanceof SkillflowApiError ? (e.details.diagnostics as Diagnostic[] | undefined) : undefined;
+    if (!Array.isArray(diagnostics)) throw e;
+    for (const line of formatDiagnostics(file, diagnostics)) out(line);
+    throw new CliError(
+      `${file} was not saved: ${diagnostics.length} problem(s).`,
+      EXIT.FAILURE,
+      (e as SkillflowApiError).code,
+    );
+  }
+}
+
+/** Registers `workflows`. */
+export function registerWorkflows(program: Command, context: () => CliContext, run: Run): void {
+  const wf = program.command('workflows').description('Workflow definitions and runs');
+
+  wf.command('validate <file>')
+    .description(
+      'Compile a definition locally against the live skill catalog; prints file:line:col: CODE message',
+    )
+    .option('--offline', "use this checkout's skill catalog, not the API's")
+    .option('--server', 'let the API compile it (POST /v1/workflows/validate)')
+    .option('--json', 'print { file, valid, catalog, diagnostics } as JSON')
+    .action((file: string, flags: ValidateOptions) => run(() => runValidate(context(), file, flags)));
+
+  wf.command('apply <file>')
+    .description('Create the definition, or save a new version of the one with --id or the same title')
+    .option('--id <id>', 'update this definition (wf_...)')
+    .option('--create', 'always create a new definition')
+    .option('--json', 'print the saved definition as JSON')
+    .action((file: string, flags: { id?: string; create?: boolean; json?: boolean }) =>
+      run(async () => {
+        if (flags.id && flags.create)
+          throw new CliError('--id and --create exclude each other.', EXIT.USAGE, 'USAGE');
+        const res = await applyFile(context(), file, flags);
+        if (flags.json) printJson(res.definition);
+        else
+          out(
+            `${res.action} ${res.definition.id} (version ${res.definition.version}, ${res.definition.trigger_type})`,
+          );
+        return EXIT.OK;
+      }),
+    );
+
+  withWaitFlags(
+    wf
+      .command('run <id>')
+      .description('Start a run; prints its task_id, or follows it with --wait')
+      .option('--input <json>', 'run inputs as a JSON object, or @file.json')
+      .option('--wait', 'follow the run to the end (exit 3 failed, 4 cancelled)')
+      .option('--json', 'print JSON only: the started run, or with --wait the final task'),
+  ).action((id: string, flags: WaitFlags & { input?: string }) =>
+    run(async () => {
+      const ctx = context();
+      const inputs = flags.input ? parseJsonInput(flags.input) : {};
+      const started = await ctx.client.workflows.run(id, inputs);
+      if (flags.wait) return showTask(ctx, started.task_id, flags);
+      if (flags.json) printJson(started);
+      else out(started.task_id);
+      return EXIT.OK;
+    }),
+  );
+
+  wf.command('list')
+    .description('List workflow definitions')
+    .option('--json', 'print the REST body { workflows: [...] }')
+    .action((flags: { json?: boolean }) =>
+      run(async () => {
+        const workflows = await context().client.workflows.list();
+        if (flags.json) printJson({ workflows });
+        else if (workflows.length === 0) out('no workflow definitions');
+        else
+          for (const w of workflows) out(`${w.id}  v${w.version}  ${w.trigger_type.padEnd(8)}  ${w.title}`);
+        return EXIT.OK;
+      }),
+    );
+
+  wf.command('runs <id>')
+    .description('Run history of a definition')
+    .option('--json', 'print the REST body { runs: [...] }')
+    .action((id: string, flags: { json?: boolean }) =>
+      run(async () => {
+        const runs = await context().client.workflows.runs(id);
+        if (flags.json) printJson({ runs });
+        else for (const r of runs) out(`${r.task_id}  ${r.status.padEnd(10)}  ${r.started_at}`);
+        return EXIT.OK;
+      }),
+    );
+
+  wf.command('delete <id>')
+    .description('Delete a definition and its schedule')
+    .action((id: string) =>
+      run(async () => {
+        await context().client.workflows.delete(id);
+        out(`deleted ${id}`);
+        return EXIT.OK;
+      }),
+    );
+}

@@ -1,0 +1,84 @@
+/**
+ * Exit codes and how failures reach the terminal: an API error prints its envelope's code and
+ * message (and each failing path) to stderr, never a stack trace. Only unexpected bugs print
+ * a stack, and only with SKILLFLOW_DEBUG=1.
+ */
+import { SkillflowApiError, SkillflowClientError } from '../sdk/index.js';
+
+/** Exit codes of every command (docs/cli-and-sdk.md). */
+export const EXIT = {
+  OK: 0,
+  /** API or connection error; `workflows validate` found diagnostics. */
+  FAILURE: 1,
+  /** Bad flags or arguments. */
+  USAGE: 2,
+  /** The task ended `failed`. */
+  TASK_FAILED: 3,
+  /** The task ended `cancelled`. */
+  TASK_CANCELLED: 4,
+  /** `--wait` gave up before the task ended. */
+  WAIT_TIMEOUT: 5,
+} as const;
+
+/** A failure the CLI reports itself (bad input file, ambiguous apply, ...). */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.FAILURE,
+    readonly code = 'CLI_ERROR',
+  ) {
+    super(message);
+  }
+}
+
+/** Writes a line to stdout. */
+export function out(line = ''): void {
+  process.stdout.write(line + '\n');
+}
+
+/** Writes a line to stderr. */
+export function err(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+/** Pretty JSON to stdout: exactly the value, nothing else. */
+export function printJson(value: unknown): void {
+  out(JSON.stringify(value, null, 2));
+}
+
+function detailLines(e: SkillflowApiError): string[] {
+  const lines = e.issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`);
+  const diagnostics = e.details.diagnostics;
+  if (Array.isArray(diagnostics)) {
+    for (const d of diagnostics as { line?: number; column?: number; code?: string; message?: string }[]) {
+      lines.push(`  ${d.line ?? '?'}:${d.column ?? '?'}: ${d.code ?? ''} ${d.message ?? ''}`);
+    }
+  }
+  const scope = e.details.required_scope;
+  if (scope !== undefined)
+    lines.push(`  required scope: ${Array.isArray(scope) ? scope.join(' or ') : JSON.stringify(scope)}`);
+  return lines;
+}
+
+/** Reports any thrown value and returns the exit code to use. */
+export function report(e: unknown, hint?: (e: SkillflowApiError) => string | undefined): number {
+  if (e instanceof SkillflowApiError) {
+    err(`error: ${e.code} (HTTP ${e.status}): ${e.message}`);
+    for (const line of detailLines(e)) err(line);
+    const h = hint?.(e);
+    if (h) err(`hint: ${h}`);
+    return EXIT.FAILURE;
+  }
+  if (e instanceof SkillflowClientError) {
+    err(`error: ${e.code}: ${e.message}`);
+    return e.code === 'WAIT_TIMEOUT' ? EXIT.WAIT_TIMEOUT : EXIT.FAILURE;
+  }
+  if (e instanceof CliError) {
+    err(`error: ${e.code}: ${e.message}`);
+    return e.exitCode;
+  }
+  err(`error: INTERNAL: ${e instanceof Error ? e.message : String(e)}`);
+  if (process.env.SKILLFLOW_DEBUG === '1' && e instanceof Error && e.stack) err(e.stack);
+  return EXIT.FAILURE;
+}

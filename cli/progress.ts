@@ -1,0 +1,103 @@
+/**
+ * Rendering a task for a terminal: one line per step with a status symbol and its elapsed
+ * time. On a TTY {@link LiveProgress} redraws the block in place while the task runs.
+ */
+import type { Task, TaskStep } from '../sdk/index.js';
+
+const SYMBOLS: Record<TaskStep['status'], string> = {
+  pending: '○',
+  running: '◐',
+  completed: '✔',
+  failed: '✖',
+  skipped: '↷',
+  cancelled: '⊘',
+};
+const SPINNER = ['◐', '◓', '◑', '◒'];
+const COLORS: Partial<Record<string, string>> = {
+  completed: '32',
+  failed: '31',
+  cancelled: '33',
+  skipped: '90',
+  running: '36',
+};
+
+/** `1.2s`, `3m04s`. */
+export function formatElapsed(ms: number): string {
+  if (ms < 60_000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function elapsed(start: string | null, end: string | null, now: number): string {
+  if (!start) return '';
+  return formatElapsed((end ? Date.parse(end) : now) - Date.parse(start));
+}
+
+function summary(step: TaskStep): string {
+  if (step.error) return `${step.error.code}: ${step.error.message}`;
+  if (!step.output_summary) return '';
+  return Object.entries(step.output_summary)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+}
+
+/** The lines describing a task; `color` adds ANSI colours, `frame` animates running steps. */
+export function renderTask(
+  task: Task,
+  opts: { color?: boolean; frame?: number; now?: number } = {},
+): string[] {
+  const now = opts.now ?? Date.now();
+  const paint = (status: string, text: string) =>
+    opts.color && COLORS[status] ? `\x1b[${COLORS[status]}m${text}\x1b[0m` : text;
+  const head = `${task.task_id}  ${paint(task.status, task.status)}  ${elapsed(task.started_at, task.finished_at, now)}`;
+  const width = Math.max(4, ...task.steps.map((s) => s.id.length));
+  const lines = [head];
+  for (const step of task.steps) {
+    const symbol =
+      step.status === 'running' && opts.frame !== undefined
+        ? (SPINNER[opts.frame % SPINNER.length] ?? '◐')
+        : SYMBOLS[step.status];
+    const time = elapsed(step.started_at, step.finished_at, now).padStart(7);
+    lines.push(
+      `  ${paint(step.status, symbol)} ${step.id.padEnd(width)}  ${step.status.padEnd(9)} ${time}  ${summary(step)}`.trimEnd(),
+    );
+  }
+  if (task.error) lines.push(`  error: ${task.error.code}: ${task.error.message}`);
+  return lines;
+}
+
+/** Redraws a task block in place on a TTY stream. */
+export class LiveProgress {
+  private drawn = 0;
+  private frame = 0;
+  private last: Task | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  /** Draws the newest snapshot (and keeps elapsed times ticking between polls). */
+  update(task: Task): void {
+    this.last = task;
+    this.draw();
+    this.timer ??= setInterval(() => this.draw(), 200);
+  }
+
+  /** Draws the final state once more and stops ticking. */
+  finish(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.last) this.draw(true);
+  }
+
+  private draw(final = false): void {
+    if (!this.last) return;
+    const lines = renderTask(this.last, { color: true, ...(final ? {} : { frame: this.frame++ }) });
+    let text = this.drawn > 0 ? `\x1b[${this.drawn}A` : '';
+    for (const line of lines) text += `\r\x1b[2K${line}\n`;
+    // A shorter block than last time: clear what is left below it.
+    for (let i = lines.length; i < this.drawn; i++) text += '\r\x1b[2K\n';
+    if (this.drawn > lines.length) text += `\x1b[${this.drawn - lines.length}A`;
+    this.stream.write(text);
+    this.drawn = lines.length;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Builds, in-process, exactly what the API serves at /v1/openapi.json (the same `buildApp` over
+ * the real app definitions in activities/apps) plus each skill's output schema and mode (the
+ * same values as the details route). No server, Temporal or database is started: building the
+ * routes touches none of them, so their handles are inert stand-ins.
+ */
+import { buildApp } from '../../api/app.js';
+import type { ApiDeps } from '../../api/deps.js';
+import { skillDetails } from '../../api/routes/skill-views.js';
+import { loadRegistry } from '../../activities/registry/registry.js';
+import { loadConfig } from '../../lib/config.js';
+import { parseKeyring } from '../../lib/crypto/keyring.js';
+import { createLogger } from '../../lib/logger.js';
+import { staticSecrets } from '../../lib/secrets.js';
+import type { Store } from '../../lib/store/db.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import type { JsonSchema } from './json-schema-to-ts.js';
+
+/** What the generator needs to know about one loaded skill. */
+export interface SkillSchemaInfo {
+  appId: string;
+  skillId: string;
+  mode: 'sync' | 'async';
+  title: string;
+  /** JSON Schema of the full output (the REST body without previews and task_id). */
+  output: JsonSchema;
+}
+
+/** The OpenAPI document and the skills it was built from. */
+export interface ApiDocument {
+  openapi: { paths: Record<string, Record<string, unknown>>; info: { version: string } };
+  skills: SkillSchemaInfo[];
+}
+
+const inert = <T>(what: string): T =>
+  new Proxy(
+    {},
+    {
+      get: (_t, prop) => {
+        if (prop === 'then') return undefined;
+        throw new Error(`sdk codegen: ${what}.${String(prop)} is not available while generating types`);
+      },
+    },
+  ) as T;
+
+/** Builds the document with a fixed server URL so the output never depends on the environment. */
+export async function buildApiDocument(appsDir?: string): Promise<ApiDocument> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080' });
+  const logger = createLogger('silent');
+  const secrets = staticSecrets({});
+  const registry = await loadRegistry({ config, logger, secrets }, appsDir);
+  const deps: ApiDeps = {
+    config,
+    logger,
+    secrets,
+    registry,
+    keyring: parseKeyring('codegen:' + Buffer.alloc(32, 1).toString('base64'), 'env'),
+    store: inert<Store>('store'),
+    temporal: inert<TemporalClient>('temporal'),
+  };
+  const app = await buildApp(deps);
+  try {
+    await app.ready();
+    const openapi = app.swagger() as unknown as ApiDocument['openapi'];
+    const skills: SkillSchemaInfo[] = [];
+    for (const skill of registry.all()) {
+      if (!skill.impl) continue;
+      const details = skillDetails({ ...skill, impl: skill.impl });
+      skills.push({
+        appId: skill.manifest.appId,
+        skillId: skill.manifest.id,
+        mode: skill.manifest.capabilities.mode,
+        title: skill.manifest.title,
+        output: details.output_schema,
+      });
+    }
+    return { openapi, skills };
+  } finally {
+    await app.close();
+  }
+}

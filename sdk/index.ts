@@ -1,0 +1,62 @@
+/**
+ * The skillflow JavaScript SDK.
+ *
+ * ```ts
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', token: process.env.SKILLFLOW_API_KEY });
+ * const res = await client.apps.hosting.searchDomains({ requests: [{ query: 'cedar', tlds: ['com'] }] });
+ * if (isCompleted(res)) console.log(res.results[0]?.results.map((r) => r.domain));
+ * else console.log(await client.tasks.wait(res.task_id));
+ * ```
+ *
+ * Every method returns exactly the REST route's JSON body; errors throw
+ * {@link SkillflowApiError} (an API error envelope) or {@link SkillflowClientError}.
+ */
+import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
+import { createKeysClient, type KeysClient } from './keys.js';
+import { createTransport, type TransportOptions } from './http.js';
+import { createTasksClient, type TasksClient } from './tasks.js';
+import type { TypedApps, UntypedApp } from './types.js';
+import { createWorkflowsClient, type WorkflowsClient } from './workflows.js';
+
+/** Options of {@link createClient}. */
+export type ClientOptions = TransportOptions;
+
+/** A skillflow API client. */
+export interface SkillflowClient {
+  /** The normalised API origin (without `/v1`). */
+  readonly baseUrl: string;
+  /** `client.apps.<app>.<camelCaseSkill>(input)`, typed for the skills in sdk/generated.ts. */
+  readonly apps: TypedApps;
+  /** Any app, typed loosely: `client.app('echo').shout({ requests: [...] })`. */
+  app(appId: string): UntypedApp;
+  /** Discovery and explicit calls: `client.skills.call('hosting', 'search_domains', input)`. */
+  readonly skills: SkillsClient;
+  readonly tasks: TasksClient;
+  readonly workflows: WorkflowsClient;
+  readonly keys: KeysClient;
+}
+
+/** Creates a client. */
+export function createClient(options: ClientOptions): SkillflowClient {
+  const http = createTransport(options);
+  const skills = createSkillsClient(http);
+  return {
+    baseUrl: http.baseUrl,
+    apps: createAppsProxy(skills),
+    app: (appId) => createAppProxy(skills, appId),
+    skills,
+    tasks: createTasksClient(http),
+    workflows: createWorkflowsClient(http),
+    keys: createKeysClient(http),
+  };
+}
+
+export { snakeCase, type SkillsClient } from './apps.js';
+export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
+export type * from './generated.js';
+export { KNOWN_SKILLS, API_VERSION } from './generated.js';
+export { normaliseBaseUrl, type TransportOptions } from './http.js';
+export type { KeysClient } from './keys.js';
+export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
+export * from './types.js';
+export { detectSourceFormat, type ScheduleClient, type WorkflowsClient } from './workflows.js';
