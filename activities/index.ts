@@ -2,16 +2,20 @@
  * Entry module: every activity the worker registers. Skill activities are named by their
  * `<app>.<skill>` reference; platform activities by verb.
  */
+import type { ProviderLimits } from './provider-limits.js';
 import type { Registry } from './registry/registry.js';
 import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
 
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
 
-export function createActivities(registry: Registry): Record<string, ActivityFn> {
+/** Skill activities; with `providerLimits`, each charges its provider counters before running. */
+export function createActivities(registry: Registry, providerLimits?: ProviderLimits): Record<string, ActivityFn> {
   const activities: Record<string, ActivityFn> = {};
   for (const skill of registry.all()) {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
-    activities[ref] = skill.impl ? skillActivity(skill.impl) : unavailableSkillActivity(ref);
+    activities[ref] = skill.impl
+      ? skillActivity(skill.impl, providerLimits ? { manifest: skill.manifest, providerLimits } : undefined)
+      : unavailableSkillActivity(ref);
   }
   return activities;
 }

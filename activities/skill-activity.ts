@@ -6,7 +6,8 @@
 import { Context } from '@temporalio/activity';
 import { invalidParameter, formatPath, SkillflowError } from '../lib/errors/skillflow-error.js';
 import { toApplicationFailure } from './boundary.js';
-import type { SkillContext, SkillImplementation } from './registry/types.js';
+import { requestItems, type ProviderLimits } from './provider-limits.js';
+import type { SkillContext, SkillImplementation, SkillManifest } from './registry/types.js';
 
 export interface SkillActivityInput {
   input: unknown;
@@ -33,9 +34,15 @@ function activityContext(): SkillContext {
   return { signal: ctx.cancellationSignal, heartbeat: (d) => ctx.heartbeat(d), anonymous: false };
 }
 
-export function skillActivity(impl: SkillImplementation) {
+/**
+ * The activity for one skill. With provider limits, a valid input first charges the skill's
+ * provider counters; a used-up limit throws UPSTREAM_RATE_LIMITED, which the boundary turns
+ * into a retry at the reset time.
+ */
+export function skillActivity(impl: SkillImplementation, limits?: { manifest: SkillManifest; providerLimits: ProviderLimits }) {
   return async (req: SkillActivityInput): Promise<unknown> => {
     try {
+      if (limits && impl.input.safeParse(req.input).success) await limits.providerLimits.acquire(limits.manifest, requestItems(req.input));
       const output = await runSkill(impl, req.input, activityContext());
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;

@@ -16,11 +16,17 @@ import {
 import type { ApiDeps } from './deps.js';
 import { registerErrorHandling } from './errors.js';
 import { RoutePatternLogController } from './request-log.js';
+import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
+import { anonymousRoutes } from './routes/anonymous.js';
+import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
+import { embedRoutes } from './routes/embeds.js';
+import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { workspaceRoutes } from './routes/workspace.js';
 import { createServices } from './services/index.js';
 
 export const API_VERSION = '0.1.0';
@@ -67,10 +73,17 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   const services = createServices(deps);
+  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429).
+  app.decorate('tierRateLimits', new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config)));
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine));
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
+  await app.register(anonymousRoutes(deps));
+  await app.register(keyRoutes(deps));
+  await app.register(embedRoutes(deps));
+  await app.register(chatRoutes(deps));
+  await app.register(workspaceRoutes(deps));
   return app;
 }

@@ -2,7 +2,8 @@
  * Bearer-token authentication for the /v1 routes. `request.principal` is set by the
  * `authenticate` preHandler; routes then check scopes. Failures are 401/403 envelopes.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {} from '../lib/limits/tier-limits.js';
 import { allows, allowsSkill, verifyToken, type Principal } from '../lib/keys.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import type { Store } from '../lib/store/db.js';
@@ -13,8 +14,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The preHandler of authenticated routes: verifies the bearer token, then applies the per-tier
+ * rate limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-*
+ * headers on every authenticated response and answers 429 RATE_LIMITED once it is used up.
+ */
 export function authenticate(store: Store) {
-  return async (req: FastifyRequest): Promise<void> => {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const header = req.headers.authorization;
     if (!header) throw new SkillflowError('UNAUTHENTICATED', 'Send Authorization: Bearer <API token>.');
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -22,6 +28,7 @@ export function authenticate(store: Store) {
     const principal = await verifyToken(store, m[1]!);
     if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
     req.principal = principal;
+    await req.server.tierRateLimits?.apply(principal, reply);
   };
 }
 

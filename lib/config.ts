@@ -12,6 +12,8 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
+/** A whole, non-negative number of credits or requests (0 allows nothing). */
+const credits = z.coerce.number().int().min(0).max(100_000_000);
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
@@ -60,6 +62,26 @@ export const ConfigSchema = z.object({
   DECISION_API_KEY: optionalString,
   DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
   PROXY_URL: optionalUrl,
+
+  RATE_LIMIT_FREE_PER_MINUTE: credits.default(30),
+  RATE_LIMIT_STANDARD_PER_MINUTE: credits.default(120),
+  RATE_LIMIT_PRO_PER_MINUTE: credits.default(600),
+  PROVIDER_RATE_LIMITS: z
+    .string()
+    .regex(
+      /^$|^([a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})(,[a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})*$/,
+      'must be comma-separated <provider>=<requests>/<seconds> entries (provider * = every provider)',
+    )
+    .default('*=300/60'),
+  ANONYMOUS_IDENTITY_DAILY_CREDITS: credits.default(20),
+  ANONYMOUS_IDENTITY_WEEKLY_CREDITS: credits.default(60),
+  ANONYMOUS_IDENTITY_MONTHLY_CREDITS: credits.default(150),
+  ANONYMOUS_IP_DAILY_CREDITS: credits.default(50),
+  ANONYMOUS_IP_WEEKLY_CREDITS: credits.default(150),
+  ANONYMOUS_IP_MONTHLY_CREDITS: credits.default(400),
+  ANONYMOUS_POOL_DAILY_CREDITS: credits.default(5_000),
+  ANONYMOUS_POOL_WEEKLY_CREDITS: credits.default(20_000),
+  ANONYMOUS_POOL_MONTHLY_CREDITS: credits.default(60_000),
 
   SKILL_CALL_WAIT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import type { ProviderLimits } from '../activities/provider-limits.js';
 import type { Registry } from '../activities/registry/registry.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
 import { dataConverterFor } from '../lib/temporal/client.js';
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   /** Extra activities (platform activities such as chat delivery). */
   extraActivities?: Record<string, (...args: never[]) => Promise<unknown>>;
   maxConcurrentActivityTaskExecutions?: number;
+  /** Our limits per provider, skill and model; unset = none (see activities/provider-limits.ts). */
+  providerLimits?: ProviderLimits;
 }
 
 export interface RunningWorker {
@@ -53,7 +56,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createActivities(opts.registry), ...opts.extraActivities },
+    activities: { ...createActivities(opts.registry, opts.providerLimits), ...opts.extraActivities },
     dataConverter: dataConverterFor(opts.keyring),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
   });

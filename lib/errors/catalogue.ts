@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
   // --- authentication and authorisation ---
   UNAUTHENTICATED: { status: 401, message: 'A valid API token is required.', retryable: false },
   FORBIDDEN: { status: 403, message: 'The API key is not allowed to do this.', retryable: false },
+  ANONYMOUS_NOT_ALLOWED: { status: 403, message: 'This skill needs an API token; it is not open to guests.', retryable: false },
 
   // --- lookup ---
   NOT_FOUND: { status: 404, message: 'The resource does not exist.', retryable: false },
@@ -28,6 +29,8 @@ export const ERROR_CATALOGUE = {
   SKILL_NOT_FOUND: { status: 404, message: 'The app or skill does not exist or is not available.', retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.', retryable: false },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state.', retryable: false },
+  EMBED_PENDING: { status: 409, message: 'The embed is not ready yet; poll its task and retry.', retryable: true },
+  EXPECTED_USER_MISMATCH: { status: 409, message: 'expected_user_id does not match the caller.', retryable: false },
   INVALID_DEFINITION: {
     status: 422,
     message: 'The workflow definition is invalid; see details.diagnostics.',
@@ -38,6 +41,7 @@ export const ERROR_CATALOGUE = {
 
   // --- limits ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
+  ANONYMOUS_LIMIT_EXHAUSTED: { status: 429, message: 'The free anonymous allowance is used up.', retryable: false },
 
   // --- upstreams and the platform ---
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'An upstream provider is unavailable.', retryable: true },

@@ -76,7 +76,26 @@ export interface TeamMembersTable {
   can_spend: boolean;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  /** Epoch milliseconds (bigint); null = never expires. */
+  expire: ColumnType<string | number | null, number | null, number | null>;
+}
+
+export interface WorkspaceResultsTable {
+  id: string;
+  owner_id: string;
+  root_id: string;
+  child_count: number;
+  payload_sealed: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  rate_limits: RateLimitsTable;
+  workspace_results: WorkspaceResultsTable;
   embeds: EmbedsTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;

@@ -1,0 +1,48 @@
+/**
+ * Guest routes (spec 4.1, 2.7): the anonymous skill call, its quote ("availability") pre-check
+ * and the free-usage status. No token; the guest is `X-Skillflow-Anonymous-ID`. These routes are
+ * left out of the authenticated developer OpenAPI document (`hide: true`).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ApiDeps } from '../deps.js';
+import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js';
+import { invalidParameter } from '../../lib/errors/skillflow-error.js';
+import { clearExpiredCounters } from '../../lib/limits/store-limiter.js';
+
+export const GUEST_HEADER = 'x-skillflow-anonymous-id';
+
+const SkillParams = z.object({ app_id: z.string().min(1).max(64), skill_id: z.string().min(1).max(64) });
+const StatusQuery = z.object({ anonymous_id: z.string().max(256).optional() });
+
+export const anonymousRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const service = new AnonymousCallsService(deps);
+    const sweep = setInterval(() => void clearExpiredCounters(deps.store).catch(() => undefined), 10 * 60_000);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+
+    app.post('/v1/anonymous/apps/:app_id/skills/:skill_id', { schema: { hide: true, params: SkillParams } }, async (req, reply) => {
+      const skill = service.eligible(req.params.app_id, req.params.skill_id);
+      const guestId = service.guestId(req.headers[GUEST_HEADER]);
+      const input = service.parse(skill, req.body);
+      const result = await service.call(skill, input, guestId, req.ip);
+      return reply.status(200).send({ ...(result.output as Record<string, unknown>), previews: result.previews });
+    });
+
+    app.post('/v1/anonymous/apps/:app_id/skills/:skill_id/quote', { schema: { hide: true, params: SkillParams } }, async (req) => {
+      const skill = service.eligible(req.params.app_id, req.params.skill_id);
+      const guestId = service.guestId(req.headers[GUEST_HEADER]);
+      service.parse(skill, req.body);
+      return service.quote(skill, guestId, req.ip);
+    });
+
+    app.get('/v1/anonymous/free-usage/status', { schema: { hide: true, querystring: StatusQuery } }, async (req) => {
+      const id = req.query.anonymous_id;
+      if (id !== undefined && !GUEST_ID.test(id)) {
+        throw invalidParameter([{ path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' }]);
+      }
+      return service.credits.status(service.credits.keysFor(id, req.ip));
+    });
+  };

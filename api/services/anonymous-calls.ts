@@ -1,0 +1,119 @@
+/**
+ * Anonymous skill calls (spec 4.1): only skills marked `anonymous_access: inline`, exactly one
+ * request item, run in-process (no workflow, no file, no stored content), with no user, chat,
+ * message, embed or upload context. Before dispatch the call's credits are reserved against the
+ * guest's, the IP's and the shared pool's allowances; an exhausted allowance or provider limit
+ * is a 429 at once, never a queue.
+ */
+import { hkdfSync } from 'node:crypto';
+import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
+import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
+import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
+import { runSkill } from '../../activities/skill-activity.js';
+import { formatPath, invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { allowancesFromConfig, AnonymousCredits, type LimitReason } from '../../lib/limits/anonymous-credits.js';
+import type { ApiDeps } from '../deps.js';
+
+type Skill = LoadedSkill & { impl: SkillImplementation };
+
+/** What a guest may send as `X-Skillflow-Anonymous-ID` (e.g. a UUID). */
+export const GUEST_ID = /^[A-Za-z0-9_-]{16,128}$/;
+
+export interface Quote {
+  app_id: string;
+  skill_id: string;
+  can_run: boolean;
+  credits: number;
+  reason: LimitReason | 'available' | 'provider_busy';
+  retry_after_seconds: number | null;
+}
+
+/** Every anonymous call costs at least one credit, so a free skill cannot be called unmetered. */
+export function anonymousCost(skill: Skill): number {
+  return Math.max(1, Math.ceil(skill.manifest.pricing.creditsPerRequest));
+}
+
+/** Refund when the failure is not the guest's doing: upstream or platform trouble. */
+function refundable(err: unknown): boolean {
+  return !(err instanceof SkillflowError) || err.retryable || err.code === 'INTERNAL';
+}
+
+export class AnonymousCallsService {
+  readonly credits: AnonymousCredits;
+  readonly providers: ProviderLimits;
+
+  constructor(private readonly deps: ApiDeps) {
+    // A dedicated secret when the operator sets one; otherwise one derived from the store key.
+    const configured = deps.secrets.get('anonymous_hash_secret');
+    const secret = configured
+      ? Buffer.from(configured, 'utf8')
+      : Buffer.from(hkdfSync('sha256', deps.keyring.keys.get(deps.keyring.activeKeyId)!, '', 'skillflow anonymous counters', 32));
+    this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
+    this.providers = createProviderLimits(deps.config, deps.store);
+  }
+
+  /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
+  eligible(appId: string, skillId: string): Skill {
+    const skill = this.deps.registry.available(appId, skillId);
+    if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', `No available skill ${appId}.${skillId}.`);
+    if (skill.manifest.anonymousAccess !== 'inline') {
+      throw new SkillflowError('ANONYMOUS_NOT_ALLOWED', `${skill.manifest.appId}.${skill.manifest.id} needs an API token.`, {
+        authenticated_route: `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
+      });
+    }
+    return skill;
+  }
+
+  /** The guest id from the header; a missing or malformed one is INVALID_PARAMETER. */
+  guestId(value: unknown): string {
+    if (typeof value !== 'string' || !GUEST_ID.test(value)) {
+      throw invalidParameter([
+        { path: 'x-skillflow-anonymous-id', message: 'must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)' },
+      ]);
+    }
+    return value;
+  }
+
+  /** Validates the body with the skill's schema, then the anonymous rule of one request item. */
+  parse(skill: Skill, body: unknown): unknown {
+    const parsed = skill.impl.input.safeParse(body);
+    if (!parsed.success) throw invalidParameter(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+    const requests = (parsed.data as { requests?: unknown[] }).requests;
+    if (!Array.isArray(requests) || requests.length !== 1) {
+      throw invalidParameter([{ path: 'requests', message: 'the anonymous route takes exactly one request item' }]);
+    }
+    return parsed.data;
+  }
+
+  /** Could this call run now, and what would it cost? Reserves nothing and runs nothing. */
+  async quote(skill: Skill, guestId: string, ip: string): Promise<Quote> {
+    const credits = anonymousCost(skill);
+    const base = { app_id: skill.manifest.appId, skill_id: skill.manifest.id, credits };
+    const available = await this.credits.check(this.credits.keysFor(guestId, ip), credits);
+    if (!available.ok) return { ...base, can_run: false, reason: available.reason, retry_after_seconds: Math.ceil(available.retryAfterMs / 1000) };
+    const wait = await this.providers.waitSeconds(skill.manifest, 1);
+    if (wait > 0) return { ...base, can_run: false, reason: 'provider_busy', retry_after_seconds: wait };
+    return { ...base, can_run: true, reason: 'available', retry_after_seconds: null };
+  }
+
+  /** Reserves credits, charges the provider counters, runs the skill in-process. */
+  async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<{ output: unknown; previews: unknown[] }> {
+    const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
+    try {
+      await this.providers.acquire(skill.manifest, 1);
+      const policy = isPolicyName(skill.manifest.policy) ? POLICY_PROFILES[skill.manifest.policy] : POLICY_PROFILES['upstream-lookup'];
+      const signal = AbortSignal.timeout(policy.startToCloseMs);
+      let output: unknown;
+      try {
+        output = await runSkill(skill.impl, input, { signal, heartbeat: () => undefined, anonymous: true });
+      } catch (err) {
+        if (signal.aborted) throw new SkillflowError('DEADLINE_EXCEEDED');
+        throw err;
+      }
+      return { output, previews: skill.impl.previews(output) };
+    } catch (err) {
+      if (refundable(err)) await this.credits.refund(reservation);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * rate-limiter-flexible on the platform store. Its Postgres limiter speaks to a `pg`-style
+ * client (`query({ text, values }) → { rows, rowCount }`); this adapter provides one over
+ * Kysely, so the library's own upsert SQL runs unchanged on PGlite and on PostgreSQL.
+ *
+ * Queries run inside the transaction bound by {@link inLimiterTransaction} when there is one
+ * (AsyncLocalStorage), else directly on the store. That is what makes a reservation across
+ * several limiters all-or-nothing: every upsert happens in one transaction that rolls back if
+ * any limiter rejects, and concurrent transactions serialise on the counter rows' locks.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Store } from '../store/db.js';
+import type { Database } from '../store/schema.js';
+
+/** The table created by migration 0003 (the library's own layout). */
+export const RATE_LIMITS_TABLE = 'rate_limits';
+
+const currentTx = new AsyncLocalStorage<Transaction<Database>>();
+
+interface PgQuery {
+  text: string;
+  values?: unknown[];
+}
+
+/** Numbers stay numbers: PGlite and pg return int8 as bigint or string. */
+function normaliseRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    out[k] = typeof v === 'bigint' ? Number(v) : (k === 'expire' || k === 'points') && typeof v === 'string' ? Number(v) : v;
+  }
+  return out;
+}
+
+/** A `pg`-compatible client over the store, routed to the bound transaction when there is one. */
+export function storeClient(db: Kysely<Database>) {
+  return {
+    async query(q: PgQuery): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
+      const runner = currentTx.getStore() ?? db;
+      const res = await runner.executeQuery<Record<string, unknown>>(CompiledQuery.raw(q.text, q.values ?? []));
+      const rows = res.rows.map(normaliseRow);
+      return { rows, rowCount: rows.length || Number(res.numAffectedRows ?? 0) };
+    },
+  };
+}
+
+export interface LimiterSpec {
+  /** Namespaces the counter keys, e.g. `tier:free`. */
+  keyPrefix: string;
+  points: number;
+  durationSec: number;
+}
+
+/** A store-backed limiter. The table comes from the migrations, so the library never creates it. */
+export function storeLimiter(store: Store, spec: LimiterSpec): RateLimiterPostgres {
+  return new RateLimiterPostgres({
+    storeClient: storeClient(store.db),
+    storeType: 'client',
+    tableName: RATE_LIMITS_TABLE,
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+    keyPrefix: spec.keyPrefix,
+    points: spec.points,
+    duration: spec.durationSec,
+  });
+}
+
+/**
+ * Runs `fn` in one store transaction that every limiter query inside joins. On PGlite there is
+ * a single connection, so transactions are serialised by the driver; on PostgreSQL the row
+ * locks taken by the upserts serialise competing reservations.
+ */
+export function inLimiterTransaction<T>(store: Store, fn: () => Promise<T>): Promise<T> {
+  return store.db.transaction().execute((tx) => currentTx.run(tx, fn));
+}
+
+/** A limiter's rejection (not an error): the library rejects with a RateLimiterRes. */
+export function isRejection(err: unknown): err is RateLimiterRes {
+  return err instanceof RateLimiterRes;
+}
+
+/** Deletes counters whose window ended over an hour ago (called on a timer by the API). */
+export async function clearExpiredCounters(store: Store, now = Date.now()): Promise<void> {
+  await store.db.deleteFrom('rate_limits').where('expire', '<', now - 3_600_000).execute();
+}

@@ -1,0 +1,64 @@
+/**
+ * Per-tier request limits for authenticated routes (spec 8: per-user limits depend on the
+ * subscription tier). One store-backed counter per owner and tier, one-minute windows, shared
+ * by every API replica. Every authenticated response carries X-RateLimit-Limit,
+ * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets).
+ */
+import type { FastifyReply } from 'fastify';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Config } from '../config.js';
+import { SkillflowError } from '../errors/skillflow-error.js';
+import { TIERS, type Principal, type Tier } from '../keys.js';
+import type { Store } from '../store/db.js';
+import { isRejection, storeLimiter } from './store-limiter.js';
+
+export const TIER_WINDOW_SECONDS = 60;
+
+/** Requests per minute for each tier, from RATE_LIMIT_<TIER>_PER_MINUTE. */
+export function tierLimitsFromConfig(c: Config): Record<Tier, number> {
+  return { free: c.RATE_LIMIT_FREE_PER_MINUTE, standard: c.RATE_LIMIT_STANDARD_PER_MINUTE, pro: c.RATE_LIMIT_PRO_PER_MINUTE };
+}
+
+export class TierRateLimits {
+  private readonly limiters: Record<Tier, RateLimiterPostgres>;
+
+  constructor(
+    store: Store,
+    private readonly perMinute: Record<Tier, number>,
+  ) {
+    this.limiters = Object.fromEntries(
+      TIERS.map((t) => [t, storeLimiter(store, { keyPrefix: `tier:${t}`, points: perMinute[t], durationSec: TIER_WINDOW_SECONDS })]),
+    ) as Record<Tier, RateLimiterPostgres>;
+  }
+
+  /** Counts one request, sets the headers, and throws RATE_LIMITED (429) once the window is used up. */
+  async apply(principal: Principal, reply: FastifyReply): Promise<void> {
+    const limit = this.perMinute[principal.tier];
+    const setHeaders = (remaining: number, msBeforeNext: number) => {
+      reply.header('x-ratelimit-limit', limit);
+      reply.header('x-ratelimit-remaining', remaining);
+      reply.header('x-ratelimit-reset', Math.ceil(Math.max(msBeforeNext, 0) / 1000));
+    };
+    try {
+      const res = await this.limiters[principal.tier].consume(principal.ownerId, 1);
+      setHeaders(res.remainingPoints, res.msBeforeNext);
+    } catch (err) {
+      if (!isRejection(err)) throw err;
+      setHeaders(0, err.msBeforeNext);
+      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      throw new SkillflowError(
+        'RATE_LIMITED',
+        `The ${principal.tier} tier allows ${limit} requests per minute; retry in ${seconds} s.`,
+        { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS, retry_after_seconds: seconds },
+        seconds * 1000,
+      );
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
+    tierRateLimits?: TierRateLimits;
+  }
+}
