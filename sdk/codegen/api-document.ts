@@ -1,8 +1,8 @@
 /**
  * Builds, in-process, exactly what the API serves at /v1/openapi.json (the same `buildApp` over
  * the real app definitions in activities/apps) plus each skill's output schema and mode (the
- * same values as the details route). No server, Temporal or database is started: building the
- * routes touches none of them, so their handles are inert stand-ins.
+ * same values as the details route). No server or Temporal is started (the Temporal handle is an
+ * inert stand-in that fails loudly if used); the platform store is an in-memory PGlite.
  */
 import { buildApp } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
@@ -12,7 +12,7 @@ import { loadConfig } from '../../lib/config.js';
 import { parseKeyring } from '../../lib/crypto/keyring.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets } from '../../lib/secrets.js';
-import type { Store } from '../../lib/store/db.js';
+import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import type { JsonSchema } from './json-schema-to-ts.js';
 
@@ -49,13 +49,15 @@ export async function buildApiDocument(appsDir?: string): Promise<ApiDocument> {
   const logger = createLogger('silent');
   const secrets = staticSecrets({});
   const registry = await loadRegistry({ config, logger, secrets }, appsDir);
+  // A real (in-memory) store: route plugins may prepare statements or limiters at build time.
+  const store = await openStore({ pgliteDir: 'memory://' });
   const deps: ApiDeps = {
     config,
     logger,
     secrets,
     registry,
     keyring: parseKeyring('codegen:' + Buffer.alloc(32, 1).toString('base64'), 'env'),
-    store: inert<Store>('store'),
+    store,
     temporal: inert<TemporalClient>('temporal'),
   };
   const app = await buildApp(deps);
@@ -77,5 +79,6 @@ export async function buildApiDocument(appsDir?: string): Promise<ApiDocument> {
     return { openapi, skills };
   } finally {
     await app.close();
+    await store.close();
   }
 }
