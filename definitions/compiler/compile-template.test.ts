@@ -59,7 +59,7 @@ describe('templates: allowed constructs', () => {
       [
         'UNKNOWN_OUTPUT_FIELD',
         49,
-        '"this.nope": the #each element has no field "nope"; at that point it is an object with fields fqdn, availability, premium, registration.',
+        '"this.nope": the #each element has no field "nope"; at that point it is an object with fields domain, fqdn, availability, premium, registration.',
       ],
     ]);
   });

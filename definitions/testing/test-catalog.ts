@@ -20,6 +20,7 @@ const requestItem = z.strictObject({
 export const searchDomainsOutput = z.object({
   results: z.array(
     z.object({
+      domain: z.string(),
       fqdn: z.string(),
       availability: z.enum(['available', 'unavailable']),
       premium: z.boolean(),
