@@ -13,13 +13,15 @@ import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { catalogFromDetails } from './live-catalog.js';
 
-const head = 'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: search\n    use_app_skill: hosting.search_domains\n';
+const head =
+  'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: search\n    use_app_skill: hosting.search_domains\n';
 const CASES: Record<string, string> = {
   valid: `${head}    input:\n      requests:\n        - query: cedar\n          tlds: [com]\n`,
   'out of range and unknown field': `${head}    input:\n      requests:\n        - query: cedar\n          max_results: 50\n          colour: red\n`,
   'missing query, empty requests': `${head}    input:\n      requests: []\n`,
   'unknown output field': `${head}    input:\n      requests: [{ query: cedar }]\n  - id: note\n    send_chat_message:\n      title: x\n      message: "{{steps.search.nothing}}"\n`,
-  'unknown skill': 'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: s\n    use_app_skill: hosting.search_domain\n    input: {}\n',
+  'unknown skill':
+    'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: s\n    use_app_skill: hosting.search_domain\n    input: {}\n',
 };
 
 const shape = (catalog: SkillCatalog, source: string) => {
@@ -32,7 +34,11 @@ describe('live catalog (from skill details)', () => {
   let liveCatalog: SkillCatalog;
 
   beforeAll(async () => {
-    const registry = await loadRegistry({ config: loadConfig({}), logger: createLogger('silent'), secrets: staticSecrets({}) });
+    const registry = await loadRegistry({
+      config: loadConfig({}),
+      logger: createLogger('silent'),
+      secrets: staticSecrets({}),
+    });
     registryCatalog = catalogFromRegistry(registry);
     const details = registry
       .all()

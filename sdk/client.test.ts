@@ -27,15 +27,26 @@ describe('SDK client', () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, type: req.headers['content-type'], body });
+        seen.push({
+          method: req.method!,
+          url: req.url!,
+          auth: req.headers.authorization,
+          type: req.headers['content-type'],
+          body,
+        });
         const send = (status: number, value: unknown) => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(value));
         };
-        if (req.url?.startsWith('/v1/apps/hosting/skills/search_domains')) return send(200, { results: [], previews: [], task_id: 't1' });
+        if (req.url?.startsWith('/v1/apps/hosting/skills/search_domains'))
+          return send(200, { results: [], previews: [], task_id: 't1' });
         if (req.url === '/v1/apps/echo/skills/bad') {
           return send(400, {
-            error: { code: 'INVALID_PARAMETER', message: 'Invalid body', details: { issues: [{ path: 'requests[0].text', message: 'Required' }] } },
+            error: {
+              code: 'INVALID_PARAMETER',
+              message: 'Invalid body',
+              details: { issues: [{ path: 'requests[0].text', message: 'Required' }] },
+            },
           });
         }
         if (req.url === '/v1/tasks/t2') {
@@ -53,7 +64,10 @@ describe('SDK client', () => {
 
   it('maps camelCase methods to snake_case skill routes, with the token and team_id', async () => {
     const client = createClient({ baseUrl: base, token: 'sf_test' });
-    const res = await client.apps.hosting.searchDomains({ requests: [{ query: 'cedar' }] }, { teamId: 'team_1' });
+    const res = await client.apps.hosting.searchDomains(
+      { requests: [{ query: 'cedar' }] },
+      { teamId: 'team_1' },
+    );
     expect(res).toEqual({ results: [], previews: [], task_id: 't1' });
     expect(seen.at(-1)).toEqual({
       method: 'POST',
@@ -81,7 +95,10 @@ describe('SDK client', () => {
 
   it('sends YAML definitions as application/yaml and handles 204', async () => {
     const client = createClient({ baseUrl: base, token: 'sf_test' });
-    await expect(client.workflows.create('title: x\n')).rejects.toMatchObject({ status: 404, code: 'ROUTE_NOT_FOUND' });
+    await expect(client.workflows.create('title: x\n')).rejects.toMatchObject({
+      status: 404,
+      code: 'ROUTE_NOT_FOUND',
+    });
     expect(seen.at(-1)?.type).toBe('application/yaml');
     await client.workflows.validate('{"title":"x"}').catch(() => undefined);
     expect(seen.at(-1)?.type).toBe('application/json');
@@ -91,7 +108,10 @@ describe('SDK client', () => {
   it('waits for a task, reporting each snapshot', async () => {
     const client = createClient({ baseUrl: base, token: 'sf_test' });
     const statuses: string[] = [];
-    const task = await client.tasks.wait('t2', { intervalMs: 10, onProgress: (t) => statuses.push(t.status) });
+    const task = await client.tasks.wait('t2', {
+      intervalMs: 10,
+      onProgress: (t) => statuses.push(t.status),
+    });
     expect(task.status).toBe('completed');
     expect(statuses).toEqual(['running', 'running', 'completed']);
   });

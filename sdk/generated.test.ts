@@ -15,9 +15,11 @@ describe('sdk/generated.ts', () => {
     expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(expected);
   });
 
-  it('types every skill route of the document with camelCase methods', async () => {
+  it('types every skill route of the document with camelCase methods', () => {
     const text = readFileSync(GENERATED_FILE, 'utf8');
-    expect(text).toMatch(/searchDomains: \{\s*input: HostingSearchDomainsInput;\s*output: HostingSearchDomainsOutput;\s*mode: 'sync'/);
+    expect(text).toMatch(
+      /searchDomains: \{\s*input: HostingSearchDomainsInput;\s*output: HostingSearchDomainsOutput;\s*mode: 'sync'/,
+    );
     // Request fields with a server default are optional in the input type.
     expect(text).toMatch(/max_results\?: number;/);
     expect(text).toMatch(/query: string;/);

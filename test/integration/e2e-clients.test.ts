@@ -1,0 +1,236 @@
+/**
+ * The CLI and the SDK end to end against the real stack `npm start` runs (Temporal dev server,
+ * worker, API and simulators, on free ports with a temporary DATA_DIR): apply and run the
+ * example definition, call a skill through REST, the SDK and `apps ... --json` and compare the
+ * bodies, validate a broken file, report API errors, and leave no process behind.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { createClient, isCompleted, SkillflowApiError, type SkillflowClient } from '../../sdk/index.js';
+import { processesMentioning, runCli, startStack, type RunningStack } from '../helpers/stack.js';
+
+// `npm start` loads only the real apps (activities/apps), so the skill parts need hosting.
+const HOSTING = existsSync(path.join(PROJECT_ROOT, 'activities/apps/hosting/app.yaml'));
+const EXAMPLE = path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml');
+const INPUT = { requests: [{ id: 'a', query: 'cedar', tlds: ['com'] }, { query: 'lanternfish.net' }] };
+const BROKEN = [
+  'title: Broken',
+  'start_when:',
+  '  manual: {}',
+  'steps:',
+  '  - id: search',
+  '    use_app_skill: hosting.search_domain',
+  '    input:',
+  '      requests: [{ query: cedar }]',
+  '  - id: again',
+  '    use_app_skill: hosting.search_domains',
+  '    input:',
+  '      requests:',
+  '        - query: cedar',
+  '          max_results: 50',
+  '',
+].join('\n');
+
+/** Ids and timestamps differ per call; everything else must be identical. */
+function normalise(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalise);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === 'task_id' || k.endsWith('_at') ? `<${k}>` : normalise(v),
+    ]),
+  );
+}
+
+describe.skipIf(!HOSTING)('CLI and SDK against npm start', () => {
+  let stack: RunningStack;
+  let client: SkillflowClient;
+  let tmp: string;
+  // The CLI finds the token in DATA_DIR/dev-api-key, as it does after a plain `npm start`.
+  const cli = (...args: string[]) => runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir });
+
+  beforeAll(async () => {
+    stack = await startStack();
+    client = createClient({ baseUrl: stack.url, token: stack.token });
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'skillflow-e2e-files-'));
+  }, 180_000);
+
+  afterAll(async () => {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!stack) return;
+    const dataDir = stack.dataDir;
+    expect(await stack.stop()).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  }, 60_000);
+
+  it('SDK: creates the example definition, runs it and waits for the task', async () => {
+    const def = await client.workflows.create(readFileSync(EXAMPLE, 'utf8'));
+    expect(def).toMatchObject({ title: 'Domain ideas', version: 1, trigger_type: 'manual' });
+    const started = await client.workflows.run(def.id);
+    expect(started.links.task).toBe(`/v1/tasks/${started.task_id}`);
+    const seen: string[] = [];
+    const task = await client.tasks.wait(started.task_id, {
+      intervalMs: 200,
+      timeoutMs: 60_000,
+      onProgress: (t) => seen.push(t.status),
+    });
+    expect(task).toMatchObject({
+      task_id: started.task_id,
+      kind: 'workflow_run',
+      status: 'completed',
+      error: null,
+    });
+    expect(task.steps.map((s) => [s.id, s.status])).toEqual([
+      ['search', 'completed'],
+      ['notify', 'completed'],
+    ]);
+    expect(task.steps[0]?.output_summary?.result_count).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe('completed');
+    expect((await client.workflows.runs(def.id)).map((r) => r.task_id)).toContain(started.task_id);
+  });
+
+  it('CLI: apply creates, re-applies unchanged, updates by title; run --wait; tasks get --json', async () => {
+    const file = path.join(tmp, 'ideas.yaml');
+    const source = readFileSync(EXAMPLE, 'utf8').replace('title: Domain ideas', 'title: Domain ideas (CLI)');
+    writeFileSync(file, source);
+    const created = await cli('workflows', 'apply', file);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const id = /^created (wf_[a-z0-9_]+) \(version 1, manual\)$/m.exec(created.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect((await cli('workflows', 'apply', file)).stdout).toBe(`unchanged ${id} (version 1, manual)\n`);
+    writeFileSync(file, source.replace('query: cedar', 'query: juniper'));
+    expect((await cli('workflows', 'apply', file)).stdout).toBe(`updated ${id} (version 2, manual)\n`);
+
+    const run = await cli('workflows', 'run', id!, '--wait', '--json');
+    expect(run.code).toBe(0);
+    const task = JSON.parse(run.stdout) as { task_id: string; status: string; definition: unknown };
+    expect(task).toMatchObject({ status: 'completed', definition: { id, version: 2 } });
+    // The CLI prints exactly what the SDK (and the REST route) returns.
+    const again = await cli('tasks', 'get', task.task_id, '--json');
+    expect(JSON.parse(again.stdout)).toEqual(await client.tasks.get(task.task_id));
+    const human = await cli('tasks', 'get', task.task_id);
+    expect(human.stdout).toMatch(/^ {2}✔ search +completed +\d+\.\ds +result_count=\d+$/m);
+
+    const list = await cli('workflows', 'list', '--json');
+    expect((JSON.parse(list.stdout) as { workflows: { id: string }[] }).workflows.map((w) => w.id)).toContain(
+      id,
+    );
+    // Two definitions are now titled "Domain ideas" (the preloaded file and the SDK's copy).
+    const ambiguous = await cli('workflows', 'apply', EXAMPLE);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toMatch(
+      /^error: AMBIGUOUS_TITLE: 2 definitions are titled "Domain ideas" \(wf_/,
+    );
+  });
+
+  it('a skill call returns the same grouped body through REST, the SDK and `apps --json`', async () => {
+    const res = await fetch(`${stack.url}/v1/apps/hosting/skills/search_domains`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(INPUT),
+    });
+    expect(res.status).toBe(200);
+    const rest = (await res.json()) as Record<string, unknown>;
+    const sdk = await client.apps.hosting.searchDomains(INPUT);
+    const viaCli = await cli('apps', 'hosting', 'search_domains', '--input', JSON.stringify(INPUT), '--json');
+    expect(viaCli).toMatchObject({ code: 0, stderr: '' });
+    const cliBody = JSON.parse(viaCli.stdout) as Record<string, unknown>;
+
+    expect(Object.keys(rest).sort()).toEqual(['previews', 'results', 'task_id']);
+    expect(normalise(sdk)).toEqual(normalise(rest));
+    expect(normalise(cliBody)).toEqual(normalise(rest));
+    if (!isCompleted(sdk)) throw new Error('expected a completed call');
+    expect(sdk.results.map((g) => g.id)).toEqual(['a', null]);
+    expect(sdk.results[0]?.results.every((r) => r.domain.endsWith('.com'))).toBe(true);
+    // Hyphens and snake_case resolve to the same skill.
+    const hyphen = await cli('apps', 'hosting', 'search-domains', '--input', JSON.stringify(INPUT), '--json');
+    expect(normalise(JSON.parse(hyphen.stdout))).toEqual(normalise(rest));
+  });
+
+  it('validate: file:line:col: CODE lines and exit 1 for a broken file, "ok" and exit 0 otherwise', async () => {
+    const broken = path.join(tmp, 'broken.yaml');
+    writeFileSync(broken, BROKEN);
+    const bad = await cli('workflows', 'validate', broken);
+    expect(bad.code).toBe(1);
+    const lines = bad.stdout.trimEnd().split('\n');
+    expect(lines.every((l) => /^.+:\d+:\d+: [A-Z_]+ /.test(l))).toBe(true);
+    expect(lines[0]).toBe(
+      `${broken}:6:20: UNKNOWN_SKILL Unknown skill "hosting.search_domain". Known skills: hosting.search_domains.`,
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(`^${broken.replaceAll('.', '\\.')}:14:24: INVALID_SKILL_INPUT "max_results": `),
+    );
+    expect(bad.stderr).toBe(''); // the live catalog was used: no offline note
+    // The server's own compile agrees on codes and positions.
+    const server = await cli('workflows', 'validate', broken, '--server');
+    expect(server.stdout.split('\n').map((l) => l.split(' ')[0])).toEqual(
+      bad.stdout.split('\n').map((l) => l.split(' ')[0]),
+    );
+
+    expect(await cli('workflows', 'validate', EXAMPLE)).toEqual({ code: 0, stdout: 'ok\n', stderr: '' });
+    const offline = await runCli(['workflows', 'validate', broken], {
+      SKILLFLOW_URL: 'http://127.0.0.1:1',
+      SKILLFLOW_API_KEY: 'x',
+    });
+    expect(offline.code).toBe(1);
+    expect(offline.stderr).toMatch(/^note: validated offline .*not reachable/);
+    expect(offline.stdout.split('\n')[0]).toBe(lines[0]);
+  });
+
+  it('API errors: envelope code, message and failing paths on stderr, no stack trace; the SDK throws the same', async () => {
+    const bad = { requests: [{ quer: 'cedar' }] };
+    const run = await cli('apps', 'hosting', 'search_domains', '--input', JSON.stringify(bad));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: INVALID_PARAMETER \(HTTP 400\): /);
+    expect(run.stderr).toContain('  requests[0].query: ');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const e = await client.app('hosting').searchDomains!(bad).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SkillflowApiError);
+    expect(e).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+    expect((e as SkillflowApiError).issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['requests[0].query']),
+    );
+
+    const unauth = await runCli(['workflows', 'list'], {
+      SKILLFLOW_URL: stack.url,
+      SKILLFLOW_API_KEY: 'sf_nope',
+    });
+    expect(unauth.code).toBe(1);
+    expect(unauth.stderr).toMatch(/^error: UNAUTHENTICATED \(HTTP 401\): /);
+    expect(unauth.stderr).not.toContain('sf_nope');
+    expect((await cli('workflows', 'bogus')).code).toBe(2);
+  });
+
+  it('keys: create prints the token once, list never does, revoke makes it unusable', async (ctx) => {
+    const probe = await fetch(`${stack.url}/v1/keys`, {
+      headers: { authorization: `Bearer ${stack.token}` },
+    });
+    await probe.body?.cancel();
+    if (probe.status === 404) ctx.skip(); // the keys routes are not in this build yet
+    const created = await cli(
+      'keys',
+      'create',
+      '--name',
+      'e2e',
+      '--scopes',
+      'workflows,app:hosting',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    expect(created.stderr).toMatch(/only time the token is shown/);
+    const key = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
+    expect(key.scopes).toEqual(['workflows', 'app:hosting']);
+    const list = await cli('keys', 'list');
+    expect(list.stdout).toContain(key.id);
+    expect(list.stdout).not.toContain(key.token);
+    const scoped = createClient({ baseUrl: stack.url, token: key.token });
+    expect(Array.isArray(await scoped.workflows.list())).toBe(true);
+    expect((await cli('keys', 'revoke', key.id)).code).toBe(0);
+    await expect(scoped.workflows.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+  });
+});
