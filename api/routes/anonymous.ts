@@ -19,30 +19,49 @@ export const anonymousRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new AnonymousCallsService(deps);
-    const sweep = setInterval(() => void clearExpiredCounters(deps.store).catch(() => undefined), 10 * 60_000);
+    const sweep = setInterval(
+      () => void clearExpiredCounters(deps.store).catch(() => undefined),
+      10 * 60_000,
+    );
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));
 
-    app.post('/v1/anonymous/apps/:app_id/skills/:skill_id', { schema: { hide: true, params: SkillParams } }, async (req, reply) => {
-      const skill = service.eligible(req.params.app_id, req.params.skill_id);
-      const guestId = service.guestId(req.headers[GUEST_HEADER]);
-      const input = service.parse(skill, req.body);
-      const result = await service.call(skill, input, guestId, req.ip);
-      return reply.status(200).send({ ...(result.output as Record<string, unknown>), previews: result.previews });
-    });
+    app.post(
+      '/v1/anonymous/apps/:app_id/skills/:skill_id',
+      { schema: { hide: true, params: SkillParams } },
+      async (req, reply) => {
+        const skill = service.eligible(req.params.app_id, req.params.skill_id);
+        const guestId = service.guestId(req.headers[GUEST_HEADER]);
+        const input = service.parse(skill, req.body);
+        const result = await service.call(skill, input, guestId, req.ip);
+        return reply
+          .status(200)
+          .send({ ...(result.output as Record<string, unknown>), previews: result.previews });
+      },
+    );
 
-    app.post('/v1/anonymous/apps/:app_id/skills/:skill_id/quote', { schema: { hide: true, params: SkillParams } }, async (req) => {
-      const skill = service.eligible(req.params.app_id, req.params.skill_id);
-      const guestId = service.guestId(req.headers[GUEST_HEADER]);
-      service.parse(skill, req.body);
-      return service.quote(skill, guestId, req.ip);
-    });
+    app.post(
+      '/v1/anonymous/apps/:app_id/skills/:skill_id/quote',
+      { schema: { hide: true, params: SkillParams } },
+      async (req) => {
+        const skill = service.eligible(req.params.app_id, req.params.skill_id);
+        const guestId = service.guestId(req.headers[GUEST_HEADER]);
+        service.parse(skill, req.body);
+        return service.quote(skill, guestId, req.ip);
+      },
+    );
 
-    app.get('/v1/anonymous/free-usage/status', { schema: { hide: true, querystring: StatusQuery } }, async (req) => {
-      const id = req.query.anonymous_id;
-      if (id !== undefined && !GUEST_ID.test(id)) {
-        throw invalidParameter([{ path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' }]);
-      }
-      return service.credits.status(service.credits.keysFor(id, req.ip));
-    });
+    app.get(
+      '/v1/anonymous/free-usage/status',
+      { schema: { hide: true, querystring: StatusQuery } },
+      async (req) => {
+        const id = req.query.anonymous_id;
+        if (id !== undefined && !GUEST_ID.test(id)) {
+          throw invalidParameter([
+            { path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' },
+          ]);
+        }
+        return service.credits.status(service.credits.keysFor(id, req.ip));
+      },
+    );
   };

@@ -18,16 +18,34 @@ import { errorResponses } from '../schemas.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 const ChatId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be 1 to 128 letters, digits, _ or -');
-const FocusBody = z.union([
-  z.object({ chat_id: ChatId, focus_mode_on: z.string().regex(/^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/, 'must be <app>.<mode>') }).strict(),
-  z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
-]).describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
+const FocusBody = z
+  .union([
+    z
+      .object({
+        chat_id: ChatId,
+        focus_mode_on: z
+          .string()
+          .regex(/^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/, 'must be <app>.<mode>'),
+      })
+      .strict(),
+    z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
+  ])
+  .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
 const WebhookBody = z.object({ chat_id: ChatId, url: z.string().max(2048).nullable() }).strict();
 const MessagesBody = z
-  .object({ chat_id: ChatId, limit: z.number().int().min(1).max(100).default(50), before: z.iso.datetime().optional().describe('Only messages created before this time (paging).') })
+  .object({
+    chat_id: ChatId,
+    limit: z.number().int().min(1).max(100).default(50),
+    before: z.iso.datetime().optional().describe('Only messages created before this time (paging).'),
+  })
   .strict();
 
-const ChatSchema = z.object({ chat_id: z.string(), focus_mode: z.string().nullable(), webhook_configured: z.boolean(), updated_at: z.string() });
+const ChatSchema = z.object({
+  chat_id: z.string(),
+  focus_mode: z.string().nullable(),
+  webhook_configured: z.boolean(),
+  updated_at: z.string(),
+});
 const MessageSchema = z.object({
   message_id: z.string(),
   title: z.string(),
@@ -46,72 +64,135 @@ export const chatRoutes =
     const db = deps.store.db;
 
     /** Creates the chat for `owner` or updates it; 409 when the id belongs to someone else. */
-    const upsert = async (owner: string, chatId: string, set: { focus_mode?: string | null; webhook_url_sealed?: string | null }) => {
+    const upsert = async (
+      owner: string,
+      chatId: string,
+      set: { focus_mode?: string | null; webhook_url_sealed?: string | null },
+    ) => {
       const row = await db
         .insertInto('chats')
-        .values({ chat_id: chatId, owner_id: owner, focus_mode: set.focus_mode ?? null, webhook_url_sealed: set.webhook_url_sealed ?? null })
-        .onConflict((oc) => oc.column('chat_id').doUpdateSet({ ...set, updated_at: new Date() }).where('chats.owner_id', '=', owner))
+        .values({
+          chat_id: chatId,
+          owner_id: owner,
+          focus_mode: set.focus_mode ?? null,
+          webhook_url_sealed: set.webhook_url_sealed ?? null,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('chat_id')
+            .doUpdateSet({ ...set, updated_at: new Date() })
+            .where('chats.owner_id', '=', owner),
+        )
         .returning(['chat_id', 'focus_mode', 'webhook_url_sealed', 'updated_at'])
         .executeTakeFirst();
-      if (!row) throw new SkillflowError('CONFLICT', 'This chat_id belongs to another account.', { field: 'chat_id' });
-      return { chat_id: row.chat_id, focus_mode: row.focus_mode, webhook_configured: row.webhook_url_sealed !== null, updated_at: new Date(row.updated_at).toISOString() };
+      if (!row)
+        throw new SkillflowError('CONFLICT', 'This chat_id belongs to another account.', {
+          field: 'chat_id',
+        });
+      return {
+        chat_id: row.chat_id,
+        focus_mode: row.focus_mode,
+        webhook_configured: row.webhook_url_sealed !== null,
+        updated_at: new Date(row.updated_at).toISOString(),
+      };
     };
 
-    app.post('/v1/chats', {
-      schema: { tags, security: BEARER, summary: "Set a chat's focus mode", body: FocusBody, response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) } },
-    }, async (req) => {
-      const p = requireScope(req, 'workflows');
-      const body = req.body;
-      let focus: string | null = null;
-      if ('focus_mode_on' in body) {
-        const appId = body.focus_mode_on.split('.')[0]!;
-        if (!deps.registry.app(appId)) throw invalidParameter([{ path: 'focus_mode_on', message: `no app named ${appId}` }]);
-        focus = body.focus_mode_on;
-      }
-      return upsert(p.ownerId, body.chat_id, { focus_mode: focus });
-    });
+    app.post(
+      '/v1/chats',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "Set a chat's focus mode",
+          body: FocusBody,
+          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'workflows');
+        const body = req.body;
+        let focus: string | null = null;
+        if ('focus_mode_on' in body) {
+          const appId = body.focus_mode_on.split('.')[0]!;
+          if (!deps.registry.app(appId))
+            throw invalidParameter([{ path: 'focus_mode_on', message: `no app named ${appId}` }]);
+          focus = body.focus_mode_on;
+        }
+        return upsert(p.ownerId, body.chat_id, { focus_mode: focus });
+      },
+    );
 
-    app.post('/v1/chats/webhook', {
-      schema: { tags, security: BEARER, summary: "Set or clear a chat's webhook URL", body: WebhookBody, response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) } },
-    }, async (req) => {
-      const p = requireScope(req, 'workflows');
-      const { chat_id: chatId, url } = req.body;
-      if (url !== null) {
-        const problem = webhookUrlProblem(url, deps.config.NODE_ENV === 'production');
-        if (problem) throw invalidParameter([{ path: 'url', message: problem }]);
-      }
-      return upsert(p.ownerId, chatId, { webhook_url_sealed: url === null ? null : sealJson(deps.keyring, url) });
-    });
+    app.post(
+      '/v1/chats/webhook',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "Set or clear a chat's webhook URL",
+          body: WebhookBody,
+          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'workflows');
+        const { chat_id: chatId, url } = req.body;
+        if (url !== null) {
+          const problem = webhookUrlProblem(url, deps.config.NODE_ENV === 'production');
+          if (problem) throw invalidParameter([{ path: 'url', message: problem }]);
+        }
+        return upsert(p.ownerId, chatId, {
+          webhook_url_sealed: url === null ? null : sealJson(deps.keyring, url),
+        });
+      },
+    );
 
-    app.post('/v1/chats/messages', {
-      schema: { tags, security: BEARER, summary: "List a chat's messages, newest first", body: MessagesBody, response: { 200: z.object({ chat_id: z.string(), messages: z.array(MessageSchema) }), ...errorResponses(400, 401, 403, 404, 429) } },
-    }, async (req) => {
-      const p = requireScope(req, 'workflows');
-      const { chat_id: chatId, limit, before } = req.body;
-      const chat = await db.selectFrom('chats').select('owner_id').where('chat_id', '=', chatId).executeTakeFirst();
-      let q = db
-        .selectFrom('chat_messages')
-        .select(['id', 'task_id', 'step_id', 'content_sealed', 'created_at', 'webhook_delivered_at'])
-        .where('chat_id', '=', chatId)
-        .where('owner_id', '=', p.ownerId);
-      if (before) q = q.where('created_at', '<', new Date(before));
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-      // Messages can arrive before the chat row exists (no focus or webhook set yet).
-      if ((chat && chat.owner_id !== p.ownerId) || (!chat && rows.length === 0)) throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
-      return {
-        chat_id: chatId,
-        messages: rows.map((r) => {
-          const content = openJson<StoredChatContent>(deps.keyring, r.content_sealed);
-          return {
-            message_id: r.id,
-            title: content.title,
-            message: content.message,
-            task_id: r.task_id,
-            step_id: r.step_id,
-            created_at: new Date(r.created_at).toISOString(),
-            webhook_delivered: r.webhook_delivered_at !== null,
-          };
-        }),
-      };
-    });
+    app.post(
+      '/v1/chats/messages',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "List a chat's messages, newest first",
+          body: MessagesBody,
+          response: {
+            200: z.object({ chat_id: z.string(), messages: z.array(MessageSchema) }),
+            ...errorResponses(400, 401, 403, 404, 429),
+          },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'workflows');
+        const { chat_id: chatId, limit, before } = req.body;
+        const chat = await db
+          .selectFrom('chats')
+          .select('owner_id')
+          .where('chat_id', '=', chatId)
+          .executeTakeFirst();
+        let q = db
+          .selectFrom('chat_messages')
+          .select(['id', 'task_id', 'step_id', 'content_sealed', 'created_at', 'webhook_delivered_at'])
+          .where('chat_id', '=', chatId)
+          .where('owner_id', '=', p.ownerId);
+        if (before) q = q.where('created_at', '<', new Date(before));
+        const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+        // Messages can arrive before the chat row exists (no focus or webhook set yet).
+        if ((chat && chat.owner_id !== p.ownerId) || (!chat && rows.length === 0))
+          throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
+        return {
+          chat_id: chatId,
+          messages: rows.map((r) => {
+            const content = openJson<StoredChatContent>(deps.keyring, r.content_sealed);
+            return {
+              message_id: r.id,
+              title: content.title,
+              message: content.message,
+              task_id: r.task_id,
+              step_id: r.step_id,
+              created_at: new Date(r.created_at).toISOString(),
+              webhook_delivered: r.webhook_delivered_at !== null,
+            };
+          }),
+        };
+      },
+    );
   };

@@ -7,7 +7,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { createKey, listKeys, revokeKey, ScopeSchema, TIERS, type Principal, type Scope, type Tier } from '../../lib/keys.js';
+import {
+  createKey,
+  listKeys,
+  revokeKey,
+  ScopeSchema,
+  TIERS,
+  type Principal,
+  type Scope,
+  type Tier,
+} from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
@@ -59,44 +68,99 @@ export const keyRoutes =
     app.addHook('preHandler', authenticate(deps.store));
     const tags = ['keys'];
 
-    app.post('/v1/keys', {
-      schema: { tags, security: BEARER, summary: 'Create an API key (the token is shown once)', body: CreateKeyBody, response: { 201: CreatedKeySchema, ...errorResponses(400, 401, 403, 429) } },
-    }, async (req, reply) => {
-      const p = requireScope(req, 'keys');
-      const denied = req.body.scopes.filter((s) => !mayGrant(p, s));
-      if (denied.length > 0) throw new SkillflowError('FORBIDDEN', 'A key cannot grant scopes its creator lacks.', { scopes: denied });
-      const tier: Tier = req.body.tier ?? p.tier;
-      if (TIERS.indexOf(tier) > TIERS.indexOf(p.tier)) {
-        throw new SkillflowError('FORBIDDEN', `A key cannot have a higher tier than its creator (${p.tier}).`, { tier });
-      }
-      const key = await createKey(deps.store, { name: req.body.name, scopes: req.body.scopes, ownerId: p.ownerId, tier });
-      const row = await deps.store.db.selectFrom('api_keys').select('created_at').where('id', '=', key.id).executeTakeFirstOrThrow();
-      return reply.status(201).send({ id: key.id, token: key.token, name: key.name, scopes: key.scopes, tier: key.tier, created_at: iso(row.created_at)! });
-    });
+    app.post(
+      '/v1/keys',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Create an API key (the token is shown once)',
+          body: CreateKeyBody,
+          response: { 201: CreatedKeySchema, ...errorResponses(400, 401, 403, 429) },
+        },
+      },
+      async (req, reply) => {
+        const p = requireScope(req, 'keys');
+        const denied = req.body.scopes.filter((s) => !mayGrant(p, s));
+        if (denied.length > 0)
+          throw new SkillflowError('FORBIDDEN', 'A key cannot grant scopes its creator lacks.', {
+            scopes: denied,
+          });
+        const tier: Tier = req.body.tier ?? p.tier;
+        if (TIERS.indexOf(tier) > TIERS.indexOf(p.tier)) {
+          throw new SkillflowError(
+            'FORBIDDEN',
+            `A key cannot have a higher tier than its creator (${p.tier}).`,
+            { tier },
+          );
+        }
+        const key = await createKey(deps.store, {
+          name: req.body.name,
+          scopes: req.body.scopes,
+          ownerId: p.ownerId,
+          tier,
+        });
+        const row = await deps.store.db
+          .selectFrom('api_keys')
+          .select('created_at')
+          .where('id', '=', key.id)
+          .executeTakeFirstOrThrow();
+        return reply
+          .status(201)
+          .send({
+            id: key.id,
+            token: key.token,
+            name: key.name,
+            scopes: key.scopes,
+            tier: key.tier,
+            created_at: iso(row.created_at)!,
+          });
+      },
+    );
 
-    app.get('/v1/keys', {
-      schema: { tags, security: BEARER, summary: "List the owner's API keys (never tokens or hashes)", response: { 200: z.object({ keys: z.array(KeySchema) }), ...errorResponses(401, 403, 429) } },
-    }, async (req) => {
-      const p = requireScope(req, 'keys');
-      const rows = await listKeys(deps.store, p.ownerId);
-      return {
-        keys: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          scopes: typeof r.scopes === 'string' ? (JSON.parse(r.scopes) as string[]) : r.scopes,
-          tier: (TIERS as readonly string[]).includes(r.tier) ? (r.tier as Tier) : 'standard',
-          created_at: iso(r.created_at)!,
-          last_used_at: iso(r.last_used_at),
-          revoked_at: iso(r.revoked_at),
-        })),
-      };
-    });
+    app.get(
+      '/v1/keys',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "List the owner's API keys (never tokens or hashes)",
+          response: { 200: z.object({ keys: z.array(KeySchema) }), ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'keys');
+        const rows = await listKeys(deps.store, p.ownerId);
+        return {
+          keys: rows.map((r) => ({
+            id: r.id,
+            name: r.name,
+            scopes: typeof r.scopes === 'string' ? (JSON.parse(r.scopes) as string[]) : r.scopes,
+            tier: (TIERS as readonly string[]).includes(r.tier) ? (r.tier as Tier) : 'standard',
+            created_at: iso(r.created_at)!,
+            last_used_at: iso(r.last_used_at),
+            revoked_at: iso(r.revoked_at),
+          })),
+        };
+      },
+    );
 
-    app.delete('/v1/keys/:key_id', {
-      schema: { tags, security: BEARER, summary: 'Revoke an API key', params: KeyParams, response: { 204: z.null().describe('Revoked.'), ...errorResponses(401, 403, 404, 429) } },
-    }, async (req, reply) => {
-      const p = requireScope(req, 'keys');
-      if (!(await revokeKey(deps.store, p.ownerId, req.params.key_id))) throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
-      return reply.status(204).send(null);
-    });
+    app.delete(
+      '/v1/keys/:key_id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Revoke an API key',
+          params: KeyParams,
+          response: { 204: z.null().describe('Revoked.'), ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (req, reply) => {
+        const p = requireScope(req, 'keys');
+        if (!(await revokeKey(deps.store, p.ownerId, req.params.key_id)))
+          throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
+        return reply.status(204).send(null);
+      },
+    );
   };

@@ -24,7 +24,9 @@ export function webhookUrlProblem(raw: string, production: boolean): string | un
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     if (production) return 'must use https in production';
-    return isLoopback(url.hostname) ? undefined : 'must use https (plain http is allowed only to a loopback host)';
+    return isLoopback(url.hostname)
+      ? undefined
+      : 'must use https (plain http is allowed only to a loopback host)';
   }
   return 'must use https';
 }

@@ -16,7 +16,12 @@ import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 
 const Id = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -');
-const b64 = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'must be base64 or base64url');
+const b64 = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'must be base64 or base64url');
 
 const Sealed = (max: number) =>
   z
@@ -33,9 +38,15 @@ export const MAX_CHILDREN = 50;
 
 const ResultsBody = z
   .object({
-    expected_user_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('Owner id the browser encrypted for; must be the caller.'),
+    expected_user_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .describe('Owner id the browser encrypted for; must be the caller.'),
     root_id: Id.describe('Client id of the chatless root.'),
-    key_id: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).describe("Id of the browser's key (opaque to the server)."),
+    key_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+      .describe("Id of the browser's key (opaque to the server)."),
     algorithm: z.literal('AES-256-GCM'),
     root: Sealed(ROOT_MAX),
     children: z
@@ -43,41 +54,73 @@ const ResultsBody = z
       .max(MAX_CHILDREN)
       .refine((c) => new Set(c.map((x) => x.child_id)).size === c.length, 'child_id values must be unique')
       .default([])
-      .describe(`At most ${MAX_CHILDREN} children per post (spec: projections post in batches of at most 50).`),
+      .describe(
+        `At most ${MAX_CHILDREN} children per post (spec: projections post in batches of at most 50).`,
+      ),
   })
   .strict();
 
-const StoredSchema = z.object({ result_id: z.string(), root_id: z.string(), child_count: z.number().int(), stored_at: z.string() });
+const StoredSchema = z.object({
+  result_id: z.string(),
+  root_id: z.string(),
+  child_count: z.number().int(),
+  stored_at: z.string(),
+});
 
 export const workspaceRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('preHandler', authenticate(deps.store));
 
-    app.post('/v1/apps/workspace/results', {
-      bodyLimit: 2 * 1024 * 1024,
-      schema: {
-        tags: ['skills'],
-        security: BEARER,
-        summary: 'Store browser-encrypted workspace results',
-        body: ResultsBody,
-        response: { 200: StoredSchema, 201: StoredSchema, ...errorResponses(400, 401, 403, 409, 413, 429) },
+    app.post(
+      '/v1/apps/workspace/results',
+      {
+        bodyLimit: 2 * 1024 * 1024,
+        schema: {
+          tags: ['skills'],
+          security: BEARER,
+          summary: 'Store browser-encrypted workspace results',
+          body: ResultsBody,
+          response: { 200: StoredSchema, 201: StoredSchema, ...errorResponses(400, 401, 403, 409, 413, 429) },
+        },
       },
-    }, async (req, reply) => {
-      const p = requireSkillScope(req, 'workspace', 'results');
-      const body = req.body;
-      if (body.expected_user_id !== p.ownerId) throw new SkillflowError('EXPECTED_USER_MISMATCH', undefined, { field: 'expected_user_id' });
-      const sealed = sealJson(deps.keyring, { key_id: body.key_id, algorithm: body.algorithm, root: body.root, children: body.children });
-      const now = new Date();
-      // xmax = 0 only on a freshly inserted row: tells a first upload (201) from a replacement (200).
-      const row = await deps.store.db
-        .insertInto('workspace_results')
-        .values({ id: `wsr_${randomBytes(12).toString('hex')}`, owner_id: p.ownerId, root_id: body.root_id, child_count: body.children.length, payload_sealed: sealed })
-        .onConflict((oc) => oc.columns(['owner_id', 'root_id']).doUpdateSet({ child_count: body.children.length, payload_sealed: sealed, updated_at: now }))
-        .returning(['id', sql<boolean>`(xmax = 0)`.as('inserted')])
-        .executeTakeFirstOrThrow();
-      return reply
-        .status(row.inserted ? 201 : 200)
-        .send({ result_id: row.id, root_id: body.root_id, child_count: body.children.length, stored_at: now.toISOString() });
-    });
+      async (req, reply) => {
+        const p = requireSkillScope(req, 'workspace', 'results');
+        const body = req.body;
+        if (body.expected_user_id !== p.ownerId)
+          throw new SkillflowError('EXPECTED_USER_MISMATCH', undefined, { field: 'expected_user_id' });
+        const sealed = sealJson(deps.keyring, {
+          key_id: body.key_id,
+          algorithm: body.algorithm,
+          root: body.root,
+          children: body.children,
+        });
+        const now = new Date();
+        // xmax = 0 only on a freshly inserted row: tells a first upload (201) from a replacement (200).
+        const row = await deps.store.db
+          .insertInto('workspace_results')
+          .values({
+            id: `wsr_${randomBytes(12).toString('hex')}`,
+            owner_id: p.ownerId,
+            root_id: body.root_id,
+            child_count: body.children.length,
+            payload_sealed: sealed,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['owner_id', 'root_id'])
+              .doUpdateSet({ child_count: body.children.length, payload_sealed: sealed, updated_at: now }),
+          )
+          .returning(['id', sql<boolean>`(xmax = 0)`.as('inserted')])
+          .executeTakeFirstOrThrow();
+        return reply
+          .status(row.inserted ? 201 : 200)
+          .send({
+            result_id: row.id,
+            root_id: body.root_id,
+            child_count: body.children.length,
+            stored_at: now.toISOString(),
+          });
+      },
+    );
   };

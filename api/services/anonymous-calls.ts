@@ -11,7 +11,11 @@ import { createProviderLimits, type ProviderLimits } from '../../activities/prov
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { runSkill } from '../../activities/skill-activity.js';
 import { formatPath, invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { allowancesFromConfig, AnonymousCredits, type LimitReason } from '../../lib/limits/anonymous-credits.js';
+import {
+  allowancesFromConfig,
+  AnonymousCredits,
+  type LimitReason,
+} from '../../lib/limits/anonymous-credits.js';
 import type { ApiDeps } from '../deps.js';
 
 type Skill = LoadedSkill & { impl: SkillImplementation };
@@ -47,7 +51,15 @@ export class AnonymousCallsService {
     const configured = deps.secrets.get('anonymous_hash_secret');
     const secret = configured
       ? Buffer.from(configured, 'utf8')
-      : Buffer.from(hkdfSync('sha256', deps.keyring.keys.get(deps.keyring.activeKeyId)!, '', 'skillflow anonymous counters', 32));
+      : Buffer.from(
+          hkdfSync(
+            'sha256',
+            deps.keyring.keys.get(deps.keyring.activeKeyId)!,
+            '',
+            'skillflow anonymous counters',
+            32,
+          ),
+        );
     this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
     this.providers = createProviderLimits(deps.config, deps.store);
   }
@@ -57,9 +69,13 @@ export class AnonymousCallsService {
     const skill = this.deps.registry.available(appId, skillId);
     if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', `No available skill ${appId}.${skillId}.`);
     if (skill.manifest.anonymousAccess !== 'inline') {
-      throw new SkillflowError('ANONYMOUS_NOT_ALLOWED', `${skill.manifest.appId}.${skill.manifest.id} needs an API token.`, {
-        authenticated_route: `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
-      });
+      throw new SkillflowError(
+        'ANONYMOUS_NOT_ALLOWED',
+        `${skill.manifest.appId}.${skill.manifest.id} needs an API token.`,
+        {
+          authenticated_route: `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
+        },
+      );
     }
     return skill;
   }
@@ -68,7 +84,10 @@ export class AnonymousCallsService {
   guestId(value: unknown): string {
     if (typeof value !== 'string' || !GUEST_ID.test(value)) {
       throw invalidParameter([
-        { path: 'x-skillflow-anonymous-id', message: 'must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)' },
+        {
+          path: 'x-skillflow-anonymous-id',
+          message: 'must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)',
+        },
       ]);
     }
     return value;
@@ -77,10 +96,15 @@ export class AnonymousCallsService {
   /** Validates the body with the skill's schema, then the anonymous rule of one request item. */
   parse(skill: Skill, body: unknown): unknown {
     const parsed = skill.impl.input.safeParse(body);
-    if (!parsed.success) throw invalidParameter(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+    if (!parsed.success)
+      throw invalidParameter(
+        parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+      );
     const requests = (parsed.data as { requests?: unknown[] }).requests;
     if (!Array.isArray(requests) || requests.length !== 1) {
-      throw invalidParameter([{ path: 'requests', message: 'the anonymous route takes exactly one request item' }]);
+      throw invalidParameter([
+        { path: 'requests', message: 'the anonymous route takes exactly one request item' },
+      ]);
     }
     return parsed.data;
   }
@@ -90,18 +114,31 @@ export class AnonymousCallsService {
     const credits = anonymousCost(skill);
     const base = { app_id: skill.manifest.appId, skill_id: skill.manifest.id, credits };
     const available = await this.credits.check(this.credits.keysFor(guestId, ip), credits);
-    if (!available.ok) return { ...base, can_run: false, reason: available.reason, retry_after_seconds: Math.ceil(available.retryAfterMs / 1000) };
+    if (!available.ok)
+      return {
+        ...base,
+        can_run: false,
+        reason: available.reason,
+        retry_after_seconds: Math.ceil(available.retryAfterMs / 1000),
+      };
     const wait = await this.providers.waitSeconds(skill.manifest, 1);
     if (wait > 0) return { ...base, can_run: false, reason: 'provider_busy', retry_after_seconds: wait };
     return { ...base, can_run: true, reason: 'available', retry_after_seconds: null };
   }
 
   /** Reserves credits, charges the provider counters, runs the skill in-process. */
-  async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<{ output: unknown; previews: unknown[] }> {
+  async call(
+    skill: Skill,
+    input: unknown,
+    guestId: string,
+    ip: string,
+  ): Promise<{ output: unknown; previews: unknown[] }> {
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
     try {
       await this.providers.acquire(skill.manifest, 1);
-      const policy = isPolicyName(skill.manifest.policy) ? POLICY_PROFILES[skill.manifest.policy] : POLICY_PROFILES['upstream-lookup'];
+      const policy = isPolicyName(skill.manifest.policy)
+        ? POLICY_PROFILES[skill.manifest.policy]
+        : POLICY_PROFILES['upstream-lookup'];
       const signal = AbortSignal.timeout(policy.startToCloseMs);
       let output: unknown;
       try {

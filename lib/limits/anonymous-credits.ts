@@ -25,9 +25,21 @@ export type Allowances = Record<AllowanceScope, Record<Period, number>>;
 /** The nine allowances from the ANONYMOUS_* configuration variables. */
 export function allowancesFromConfig(c: Config): Allowances {
   return {
-    identity: { daily: c.ANONYMOUS_IDENTITY_DAILY_CREDITS, weekly: c.ANONYMOUS_IDENTITY_WEEKLY_CREDITS, monthly: c.ANONYMOUS_IDENTITY_MONTHLY_CREDITS },
-    ip: { daily: c.ANONYMOUS_IP_DAILY_CREDITS, weekly: c.ANONYMOUS_IP_WEEKLY_CREDITS, monthly: c.ANONYMOUS_IP_MONTHLY_CREDITS },
-    pool: { daily: c.ANONYMOUS_POOL_DAILY_CREDITS, weekly: c.ANONYMOUS_POOL_WEEKLY_CREDITS, monthly: c.ANONYMOUS_POOL_MONTHLY_CREDITS },
+    identity: {
+      daily: c.ANONYMOUS_IDENTITY_DAILY_CREDITS,
+      weekly: c.ANONYMOUS_IDENTITY_WEEKLY_CREDITS,
+      monthly: c.ANONYMOUS_IDENTITY_MONTHLY_CREDITS,
+    },
+    ip: {
+      daily: c.ANONYMOUS_IP_DAILY_CREDITS,
+      weekly: c.ANONYMOUS_IP_WEEKLY_CREDITS,
+      monthly: c.ANONYMOUS_IP_MONTHLY_CREDITS,
+    },
+    pool: {
+      daily: c.ANONYMOUS_POOL_DAILY_CREDITS,
+      weekly: c.ANONYMOUS_POOL_WEEKLY_CREDITS,
+      monthly: c.ANONYMOUS_POOL_MONTHLY_CREDITS,
+    },
   };
 }
 
@@ -56,7 +68,8 @@ interface Counter {
   limiter: RateLimiterPostgres;
 }
 
-const reasonOf = (c: Counter): LimitReason => (c.scope === 'pool' ? `shared_${c.period}_limit_reached` : `${c.period}_limit_reached`);
+const reasonOf = (c: Counter): LimitReason =>
+  c.scope === 'pool' ? `shared_${c.period}_limit_reached` : `${c.period}_limit_reached`;
 
 export class AnonymousCredits {
   private readonly counters: Counter[];
@@ -73,14 +86,19 @@ export class AnonymousCredits {
         scope,
         period,
         points: allowances[scope][period],
-        limiter: storeLimiter(store, { keyPrefix: `anon:${scope}:${period}`, points: allowances[scope][period], durationSec: PERIOD_SECONDS[period] }),
+        limiter: storeLimiter(store, {
+          keyPrefix: `anon:${scope}:${period}`,
+          points: allowances[scope][period],
+          durationSec: PERIOD_SECONDS[period],
+        }),
       })),
     );
   }
 
   /** Keyed hashes of the guest id and IP; the raw values go no further than this. */
   keysFor(guestId: string | undefined, ip: string): GuestKeys {
-    const h = (kind: string, v: string) => createHmac('sha256', this.secret).update(`${kind}\0${v}`).digest('base64url').slice(0, 32);
+    const h = (kind: string, v: string) =>
+      createHmac('sha256', this.secret).update(`${kind}\0${v}`).digest('base64url').slice(0, 32);
     return { identity: guestId === undefined ? undefined : h('id', guestId), ip: h('ip', ip) };
   }
 
@@ -132,13 +150,20 @@ export class AnonymousCredits {
         const key = this.keyOf(c, r.keys)!;
         const res = await c.limiter.get(key);
         // A window that rolled over since the reservation starts fresh: nothing to give back.
-        if (res && Math.abs(Date.now() + res.msBeforeNext - w.expiresAt) < 2000) await c.limiter.reward(key, r.credits);
+        if (res && Math.abs(Date.now() + res.msBeforeNext - w.expiresAt) < 2000)
+          await c.limiter.reward(key, r.credits);
       }
     });
   }
 
   /** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
-  async status(keys: GuestKeys): Promise<{ daily_remaining_percent: number | null; can_send_text: boolean; reason: LimitReason | 'available' }> {
+  async status(
+    keys: GuestKeys,
+  ): Promise<{
+    daily_remaining_percent: number | null;
+    can_send_text: boolean;
+    reason: LimitReason | 'available';
+  }> {
     let percent: number | null = null;
     if (keys.identity !== undefined) {
       percent = 100;
@@ -149,7 +174,11 @@ export class AnonymousCredits {
       }
     }
     const text = await this.check(keys, 1);
-    return { daily_remaining_percent: percent, can_send_text: text.ok, reason: text.ok ? 'available' : text.reason };
+    return {
+      daily_remaining_percent: percent,
+      can_send_text: text.ok,
+      reason: text.ok ? 'available' : text.reason,
+    };
   }
 }
 

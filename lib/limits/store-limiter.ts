@@ -28,7 +28,12 @@ interface PgQuery {
 function normaliseRow(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
-    out[k] = typeof v === 'bigint' ? Number(v) : (k === 'expire' || k === 'points') && typeof v === 'string' ? Number(v) : v;
+    out[k] =
+      typeof v === 'bigint'
+        ? Number(v)
+        : (k === 'expire' || k === 'points') && typeof v === 'string'
+          ? Number(v)
+          : v;
   }
   return out;
 }
@@ -38,7 +43,9 @@ export function storeClient(db: Kysely<Database>) {
   return {
     async query(q: PgQuery): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
       const runner = currentTx.getStore() ?? db;
-      const res = await runner.executeQuery<Record<string, unknown>>(CompiledQuery.raw(q.text, q.values ?? []));
+      const res = await runner.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(q.text, q.values ?? []),
+      );
       const rows = res.rows.map(normaliseRow);
       return { rows, rowCount: rows.length || Number(res.numAffectedRows ?? 0) };
     },
@@ -82,5 +89,8 @@ export function isRejection(err: unknown): err is RateLimiterRes {
 
 /** Deletes counters whose window ended over an hour ago (called on a timer by the API). */
 export async function clearExpiredCounters(store: Store, now = Date.now()): Promise<void> {
-  await store.db.deleteFrom('rate_limits').where('expire', '<', now - 3_600_000).execute();
+  await store.db
+    .deleteFrom('rate_limits')
+    .where('expire', '<', now - 3_600_000)
+    .execute();
 }

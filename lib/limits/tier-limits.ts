@@ -16,7 +16,11 @@ export const TIER_WINDOW_SECONDS = 60;
 
 /** Requests per minute for each tier, from RATE_LIMIT_<TIER>_PER_MINUTE. */
 export function tierLimitsFromConfig(c: Config): Record<Tier, number> {
-  return { free: c.RATE_LIMIT_FREE_PER_MINUTE, standard: c.RATE_LIMIT_STANDARD_PER_MINUTE, pro: c.RATE_LIMIT_PRO_PER_MINUTE };
+  return {
+    free: c.RATE_LIMIT_FREE_PER_MINUTE,
+    standard: c.RATE_LIMIT_STANDARD_PER_MINUTE,
+    pro: c.RATE_LIMIT_PRO_PER_MINUTE,
+  };
 }
 
 export class TierRateLimits {
@@ -27,7 +31,14 @@ export class TierRateLimits {
     private readonly perMinute: Record<Tier, number>,
   ) {
     this.limiters = Object.fromEntries(
-      TIERS.map((t) => [t, storeLimiter(store, { keyPrefix: `tier:${t}`, points: perMinute[t], durationSec: TIER_WINDOW_SECONDS })]),
+      TIERS.map((t) => [
+        t,
+        storeLimiter(store, {
+          keyPrefix: `tier:${t}`,
+          points: perMinute[t],
+          durationSec: TIER_WINDOW_SECONDS,
+        }),
+      ]),
     ) as Record<Tier, RateLimiterPostgres>;
   }
 

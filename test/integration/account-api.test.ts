@@ -16,7 +16,11 @@ describe('keys, embeds, chats and workspace results', () => {
 
   describe('keys', () => {
     it('creates a key whose token works once shown, lists keys without secrets, and revokes to 401', async () => {
-      const created = await h.request('POST', '/v1/keys', { name: 'cli', scopes: ['app:echo'], tier: 'free' });
+      const created = await h.request('POST', '/v1/keys', {
+        name: 'cli',
+        scopes: ['app:echo'],
+        tier: 'free',
+      });
       expect(created.status).toBe(201);
       expect(created.json).toEqual({
         id: expect.stringMatching(/^k[0-9a-f]{16}$/),
@@ -31,43 +35,104 @@ describe('keys, embeds, chats and workspace results', () => {
       const list = await h.request('GET', '/v1/keys');
       expect(list.status).toBe(200);
       const mine = list.json.keys.find((k: { id: string }) => k.id === created.json.id);
-      expect(mine).toEqual({ id: created.json.id, name: 'cli', scopes: ['app:echo'], tier: 'free', created_at: created.json.created_at, last_used_at: null, revoked_at: null });
+      expect(mine).toEqual({
+        id: created.json.id,
+        name: 'cli',
+        scopes: ['app:echo'],
+        tier: 'free',
+        created_at: created.json.created_at,
+        last_used_at: null,
+        revoked_at: null,
+      });
       expect(list.body).not.toContain(token);
       expect(list.body).not.toContain('token_hash');
       expect(list.json.keys.every((k: { id: string }) => k.id !== 'other')).toBe(true);
       expect((await h.request('DELETE', `/v1/keys/${created.json.id}`)).status).toBe(204);
       const after = await h.request('GET', '/v1/apps/echo', undefined, undefined, token);
       expect(after.status).toBe(401);
-      expect(after.json.error).toEqual({ code: 'UNAUTHENTICATED', message: 'The API token is unknown or revoked.', details: {} });
+      expect(after.json.error).toEqual({
+        code: 'UNAUTHENTICATED',
+        message: 'The API token is unknown or revoked.',
+        details: {},
+      });
       const again = await h.request('DELETE', `/v1/keys/${created.json.id}`);
-      expect(again.json).toEqual({ error: { code: 'NOT_FOUND', message: 'No active key with this id.', details: {} } });
+      expect(again.json).toEqual({
+        error: { code: 'NOT_FOUND', message: 'No active key with this id.', details: {} },
+      });
       // Another owner's key is not visible or revocable.
-      expect((await h.request('DELETE', `/v1/keys/${created.json.id}`, undefined, undefined, h.otherToken)).status).toBe(404);
+      expect(
+        (await h.request('DELETE', `/v1/keys/${created.json.id}`, undefined, undefined, h.otherToken)).status,
+      ).toBe(404);
     });
 
     it('needs the keys scope and never grants more than the creator holds', async () => {
-      const { token: appOnly } = await createKey(h.api.deps.store, { name: 'app', scopes: ['app:echo'], ownerId: 'owner_a' });
+      const { token: appOnly } = await createKey(h.api.deps.store, {
+        name: 'app',
+        scopes: ['app:echo'],
+        ownerId: 'owner_a',
+      });
       const noScope = await h.request('GET', '/v1/keys', undefined, undefined, appOnly);
-      expect(noScope.json).toEqual({ error: { code: 'FORBIDDEN', message: 'The API key lacks the "keys" scope.', details: { required_scope: 'keys' } } });
-      const { token: keysOnly } = await createKey(h.api.deps.store, { name: 'k', scopes: ['keys', 'app:echo'], ownerId: 'owner_a', tier: 'standard' });
-      const widen = await h.request('POST', '/v1/keys', { name: 'x', scopes: ['*', 'skill:echo.shout', 'workflows'] }, undefined, keysOnly);
+      expect(noScope.json).toEqual({
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The API key lacks the "keys" scope.',
+          details: { required_scope: 'keys' },
+        },
+      });
+      const { token: keysOnly } = await createKey(h.api.deps.store, {
+        name: 'k',
+        scopes: ['keys', 'app:echo'],
+        ownerId: 'owner_a',
+        tier: 'standard',
+      });
+      const widen = await h.request(
+        'POST',
+        '/v1/keys',
+        { name: 'x', scopes: ['*', 'skill:echo.shout', 'workflows'] },
+        undefined,
+        keysOnly,
+      );
       expect(widen.status).toBe(403);
-      expect(widen.json.error).toEqual({ code: 'FORBIDDEN', message: 'A key cannot grant scopes its creator lacks.', details: { scopes: ['*', 'workflows'] } });
-      const higher = await h.request('POST', '/v1/keys', { name: 'x', scopes: ['skill:echo.shout'], tier: 'pro' }, undefined, keysOnly);
-      expect(higher.json.error).toEqual({ code: 'FORBIDDEN', message: 'A key cannot have a higher tier than its creator (standard).', details: { tier: 'pro' } });
+      expect(widen.json.error).toEqual({
+        code: 'FORBIDDEN',
+        message: 'A key cannot grant scopes its creator lacks.',
+        details: { scopes: ['*', 'workflows'] },
+      });
+      const higher = await h.request(
+        'POST',
+        '/v1/keys',
+        { name: 'x', scopes: ['skill:echo.shout'], tier: 'pro' },
+        undefined,
+        keysOnly,
+      );
+      expect(higher.json.error).toEqual({
+        code: 'FORBIDDEN',
+        message: 'A key cannot have a higher tier than its creator (standard).',
+        details: { tier: 'pro' },
+      });
       const bad = await h.request('POST', '/v1/keys', { name: '', scopes: ['root'], extra: 1 });
       expect(bad.status).toBe(400);
       expect(bad.json.error.code).toBe('INVALID_PARAMETER');
-      expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['', 'name', 'scopes[0]']);
+      expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+        '',
+        'name',
+        'scopes[0]',
+      ]);
     });
   });
 
   describe('embeds', () => {
     it('serves preview, full and original to the owner only; pending is 409; bad format is 400', async () => {
-      const started = await h.request('POST', '/v1/apps/echo/skills/slow_echo', { requests: [{ text: 'later', wait_ms: 1500 }] });
+      const started = await h.request('POST', '/v1/apps/echo/skills/slow_echo', {
+        requests: [{ text: 'later', wait_ms: 1500 }],
+      });
       expect(started.status).toBe(202);
       const embedId = started.json.embed_id as string;
-      const pending = await h.api.app.inject({ method: 'GET', url: `/v1/embeds/${embedId}/file?format=full`, headers: { authorization: `Bearer ${h.token}` } });
+      const pending = await h.api.app.inject({
+        method: 'GET',
+        url: `/v1/embeds/${embedId}/file?format=full`,
+        headers: { authorization: `Bearer ${h.token}` },
+      });
       expect(pending.statusCode).toBe(409);
       expect(pending.headers['retry-after']).toBe('2');
       expect(pending.json().error).toEqual({
@@ -76,13 +141,28 @@ describe('keys, embeds, chats and workspace results', () => {
         details: { embed_id: embedId, task_id: started.json.task_id, status: 'pending' },
       });
       await h.waitForTask(started.json.task_id, (t) => t.status === 'completed');
-      const file = (format: string, token = h.token) => h.api.app.inject({ method: 'GET', url: `/v1/embeds/${embedId}/file?format=${format}`, headers: { authorization: `Bearer ${token}` } });
+      const file = (format: string, token = h.token) =>
+        h.api.app.inject({
+          method: 'GET',
+          url: `/v1/embeds/${embedId}/file?format=${format}`,
+          headers: { authorization: `Bearer ${token}` },
+        });
       const preview = await file('preview');
       expect(preview.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(preview.json()).toEqual({ embed_id: embedId, skill: 'echo.slow_echo', previews: [{ title: 'LATER' }] });
+      expect(preview.json()).toEqual({
+        embed_id: embedId,
+        skill: 'echo.slow_echo',
+        previews: [{ title: 'LATER' }],
+      });
       const full = await file('full');
       expect(full.headers['content-disposition']).toBe(`attachment; filename="${embedId}.full.json"`);
-      expect(full.json()).toEqual({ embed_id: embedId, skill: 'echo.slow_echo', created_at: expect.any(String), output: { results: [{ text: 'LATER' }] }, previews: [{ title: 'LATER' }] });
+      expect(full.json()).toEqual({
+        embed_id: embedId,
+        skill: 'echo.slow_echo',
+        created_at: expect.any(String),
+        output: { results: [{ text: 'LATER' }] },
+        previews: [{ title: 'LATER' }],
+      });
       const original = await file('original');
       expect(original.headers['content-disposition']).toBe(`attachment; filename="${embedId}.original.json"`);
       expect(original.json()).toEqual({ results: [{ text: 'LATER' }] });
@@ -91,11 +171,20 @@ describe('keys, embeds, chats and workspace results', () => {
       expect(bad.json().error).toEqual({
         code: 'INVALID_PARAMETER',
         message: 'Unknown or unavailable format "pdf"; use one of: preview, full, original.',
-        details: { issues: [{ path: 'format', message: 'must be one of preview, full, original', location: 'querystring' }], valid_formats: ['preview', 'full', 'original'] },
+        details: {
+          issues: [
+            { path: 'format', message: 'must be one of preview, full, original', location: 'querystring' },
+          ],
+          valid_formats: ['preview', 'full', 'original'],
+        },
       });
       const stranger = await file('full', h.otherToken);
       expect(stranger.statusCode).toBe(404);
-      expect(stranger.json().error).toEqual({ code: 'NOT_FOUND', message: 'No embed with this id.', details: {} });
+      expect(stranger.json().error).toEqual({
+        code: 'NOT_FOUND',
+        message: 'No embed with this id.',
+        details: {},
+      });
     });
   });
 
@@ -103,51 +192,125 @@ describe('keys, embeds, chats and workspace results', () => {
     it('sets focus mode with the chat id in the body; validates exactly one mode; 409 for another owner', async () => {
       const on = await h.request('POST', '/v1/chats', { chat_id: 'chat_one', focus_mode_on: 'echo.loud' });
       expect(on.status).toBe(200);
-      expect(on.json).toEqual({ chat_id: 'chat_one', focus_mode: 'echo.loud', webhook_configured: false, updated_at: expect.any(String) });
+      expect(on.json).toEqual({
+        chat_id: 'chat_one',
+        focus_mode: 'echo.loud',
+        webhook_configured: false,
+        updated_at: expect.any(String),
+      });
       const off = await h.request('POST', '/v1/chats', { chat_id: 'chat_one', focus_mode_off: true });
       expect(off.json).toMatchObject({ chat_id: 'chat_one', focus_mode: null });
-      const row = await h.api.deps.store.db.selectFrom('chats').selectAll().where('chat_id', '=', 'chat_one').executeTakeFirstOrThrow();
+      const row = await h.api.deps.store.db
+        .selectFrom('chats')
+        .selectAll()
+        .where('chat_id', '=', 'chat_one')
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ owner_id: 'owner_a', focus_mode: null });
-      for (const body of [{ chat_id: 'c1', focus_mode_on: 'echo.loud', focus_mode_off: true }, { chat_id: 'c1' }, { chat_id: 'c1', focus_mode_off: false }, { chat_id: 'a/b', focus_mode_off: true }]) {
+      for (const body of [
+        { chat_id: 'c1', focus_mode_on: 'echo.loud', focus_mode_off: true },
+        { chat_id: 'c1' },
+        { chat_id: 'c1', focus_mode_off: false },
+        { chat_id: 'a/b', focus_mode_off: true },
+      ]) {
         const res = await h.request('POST', '/v1/chats', body);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.json.error.code).toBe('INVALID_PARAMETER');
       }
       const unknownApp = await h.request('POST', '/v1/chats', { chat_id: 'c1', focus_mode_on: 'nope.loud' });
-      expect(unknownApp.json.error).toEqual({ code: 'INVALID_PARAMETER', message: 'Invalid value at focus_mode_on: no app named nope', details: { issues: [{ path: 'focus_mode_on', message: 'no app named nope' }] } });
-      const taken = await h.request('POST', '/v1/chats', { chat_id: 'chat_one', focus_mode_off: true }, undefined, h.otherToken);
+      expect(unknownApp.json.error).toEqual({
+        code: 'INVALID_PARAMETER',
+        message: 'Invalid value at focus_mode_on: no app named nope',
+        details: { issues: [{ path: 'focus_mode_on', message: 'no app named nope' }] },
+      });
+      const taken = await h.request(
+        'POST',
+        '/v1/chats',
+        { chat_id: 'chat_one', focus_mode_off: true },
+        undefined,
+        h.otherToken,
+      );
       expect(taken.status).toBe(409);
-      expect(taken.json.error).toEqual({ code: 'CONFLICT', message: 'This chat_id belongs to another account.', details: { field: 'chat_id' } });
+      expect(taken.json.error).toEqual({
+        code: 'CONFLICT',
+        message: 'This chat_id belongs to another account.',
+        details: { field: 'chat_id' },
+      });
     });
 
     it('seals webhook URLs (https, or http to loopback outside production) and lists messages', async () => {
-      const set = await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'https://hooks.example.com/x' });
+      const set = await h.request('POST', '/v1/chats/webhook', {
+        chat_id: 'chat_two',
+        url: 'https://hooks.example.com/x',
+      });
       expect(set.json).toMatchObject({ chat_id: 'chat_two', webhook_configured: true });
-      const row = await h.api.deps.store.db.selectFrom('chats').select('webhook_url_sealed').where('chat_id', '=', 'chat_two').executeTakeFirstOrThrow();
+      const row = await h.api.deps.store.db
+        .selectFrom('chats')
+        .select('webhook_url_sealed')
+        .where('chat_id', '=', 'chat_two')
+        .executeTakeFirstOrThrow();
       expect(openJson(TEST_KEYRING, row.webhook_url_sealed!)).toBe('https://hooks.example.com/x');
-      expect((await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'http://127.0.0.1:9/hook' })).status).toBe(200);
-      const plain = await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'http://hooks.example.com/x' });
+      expect(
+        (
+          await h.request('POST', '/v1/chats/webhook', {
+            chat_id: 'chat_two',
+            url: 'http://127.0.0.1:9/hook',
+          })
+        ).status,
+      ).toBe(200);
+      const plain = await h.request('POST', '/v1/chats/webhook', {
+        chat_id: 'chat_two',
+        url: 'http://hooks.example.com/x',
+      });
       expect(plain.json.error).toEqual({
         code: 'INVALID_PARAMETER',
         message: 'Invalid value at url: must use https (plain http is allowed only to a loopback host)',
-        details: { issues: [{ path: 'url', message: 'must use https (plain http is allowed only to a loopback host)' }] },
+        details: {
+          issues: [
+            { path: 'url', message: 'must use https (plain http is allowed only to a loopback host)' },
+          ],
+        },
       });
-      expect((await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'https://u:p@x.example/' })).json.error.details.issues[0].message).toBe('must not contain credentials');
-      expect((await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: null })).json.webhook_configured).toBe(false);
+      expect(
+        (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'https://u:p@x.example/' }))
+          .json.error.details.issues[0].message,
+      ).toBe('must not contain credentials');
+      expect(
+        (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: null })).json
+          .webhook_configured,
+      ).toBe(false);
 
       await h.request('POST', '/v1/chats', { chat_id: 'chat_three', focus_mode_off: true });
       for (const step of ['s1', 's2']) {
-        await deliver(h.api.deps.store, TEST_KEYRING, { ownerId: 'owner_a', chatId: 'chat_three', title: `T ${step}`, message: `M ${step}`, taskId: 'task_x', stepId: step });
+        await deliver(h.api.deps.store, TEST_KEYRING, {
+          ownerId: 'owner_a',
+          chatId: 'chat_three',
+          title: `T ${step}`,
+          message: `M ${step}`,
+          taskId: 'task_x',
+          stepId: step,
+        });
       }
       const list = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three', limit: 1 });
       expect(list.status).toBe(200);
       expect(list.json.chat_id).toBe('chat_three');
       expect(list.json.messages).toHaveLength(1);
-      expect(list.json.messages[0]).toMatchObject({ title: expect.stringMatching(/^T s[12]$/), task_id: 'task_x', webhook_delivered: false });
+      expect(list.json.messages[0]).toMatchObject({
+        title: expect.stringMatching(/^T s[12]$/),
+        task_id: 'task_x',
+        webhook_delivered: false,
+      });
       const all = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three' });
       expect(all.json.messages.map((m: { message: string }) => m.message).sort()).toEqual(['M s1', 'M s2']);
-      const stranger = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three' }, undefined, h.otherToken);
-      expect(stranger.json).toEqual({ error: { code: 'NOT_FOUND', message: 'No chat with this id.', details: {} } });
+      const stranger = await h.request(
+        'POST',
+        '/v1/chats/messages',
+        { chat_id: 'chat_three' },
+        undefined,
+        h.otherToken,
+      );
+      expect(stranger.json).toEqual({
+        error: { code: 'NOT_FOUND', message: 'No chat with this id.', details: {} },
+      });
     });
   });
 
@@ -165,16 +328,36 @@ describe('keys, embeds, chats and workspace results', () => {
     it('stores the opaque payload sealed, replaces it on a repeat post, and answers 409 for another user', async () => {
       const first = await h.request('POST', '/v1/apps/workspace/results', body());
       expect(first.status).toBe(201);
-      expect(first.json).toEqual({ result_id: expect.stringMatching(/^wsr_[0-9a-f]{24}$/), root_id: 'root_12345678', child_count: 1, stored_at: expect.any(String) });
+      expect(first.json).toEqual({
+        result_id: expect.stringMatching(/^wsr_[0-9a-f]{24}$/),
+        root_id: 'root_12345678',
+        child_count: 1,
+        stored_at: expect.any(String),
+      });
       const again = await h.request('POST', '/v1/apps/workspace/results', body({ children: [] }));
       expect(again.status).toBe(200);
       expect(again.json).toMatchObject({ result_id: first.json.result_id, child_count: 0 });
-      const row = await h.api.deps.store.db.selectFrom('workspace_results').selectAll().executeTakeFirstOrThrow();
+      const row = await h.api.deps.store.db
+        .selectFrom('workspace_results')
+        .selectAll()
+        .executeTakeFirstOrThrow();
       expect(row.payload_sealed).not.toContain('c2VjcmV0');
-      expect(openJson(TEST_KEYRING, row.payload_sealed)).toMatchObject({ key_id: 'browser-key-1', root: { ciphertext: 'c2VjcmV0' }, children: [] });
-      const mismatch = await h.request('POST', '/v1/apps/workspace/results', body({ expected_user_id: 'owner_b' }));
+      expect(openJson(TEST_KEYRING, row.payload_sealed)).toMatchObject({
+        key_id: 'browser-key-1',
+        root: { ciphertext: 'c2VjcmV0' },
+        children: [],
+      });
+      const mismatch = await h.request(
+        'POST',
+        '/v1/apps/workspace/results',
+        body({ expected_user_id: 'owner_b' }),
+      );
       expect(mismatch.status).toBe(409);
-      expect(mismatch.json.error).toEqual({ code: 'EXPECTED_USER_MISMATCH', message: 'expected_user_id does not match the caller.', details: { field: 'expected_user_id' } });
+      expect(mismatch.json.error).toEqual({
+        code: 'EXPECTED_USER_MISMATCH',
+        message: 'expected_user_id does not match the caller.',
+        details: { field: 'expected_user_id' },
+      });
     });
 
     it('bounds every field strictly', async () => {
@@ -182,7 +365,16 @@ describe('keys, embeds, chats and workspace results', () => {
         [{ algorithm: 'ROT13' }, 'algorithm'],
         [{ root: { iv: 'AAAAAAAAAAAAAAAA', ciphertext: 'x'.repeat(256 * 1024 + 1) } }, 'root.ciphertext'],
         [{ root: { iv: 'AAAAAAAAAAAAAAAA', ciphertext: 'not base64!' } }, 'root.ciphertext'],
-        [{ children: Array.from({ length: 51 }, (_, i) => ({ child_id: `child_${1000 + i}`, iv: 'AAAA', ciphertext: 'AAAA' })) }, 'children'],
+        [
+          {
+            children: Array.from({ length: 51 }, (_, i) => ({
+              child_id: `child_${1000 + i}`,
+              iv: 'AAAA',
+              ciphertext: 'AAAA',
+            })),
+          },
+          'children',
+        ],
         [{ surprise: true }, ''],
       ];
       for (const [over, path] of cases) {
@@ -191,9 +383,17 @@ describe('keys, embeds, chats and workspace results', () => {
         expect(res.json.error.code).toBe('INVALID_PARAMETER');
         expect(res.json.error.details.issues[0].path).toBe(path);
       }
-      const { token } = await createKey(h.api.deps.store, { name: 'w', scopes: ['app:echo'], ownerId: 'owner_a' });
+      const { token } = await createKey(h.api.deps.store, {
+        name: 'w',
+        scopes: ['app:echo'],
+        ownerId: 'owner_a',
+      });
       const forbidden = await h.request('POST', '/v1/apps/workspace/results', body(), undefined, token);
-      expect(forbidden.json.error).toEqual({ code: 'FORBIDDEN', message: 'The API key is not scoped to workspace.results.', details: { required_scope: ['app:workspace', 'skill:workspace.results'] } });
+      expect(forbidden.json.error).toEqual({
+        code: 'FORBIDDEN',
+        message: 'The API key is not scoped to workspace.results.',
+        details: { required_scope: ['app:workspace', 'skill:workspace.results'] },
+      });
     });
   });
 });

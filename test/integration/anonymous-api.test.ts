@@ -31,13 +31,20 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
       method: 'POST',
       url: opts.url ?? '/v1/anonymous/apps/echo/skills/shout',
       remoteAddress: opts.ip ?? '10.0.0.1',
-      headers: { 'content-type': 'application/json', ...(opts.id !== undefined ? { 'x-skillflow-anonymous-id': opts.id } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(opts.id !== undefined ? { 'x-skillflow-anonymous-id': opts.id } : {}),
+      },
       payload: JSON.stringify(opts.body ?? { requests: [{ text: 'hi' }] }),
     });
     return { status: res.statusCode, json: res.json(), headers: res.headers };
   };
   const status = async (id: string | undefined, ip: string) => {
-    const res = await h.api.app.inject({ method: 'GET', url: `/v1/anonymous/free-usage/status${id ? `?anonymous_id=${id}` : ''}`, remoteAddress: ip });
+    const res = await h.api.app.inject({
+      method: 'GET',
+      url: `/v1/anonymous/free-usage/status${id ? `?anonymous_id=${id}` : ''}`,
+      remoteAddress: ip,
+    });
     return { status: res.statusCode, json: res.json() };
   };
 
@@ -51,7 +58,19 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
   });
 
   it('rejects a missing or malformed guest id, two request items and a bad body', async () => {
-    const header = { code: 'INVALID_PARAMETER', message: 'Invalid value at x-skillflow-anonymous-id: must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)', details: { issues: [{ path: 'x-skillflow-anonymous-id', message: 'must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)' }] } };
+    const header = {
+      code: 'INVALID_PARAMETER',
+      message:
+        'Invalid value at x-skillflow-anonymous-id: must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)',
+      details: {
+        issues: [
+          {
+            path: 'x-skillflow-anonymous-id',
+            message: 'must be 16 to 128 letters, digits, _ or - (a stable guest id such as a UUID)',
+          },
+        ],
+      },
+    };
     expect(await call({})).toMatchObject({ status: 400, json: { error: header } });
     expect(await call({ id: 'short' })).toMatchObject({ status: 400, json: { error: header } });
     const two = await call({ id: guest(), body: { requests: [{ text: 'a' }, { text: 'b' }] } });
@@ -59,7 +78,9 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
     expect(two.json.error).toEqual({
       code: 'INVALID_PARAMETER',
       message: 'Invalid value at requests: the anonymous route takes exactly one request item',
-      details: { issues: [{ path: 'requests', message: 'the anonymous route takes exactly one request item' }] },
+      details: {
+        issues: [{ path: 'requests', message: 'the anonymous route takes exactly one request item' }],
+      },
     });
     const bad = await call({ id: guest(), body: { requests: [{ text: '' }] } });
     expect(bad.status).toBe(400);
@@ -75,7 +96,10 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
       message: 'echo.slow_echo needs an API token.',
       details: { authenticated_route: '/v1/apps/echo/skills/slow_echo' },
     });
-    for (const url of ['/v1/anonymous/apps/echo/skills/missing_impl', '/v1/anonymous/apps/nope/skills/shout']) {
+    for (const url of [
+      '/v1/anonymous/apps/echo/skills/missing_impl',
+      '/v1/anonymous/apps/nope/skills/shout',
+    ]) {
       const res = await call({ id: guest(), url });
       expect(res.status, url).toBe(404);
       expect(res.json.error.code).toBe('SKILL_NOT_FOUND');
@@ -85,9 +109,17 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
   it('allows N calls with a limit of N, then 429 at once with Retry-After; status drops 100 → 60 → 0', async () => {
     const id = guest();
     const ip = freshIp();
-    expect((await status(id, ip)).json).toEqual({ daily_remaining_percent: 100, can_send_text: true, reason: 'available' });
+    expect((await status(id, ip)).json).toEqual({
+      daily_remaining_percent: 100,
+      can_send_text: true,
+      reason: 'available',
+    });
     for (let i = 0; i < 2; i++) expect((await call({ id, ip })).status).toBe(200);
-    expect((await status(id, ip)).json).toEqual({ daily_remaining_percent: 60, can_send_text: true, reason: 'available' });
+    expect((await status(id, ip)).json).toEqual({
+      daily_remaining_percent: 60,
+      can_send_text: true,
+      reason: 'available',
+    });
     for (let i = 0; i < 3; i++) expect((await call({ id, ip })).status).toBe(200);
     const started = Date.now();
     const over = await call({ id, ip });
@@ -102,7 +134,11 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
       message: `The free allowance is used up (daily limit reached); retry in ${seconds} s or use an API token.`,
       details: { reason: 'daily_limit_reached', retry_after_seconds: seconds },
     });
-    expect((await status(id, ip)).json).toEqual({ daily_remaining_percent: 0, can_send_text: false, reason: 'daily_limit_reached' });
+    expect((await status(id, ip)).json).toEqual({
+      daily_remaining_percent: 0,
+      can_send_text: false,
+      reason: 'daily_limit_reached',
+    });
   });
 
   it('never overspends: 20 concurrent calls against a limit of 5 give exactly 5 successes', async () => {
@@ -125,25 +161,60 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
     for (let i = 0; i < 5; i++) expect((await call({ id: 'guest-a-0000000001', ip })).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await call({ id: 'guest-b-0000000001', ip })).status).toBe(200);
     const fourth = await call({ id: 'guest-b-0000000001', ip });
-    expect(fourth.json.error).toMatchObject({ code: 'ANONYMOUS_LIMIT_EXHAUSTED', details: { reason: 'weekly_limit_reached' } });
-    expect((await status('guest-b-0000000001', ip)).json).toEqual({ daily_remaining_percent: 40, can_send_text: false, reason: 'weekly_limit_reached' });
-    expect((await status(undefined, ip)).json).toEqual({ daily_remaining_percent: null, can_send_text: false, reason: 'weekly_limit_reached' });
-    expect((await status(undefined, freshIp())).json).toEqual({ daily_remaining_percent: null, can_send_text: true, reason: 'available' });
+    expect(fourth.json.error).toMatchObject({
+      code: 'ANONYMOUS_LIMIT_EXHAUSTED',
+      details: { reason: 'weekly_limit_reached' },
+    });
+    expect((await status('guest-b-0000000001', ip)).json).toEqual({
+      daily_remaining_percent: 40,
+      can_send_text: false,
+      reason: 'weekly_limit_reached',
+    });
+    expect((await status(undefined, ip)).json).toEqual({
+      daily_remaining_percent: null,
+      can_send_text: false,
+      reason: 'weekly_limit_reached',
+    });
+    expect((await status(undefined, freshIp())).json).toEqual({
+      daily_remaining_percent: null,
+      can_send_text: true,
+      reason: 'available',
+    });
     const bad = await status('no', ip);
     expect(bad).toEqual({
       status: 400,
-      json: { error: { code: 'INVALID_PARAMETER', message: 'Invalid value at anonymous_id: must be 16 to 128 letters, digits, _ or -', details: { issues: [{ path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' }] } } },
+      json: {
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: 'Invalid value at anonymous_id: must be 16 to 128 letters, digits, _ or -',
+          details: {
+            issues: [{ path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' }],
+          },
+        },
+      },
     });
   });
 
   it('refunds a reservation when the skill fails upstream, but not when the guest sent a bad request', async () => {
     const id = guest();
     const ip = freshIp();
-    const upstream = await call({ id, ip, body: { requests: [{ text: 'x', fail: 'UPSTREAM_UNAVAILABLE' }] } });
-    expect(upstream).toMatchObject({ status: 503, json: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'An upstream provider is unavailable.', details: {} } } });
+    const upstream = await call({
+      id,
+      ip,
+      body: { requests: [{ text: 'x', fail: 'UPSTREAM_UNAVAILABLE' }] },
+    });
+    expect(upstream).toMatchObject({
+      status: 503,
+      json: {
+        error: { code: 'UPSTREAM_UNAVAILABLE', message: 'An upstream provider is unavailable.', details: {} },
+      },
+    });
     expect((await status(id, ip)).json.daily_remaining_percent).toBe(100);
     const own = await call({ id, ip, body: { requests: [{ text: 'x', fail: 'INVALID_PARAMETER' }] } });
-    expect(own).toMatchObject({ status: 400, json: { error: { code: 'INVALID_PARAMETER', message: 'A request parameter is invalid.', details: {} } } });
+    expect(own).toMatchObject({
+      status: 400,
+      json: { error: { code: 'INVALID_PARAMETER', message: 'A request parameter is invalid.', details: {} } },
+    });
     expect((await status(id, ip)).json.daily_remaining_percent).toBe(80);
   });
 
@@ -151,14 +222,30 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
     const id = guest();
     const ip = freshIp();
     const quote = async (gid: string, url = '/v1/anonymous/apps/metered/skills/ping/quote') =>
-      h.api.app.inject({ method: 'POST', url, remoteAddress: ip, headers: { 'content-type': 'application/json', 'x-skillflow-anonymous-id': gid }, payload: { requests: [{ text: 'q' }] } });
+      h.api.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: ip,
+        headers: { 'content-type': 'application/json', 'x-skillflow-anonymous-id': gid },
+        payload: { requests: [{ text: 'q' }] },
+      });
     const q = await quote(id);
     expect(q.statusCode).toBe(200);
-    expect(q.json()).toEqual({ app_id: 'metered', skill_id: 'ping', can_run: true, credits: 2, reason: 'available', retry_after_seconds: null });
+    expect(q.json()).toEqual({
+      app_id: 'metered',
+      skill_id: 'ping',
+      can_run: true,
+      credits: 2,
+      reason: 'available',
+      retry_after_seconds: null,
+    });
     expect((await status(id, ip)).json.daily_remaining_percent).toBe(100);
 
     // sim=3/60: three calls (each by a new guest) use the provider counter up.
-    for (let i = 0; i < 3; i++) expect((await call({ id: guest(), ip: freshIp(), url: '/v1/anonymous/apps/metered/skills/ping' })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await call({ id: guest(), ip: freshIp(), url: '/v1/anonymous/apps/metered/skills/ping' })).status,
+      ).toBe(200);
     const limited = await call({ id, ip, url: '/v1/anonymous/apps/metered/skills/ping' });
     expect(limited.status).toBe(429);
     const seconds = limited.json.error.details.retry_after_seconds as number;
@@ -174,7 +261,13 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
     const busy = (await quote(id)).json();
     expect(busy).toMatchObject({ can_run: false, credits: 2, reason: 'provider_busy' });
     expect(busy.retry_after_seconds).toBeGreaterThan(50);
-    const badQuote = await h.api.app.inject({ method: 'POST', url: '/v1/anonymous/apps/echo/skills/shout/quote', remoteAddress: ip, headers: { 'content-type': 'application/json', 'x-skillflow-anonymous-id': id }, payload: { requests: [] } });
+    const badQuote = await h.api.app.inject({
+      method: 'POST',
+      url: '/v1/anonymous/apps/echo/skills/shout/quote',
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/json', 'x-skillflow-anonymous-id': id },
+      payload: { requests: [] },
+    });
     expect(badQuote.statusCode).toBe(400);
     expect(badQuote.json().error.details.issues[0].path).toBe('requests');
   });
@@ -182,7 +275,9 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
   it('stores only keyed hashes: no guest id or IP appears in the counters', async () => {
     const id = 'privacy-probe-guest-42';
     expect((await call({ id, ip: '10.9.9.9' })).status).toBe(200);
-    const keys = (await h.api.deps.store.db.selectFrom('rate_limits').select('key').execute()).map((r) => r.key).join('\n');
+    const keys = (await h.api.deps.store.db.selectFrom('rate_limits').select('key').execute())
+      .map((r) => r.key)
+      .join('\n');
     expect(keys).toContain('anon:identity:daily:');
     expect(keys).not.toContain(id);
     expect(keys).not.toContain('10.9.9.9');

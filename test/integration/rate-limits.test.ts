@@ -9,7 +9,10 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
   let h: EngineHarness;
   let freeToken: string;
   beforeAll(async () => {
-    h = await startEngine({ worker: false, config: { SKILL_CALL_WAIT_MS: 1000, RATE_LIMIT_FREE_PER_MINUTE: 3, PROVIDER_RATE_LIMITS: 'sim=1/3' } });
+    h = await startEngine({
+      worker: false,
+      config: { SKILL_CALL_WAIT_MS: 1000, RATE_LIMIT_FREE_PER_MINUTE: 3, PROVIDER_RATE_LIMITS: 'sim=1/3' },
+    });
     // The worker charges the same store-backed provider counters as the API would.
     h.worker = await startWorker({
       address: h.env.address,
@@ -19,18 +22,28 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
       registry: h.api.deps.registry,
       providerLimits: new ProviderLimits(parseProviderRules('sim=1/3'), h.api.deps.store),
     });
-    ({ token: freeToken } = await createKey(h.api.deps.store, { name: 'free', scopes: ['*'], ownerId: 'owner_free', tier: 'free' }));
+    ({ token: freeToken } = await createKey(h.api.deps.store, {
+      name: 'free',
+      scopes: ['*'],
+      ownerId: 'owner_free',
+      tier: 'free',
+    }));
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const get = (url: string, token = freeToken) => h.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  const get = (url: string, token = freeToken) =>
+    h.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
   it('counts every authenticated request per tier, with X-RateLimit headers, and answers 429 RATE_LIMITED', async () => {
     const first = await get('/v1/apps/echo');
     expect(first.statusCode).toBe(200);
-    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '60' });
+    expect(first.headers).toMatchObject({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '2',
+      'x-ratelimit-reset': '60',
+    });
     const skill = await h.api.app.inject({
       method: 'POST',
       url: '/v1/apps/echo/skills/shout',
@@ -44,7 +57,11 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(missing.headers['x-ratelimit-remaining']).toBe('0');
     const over = await get('/v1/apps/echo');
     expect(over.statusCode).toBe(429);
-    expect(over.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0', 'retry-after': over.headers['x-ratelimit-reset'] });
+    expect(over.headers).toMatchObject({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '0',
+      'retry-after': over.headers['x-ratelimit-reset'],
+    });
     const seconds = Number(over.headers['retry-after']);
     expect(seconds).toBeGreaterThanOrEqual(58);
     expect(seconds).toBeLessThanOrEqual(60);
@@ -82,7 +99,10 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     const manifest = h.api.deps.registry.available('metered', 'ping')!.manifest;
     await limits.acquire(manifest, 2);
     const err = await limits.acquire(manifest, 1).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'UPSTREAM_RATE_LIMITED', details: { provider: 'sim', skill: 'metered.ping', model: 'sim-model-1' } });
+    expect(err).toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+      details: { provider: 'sim', skill: 'metered.ping', model: 'sim-model-1' },
+    });
     expect((err as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(58_000);
     // A skill without providers is never limited.
     const shout = h.api.deps.registry.available('echo', 'shout')!.manifest;
