@@ -9,7 +9,10 @@ import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
 
 /** Skill activities; with `providerLimits`, each charges its provider counters before running. */
-export function createActivities(registry: Registry, providerLimits?: ProviderLimits): Record<string, ActivityFn> {
+export function createActivities(
+  registry: Registry,
+  providerLimits?: ProviderLimits,
+): Record<string, ActivityFn> {
   const activities: Record<string, ActivityFn> = {};
   for (const skill of registry.all()) {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;

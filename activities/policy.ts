@@ -17,7 +17,12 @@ export interface PolicyProfile {
   heartbeatMs?: number;
   /** Longest per-step `timeout` a definition may ask for. */
   maxStepTimeoutMs: number;
-  retry: { initialIntervalMs: number; backoffCoefficient: number; maximumIntervalMs: number; maximumAttempts: number };
+  retry: {
+    initialIntervalMs: number;
+    backoffCoefficient: number;
+    maximumIntervalMs: number;
+    maximumAttempts: number;
+  };
 }
 
 /** Error codes Temporal must never retry: every catalogue code marked non-retryable. */
@@ -49,7 +54,12 @@ export const POLICY_PROFILES = {
     startToCloseMs: 15_000,
     scheduleToCloseMs: 10 * 60_000,
     maxStepTimeoutMs: 10 * 60_000,
-    retry: { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 60_000, maximumAttempts: 10 },
+    retry: {
+      initialIntervalMs: 1_000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 60_000,
+      maximumAttempts: 10,
+    },
   },
   /** In-process skills with no upstream (tests, pure helpers). */
   local: {

@@ -44,19 +44,32 @@ export class ProviderLimits {
   ) {}
 
   private limiterFor(provider: string): RateLimiterAbstract | undefined {
-    const rule = this.rules.find((r) => r.provider === provider) ?? this.rules.find((r) => r.provider === '*');
+    const rule =
+      this.rules.find((r) => r.provider === provider) ?? this.rules.find((r) => r.provider === '*');
     if (!rule) return undefined;
     let limiter = this.limiters.get(rule.provider);
     if (!limiter) {
-      const spec = { keyPrefix: `provider:${rule.provider}`, points: rule.points, durationSec: rule.durationSec };
-      limiter = this.store ? storeLimiter(this.store, spec) : new RateLimiterMemory({ keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.durationSec });
+      const spec = {
+        keyPrefix: `provider:${rule.provider}`,
+        points: rule.points,
+        durationSec: rule.durationSec,
+      };
+      limiter = this.store
+        ? storeLimiter(this.store, spec)
+        : new RateLimiterMemory({
+            keyPrefix: spec.keyPrefix,
+            points: spec.points,
+            duration: spec.durationSec,
+          });
       this.limiters.set(rule.provider, limiter);
     }
     return limiter;
   }
 
   /** The counters a call of this skill charges: one per provider and model. */
-  private countersOf(manifest: SkillManifest): { provider: string; model: string; key: string; limiter: RateLimiterAbstract }[] {
+  private countersOf(
+    manifest: SkillManifest,
+  ): { provider: string; model: string; key: string; limiter: RateLimiterAbstract }[] {
     const skill = `${manifest.appId}.${manifest.id}`;
     const models = manifest.models.length > 0 ? manifest.models : ['-'];
     return manifest.providers.flatMap((provider) => {
@@ -70,7 +83,8 @@ export class ProviderLimits {
     let ms = 0;
     for (const c of this.countersOf(manifest)) {
       const res = await c.limiter.get(c.key);
-      const rule = this.rules.find((r) => r.provider === c.provider) ?? this.rules.find((r) => r.provider === '*');
+      const rule =
+        this.rules.find((r) => r.provider === c.provider) ?? this.rules.find((r) => r.provider === '*');
       if (res && rule && res.consumedPoints + items > rule.points) ms = Math.max(ms, res.msBeforeNext);
     }
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
@@ -99,7 +113,12 @@ export class ProviderLimits {
       throw new SkillflowError(
         'UPSTREAM_RATE_LIMITED',
         `The ${failed.provider} provider limit for ${manifest.appId}.${manifest.id} is reached; retry in ${seconds} s.`,
-        { provider: failed.provider, skill: `${manifest.appId}.${manifest.id}`, model: failed.model === '-' ? null : failed.model, retry_after_seconds: seconds },
+        {
+          provider: failed.provider,
+          skill: `${manifest.appId}.${manifest.id}`,
+          model: failed.model === '-' ? null : failed.model,
+          retry_after_seconds: seconds,
+        },
         seconds * 1000,
       );
     }

@@ -21,10 +21,16 @@ export interface FullSkillResult {
 }
 
 /** Runs a skill outside Temporal (the anonymous route) or inside an activity. */
-export async function runSkill(impl: SkillImplementation, rawInput: unknown, ctx: SkillContext): Promise<unknown> {
+export async function runSkill(
+  impl: SkillImplementation,
+  rawInput: unknown,
+  ctx: SkillContext,
+): Promise<unknown> {
   const parsed = impl.input.safeParse(rawInput);
   if (!parsed.success) {
-    throw invalidParameter(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+    throw invalidParameter(
+      parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+    );
   }
   return impl.run(parsed.data, ctx);
 }
@@ -39,10 +45,14 @@ function activityContext(): SkillContext {
  * provider counters; a used-up limit throws UPSTREAM_RATE_LIMITED, which the boundary turns
  * into a retry at the reset time.
  */
-export function skillActivity(impl: SkillImplementation, limits?: { manifest: SkillManifest; providerLimits: ProviderLimits }) {
+export function skillActivity(
+  impl: SkillImplementation,
+  limits?: { manifest: SkillManifest; providerLimits: ProviderLimits },
+) {
   return async (req: SkillActivityInput): Promise<unknown> => {
     try {
-      if (limits && impl.input.safeParse(req.input).success) await limits.providerLimits.acquire(limits.manifest, requestItems(req.input));
+      if (limits && impl.input.safeParse(req.input).success)
+        await limits.providerLimits.acquire(limits.manifest, requestItems(req.input));
       const output = await runSkill(impl, req.input, activityContext());
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;
@@ -57,5 +67,7 @@ export function skillActivity(impl: SkillImplementation, limits?: { manifest: Sk
 /** The activity used when a plan names a skill this worker could not load. */
 export function unavailableSkillActivity(ref: string) {
   return (): Promise<never> =>
-    Promise.reject(toApplicationFailure(new SkillflowError('SKILL_NOT_FOUND', `The skill ${ref} is not available.`)));
+    Promise.reject(
+      toApplicationFailure(new SkillflowError('SKILL_NOT_FOUND', `The skill ${ref} is not available.`)),
+    );
 }

@@ -10,5 +10,8 @@ export function percentile(values: number[], p: number): number {
 /** Prints rows as an aligned table. */
 export function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  for (const row of rows) process.stdout.write(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ') + '\n');
+  for (const row of rows)
+    process.stdout.write(
+      row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ') + '\n',
+    );
 }

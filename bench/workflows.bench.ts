@@ -44,8 +44,14 @@ const connection = await NativeConnection.connect({ address: h.env.address });
 const bare = await Worker.create({
   connection,
   taskQueue: bareQueue,
-  workflowBundle: await bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, 'workflows/bare.ts'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
-  activities: { ...createActivities(h.api.deps.registry), ...platformActivities(h.api.deps.store, TEST_KEYRING) },
+  workflowBundle: await bundleWorkflowCode({
+    workflowsPath: path.resolve(import.meta.dirname, 'workflows/bare.ts'),
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  }),
+  activities: {
+    ...createActivities(h.api.deps.registry),
+    ...platformActivities(h.api.deps.store, TEST_KEYRING),
+  },
   dataConverter: dataConverterFor(TEST_KEYRING),
 });
 const bareDone = bare.run();
@@ -61,7 +67,13 @@ try {
     await h.env.client.workflow.execute('bareTwoStep', {
       taskQueue: bareQueue,
       workflowId: `task_bare_${randomUUID()}`,
-      args: [{ searchInput: { requests: [{ query: 'cedar.com' }] }, policy: activityPolicy('upstream-search'), ownerId: 'owner_a' }],
+      args: [
+        {
+          searchInput: { requests: [{ query: 'cedar.com' }] },
+          policy: activityPolicy('upstream-search'),
+          ownerId: 'owner_a',
+        },
+      ],
     });
   };
   const measure = async (fn: () => Promise<void>) => {
@@ -82,15 +94,26 @@ try {
   const b1 = await measure(baseline);
   const a2 = await measure(ours);
   const b2 = await measure(baseline);
-  const best = (x: typeof a1, y: typeof a1) => ({ median: Math.min(x.median, y.median), p95: Math.min(x.p95, y.p95), throughput: Math.max(x.throughput, y.throughput) });
+  const best = (x: typeof a1, y: typeof a1) => ({
+    median: Math.min(x.median, y.median),
+    p95: Math.min(x.p95, y.p95),
+    throughput: Math.max(x.throughput, y.throughput),
+  });
   const a = best(a1, a2);
   const b = best(b1, b2);
-  process.stdout.write(`two-step definition (domain search on the shop simulator + chat message), ${SEQUENTIAL} sequential runs, ${CONCURRENT} concurrent; best of 2 interleaved rounds\n`);
+  process.stdout.write(
+    `two-step definition (domain search on the shop simulator + chat message), ${SEQUENTIAL} sequential runs, ${CONCURRENT} concurrent; best of 2 interleaved rounds\n`,
+  );
   printTable([
     ['', 'median ms', 'p95 ms', 'runs/s'],
     ['skillflow (API start → result)', a.median.toFixed(1), a.p95.toFixed(1), a.throughput.toFixed(1)],
     ['bare Temporal workflow', b.median.toFixed(1), b.p95.toFixed(1), b.throughput.toFixed(1)],
-    ['ratio skillflow/bare', (a.median / b.median).toFixed(2), (a.p95 / b.p95).toFixed(2), (a.throughput / b.throughput).toFixed(2)],
+    [
+      'ratio skillflow/bare',
+      (a.median / b.median).toFixed(2),
+      (a.p95 / b.p95).toFixed(2),
+      (a.throughput / b.throughput).toFixed(2),
+    ],
   ]);
 } finally {
   bare.shutdown();

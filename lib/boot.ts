@@ -32,9 +32,15 @@ export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = proc
   });
   logger.info({ engine: store.engine }, 'platform store ready');
   const registry = await loadRegistry({ config, logger, secrets });
-  for (const p of registry.problems) logger.error({ file: p.file, skill: p.skill, problem: p.message }, 'app definition problem');
+  for (const p of registry.problems)
+    logger.error({ file: p.file, skill: p.skill, problem: p.message }, 'app definition problem');
   logger.info(
-    { skills: registry.all().filter((s) => s.impl).map((s) => `${s.manifest.appId}.${s.manifest.id}`) },
+    {
+      skills: registry
+        .all()
+        .filter((s) => s.impl)
+        .map((s) => `${s.manifest.appId}.${s.manifest.id}`),
+    },
     'skills loaded',
   );
   return { config, logger, keyring, secrets, store, registry };

@@ -78,7 +78,12 @@ export async function verifyToken(store: Store, token: string): Promise<Principa
   const given = Buffer.from(hashToken(token), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
   const scopes = (typeof row.scopes === 'string' ? JSON.parse(row.scopes) : row.scopes) as Scope[];
-  return { keyId: row.id, ownerId: row.owner_id, scopes, tier: (TIERS as readonly string[]).includes(row.tier) ? (row.tier as Tier) : 'standard' };
+  return {
+    keyId: row.id,
+    ownerId: row.owner_id,
+    scopes,
+    tier: (TIERS as readonly string[]).includes(row.tier) ? (row.tier as Tier) : 'standard',
+  };
 }
 
 export async function listKeys(store: Store, ownerId: string) {

@@ -109,12 +109,16 @@ async function main(): Promise<void> {
       const app = await buildApp(deps);
       await app.listen({ host: config.HOST, port: config.PORT });
       started.push({ name: 'api', stop: () => app.close() });
-      if (config.NODE_ENV !== 'production') devKey = await ensureDevKey(platform.store, config.dataDir, config.DEFINITIONS_OWNER_ID);
+      if (config.NODE_ENV !== 'production')
+        devKey = await ensureDevKey(platform.store, config.dataDir, config.DEFINITIONS_OWNER_ID);
       const { loaded, failed } = await createServices(deps).engine.loadFolder(
         path.resolve(config.rootDir, config.DEFINITIONS_DIR),
         config.DEFINITIONS_OWNER_ID,
       );
-      platform.logger.info({ loaded: loaded.length, failed }, 'workflow definitions loaded from DEFINITIONS_DIR');
+      platform.logger.info(
+        { loaded: loaded.length, failed },
+        'workflow definitions loaded from DEFINITIONS_DIR',
+      );
     }
     process.stdout.write(
       [

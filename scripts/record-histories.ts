@@ -16,7 +16,9 @@ installTemporalRuntime(createLogger('warn'));
 const dir = path.resolve(import.meta.dirname, '../test/fixtures/histories');
 const h = await startEngine();
 try {
-  for (const file of readdirSync(path.join(dir, 'definitions')).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(path.join(dir, 'definitions'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const name = file.replace(/\.yaml$/, '');
     const source = readFileSync(path.join(dir, 'definitions', file), 'utf8');
     const def = await h.request('POST', '/v1/workflows', source, 'application/yaml');
@@ -31,7 +33,9 @@ try {
       }
       taskId = runs[0]!.task_id;
     } else {
-      const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: name === 'references-and-chat' ? { word: 'cedar' } : {} });
+      const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {
+        inputs: name === 'references-and-chat' ? { word: 'cedar' } : {},
+      });
       taskId = run.json.task_id;
     }
     if (name === 'cancelled') {

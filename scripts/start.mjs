@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ensure = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-deps.mjs')], { stdio: 'inherit' });
+const ensure = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-deps.mjs')], {
+  stdio: 'inherit',
+});
 if (ensure.status !== 0) process.exit(ensure.status ?? 1);
 
 const entry = process.argv[2] ?? 'scripts/main.ts';

@@ -10,7 +10,11 @@ describe('startDevSimulators', () => {
       expect(sims.urls.SHOP_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(sims.urls.DECISION_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/decide$/);
       expect(sims.urls.DECISION_API_KEY).toBe(DEV_DECISION_KEY);
-      expect(sims.banner.map((l) => l.split(':')[0])).toEqual(['SHOP_URL is unset', 'DECISION_URL is unset', 'PROXY_URL is unset']);
+      expect(sims.banner.map((l) => l.split(':')[0])).toEqual([
+        'SHOP_URL is unset',
+        'DECISION_URL is unset',
+        'PROXY_URL is unset',
+      ]);
       const res = await request(`${sims.urls.SHOP_URL}/__sim/requests`);
       expect(await res.body.json()).toEqual([]);
     } finally {
@@ -20,7 +24,11 @@ describe('startDevSimulators', () => {
 
   it('starts nothing for configured URLs or with START_SIMULATORS off', async () => {
     const configured = await startDevSimulators(
-      loadConfig({ SHOP_URL: 'https://shop.example', DECISION_URL: 'https://decide.example', PROXY_URL: 'http://proxy.example:8080' }),
+      loadConfig({
+        SHOP_URL: 'https://shop.example',
+        DECISION_URL: 'https://decide.example',
+        PROXY_URL: 'http://proxy.example:8080',
+      }),
     );
     expect([configured.urls, configured.banner]).toEqual([{}, []]);
     const off = await startDevSimulators(loadConfig({ START_SIMULATORS: 'false' }));

@@ -33,7 +33,9 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
       const shop = await startShopSimulator();
       closers.push(() => shop.close());
       urls.SHOP_URL = shop.url;
-      banner.push(`SHOP_URL is unset: domain search uses the SHOP SIMULATOR at ${shop.url} (not real availability or prices).`);
+      banner.push(
+        `SHOP_URL is unset: domain search uses the SHOP SIMULATOR at ${shop.url} (not real availability or prices).`,
+      );
     }
     if (!config.DECISION_URL) {
       const key = config.DECISION_API_KEY ?? DEV_DECISION_KEY;
@@ -41,9 +43,12 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
       closers.push(() => decision.close());
       urls.DECISION_URL = decision.url;
       urls.DECISION_API_KEY = key;
-      banner.push(`DECISION_URL is unset: relevance decisions use the DECISION SIMULATOR at ${decision.url} (word overlap, not a model).`);
+      banner.push(
+        `DECISION_URL is unset: relevance decisions use the DECISION SIMULATOR at ${decision.url} (word overlap, not a model).`,
+      );
     }
-    if (!config.PROXY_URL) banner.push('PROXY_URL is unset: the one lazy proxy attempt of domain search is disabled.');
+    if (!config.PROXY_URL)
+      banner.push('PROXY_URL is unset: the one lazy proxy attempt of domain search is disabled.');
   } catch (err) {
     await close();
     throw err;

@@ -31,7 +31,8 @@ export function summarise(output: unknown): Record<string, number | boolean> | n
   if (!output || typeof output !== 'object' || Array.isArray(output)) return null;
   const summary: Record<string, number | boolean> = {};
   for (const [key, value] of Object.entries(output)) {
-    if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') summary[key] = value;
+    if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
+      summary[key] = value;
   }
   return Object.keys(summary).length ? summary : null;
 }

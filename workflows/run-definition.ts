@@ -25,7 +25,13 @@ import {
   type PlanStep,
   type RunScope,
 } from '../definitions/runtime/index.js';
-import { PROGRESS_MEMO_KEY, summarise, type RunProgress, type StepError, type StepProgress } from './progress.js';
+import {
+  PROGRESS_MEMO_KEY,
+  summarise,
+  type RunProgress,
+  type StepError,
+  type StepProgress,
+} from './progress.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -128,11 +134,16 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   return { outputs: scope.steps, steps: progress.steps };
 }
 
-async function runStep(step: PlanStep, scope: RunScope, policy: ActivityPolicy, args: RunDefinitionInput): Promise<unknown> {
+async function runStep(
+  step: PlanStep,
+  scope: RunScope,
+  policy: ActivityPolicy,
+  args: RunDefinitionInput,
+): Promise<unknown> {
   if (step.kind === 'skill') {
-    const acts = proxyActivities<Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<unknown>>>(
-      optionsFor(policy),
-    );
+    const acts = proxyActivities<
+      Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<unknown>>
+    >(optionsFor(policy));
     const activity = acts[step.activity]!;
     return activity({ input: resolveInput(step.input, scope), view: 'workflow' });
   }

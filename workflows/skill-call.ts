@@ -29,10 +29,19 @@ function optionsFor(policy: ActivityPolicy): ActivityOptions {
 }
 
 export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResult> {
-  const step: StepProgress = { id: args.skill, status: 'running', started_at: new Date().toISOString(), finished_at: null, output_summary: null, error: null };
+  const step: StepProgress = {
+    id: args.skill,
+    status: 'running',
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    output_summary: null,
+    error: null,
+  };
   const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: { steps: [step] } });
   publish();
-  const acts = proxyActivities<Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>>(optionsFor(args.policy));
+  const acts = proxyActivities<
+    Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>
+  >(optionsFor(args.policy));
   try {
     const result = await acts[args.skill]!({ input: args.input, view: 'full' });
     if (args.embedId) {

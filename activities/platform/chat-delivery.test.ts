@@ -50,16 +50,36 @@ describe('chat delivery', () => {
   it('stores the message sealed, once per run and step, without a webhook', async () => {
     const first = await deliver(store, TEST_KEYRING, input());
     const again = await deliver(store, TEST_KEYRING, input());
-    expect(first).toEqual({ message_id: messageIdFor('task_1', 'notify'), chat_id: 'chat_plain', stored: true, webhook_delivered: false });
+    expect(first).toEqual({
+      message_id: messageIdFor('task_1', 'notify'),
+      chat_id: 'chat_plain',
+      stored: true,
+      webhook_delivered: false,
+    });
     expect(again).toEqual(first);
-    const rows = await store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', 'task_1').execute();
+    const rows = await store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', 'task_1')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.content_sealed).not.toContain('domains found');
-    expect(openJson(TEST_KEYRING, rows[0]!.content_sealed)).toEqual({ title: 'Domains', message: '3 domains found' });
+    expect(openJson(TEST_KEYRING, rows[0]!.content_sealed)).toEqual({
+      title: 'Domains',
+      message: '3 domains found',
+    });
   });
 
   it('posts to the chat webhook once, even when the activity is retried', async () => {
-    await store.db.insertInto('chats').values({ chat_id: 'chat_hook', owner_id: 'owner_a', focus_mode: null, webhook_url_sealed: sealJson(TEST_KEYRING, url) }).execute();
+    await store.db
+      .insertInto('chats')
+      .values({
+        chat_id: 'chat_hook',
+        owner_id: 'owner_a',
+        focus_mode: null,
+        webhook_url_sealed: sealJson(TEST_KEYRING, url),
+      })
+      .execute();
     const res = await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_2' }));
     await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_2' }));
     expect(res.webhook_delivered).toBe(true);
@@ -77,26 +97,46 @@ describe('chat delivery', () => {
 
   it('fails without retry on a 4xx answer and retryably on a 5xx answer; the message stays stored', async () => {
     status = 404;
-    const rejected = await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_3' })).catch((e: unknown) => e);
+    const rejected = await deliver(
+      store,
+      TEST_KEYRING,
+      input({ chatId: 'chat_hook', taskId: 'task_3' }),
+    ).catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(SkillflowError);
     expect((rejected as SkillflowError).code).toBe('DELIVERY_REJECTED');
     expect((rejected as SkillflowError).retryable).toBe(false);
     status = 503;
-    const down = await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_4' })).catch((e: unknown) => e);
+    const down = await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_4' })).catch(
+      (e: unknown) => e,
+    );
     expect((down as SkillflowError).code).toBe('UPSTREAM_UNAVAILABLE');
     expect((down as SkillflowError).retryable).toBe(true);
-    expect(await store.db.selectFrom('chat_messages').select('id').where('task_id', 'in', ['task_3', 'task_4']).execute()).toHaveLength(2);
+    expect(
+      await store.db
+        .selectFrom('chat_messages')
+        .select('id')
+        .where('task_id', 'in', ['task_3', 'task_4'])
+        .execute(),
+    ).toHaveLength(2);
   });
 
   it('never posts another owner’s message to a chat webhook', async () => {
-    const res = await deliver(store, TEST_KEYRING, input({ chatId: 'chat_hook', taskId: 'task_5', ownerId: 'owner_b' }));
+    const res = await deliver(
+      store,
+      TEST_KEYRING,
+      input({ chatId: 'chat_hook', taskId: 'task_5', ownerId: 'owner_b' }),
+    );
     expect(res.webhook_delivered).toBe(false);
     expect(received).toEqual([]);
   });
 
   it('bounds a huge rendered message', async () => {
     await deliver(store, TEST_KEYRING, input({ taskId: 'task_6', message: 'x'.repeat(100_000) }));
-    const row = await store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', 'task_6').executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', 'task_6')
+      .executeTakeFirstOrThrow();
     const content = openJson<{ message: string }>(TEST_KEYRING, row.content_sealed);
     expect(content.message).toHaveLength(MAX_MESSAGE_CHARS);
     expect(content.message.endsWith(' …[truncated]')).toBe(true);

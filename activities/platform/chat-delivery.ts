@@ -61,24 +61,39 @@ async function postWebhook(url: string, body: unknown, signal: AbortSignal | und
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'skillflow-webhook/1' },
       body: JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]) : AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)])
+        : AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
     status = res.statusCode;
     await res.body.dump();
   } catch {
-    throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The chat webhook could not be reached.', { target: 'chat_webhook' });
+    throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The chat webhook could not be reached.', {
+      target: 'chat_webhook',
+    });
   }
   if (status >= 200 && status < 300) return;
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
     throw new SkillflowError('DELIVERY_REJECTED', `The chat webhook answered HTTP ${status}.`, { status });
   }
-  throw new SkillflowError('UPSTREAM_UNAVAILABLE', `The chat webhook answered HTTP ${status}.`, { target: 'chat_webhook', status });
+  throw new SkillflowError('UPSTREAM_UNAVAILABLE', `The chat webhook answered HTTP ${status}.`, {
+    target: 'chat_webhook',
+    status,
+  });
 }
 
 /** Delivery without Temporal; the activity below wraps it. */
-export async function deliver(store: Store, keyring: Keyring, input: ChatMessageInput, signal?: AbortSignal): Promise<DeliveredChatMessage> {
+export async function deliver(
+  store: Store,
+  keyring: Keyring,
+  input: ChatMessageInput,
+  signal?: AbortSignal,
+): Promise<DeliveredChatMessage> {
   const id = messageIdFor(input.taskId, input.stepId);
-  const content: StoredChatContent = { title: bound(input.title, MAX_TITLE_CHARS), message: bound(input.message, MAX_MESSAGE_CHARS) };
+  const content: StoredChatContent = {
+    title: bound(input.title, MAX_TITLE_CHARS),
+    message: bound(input.message, MAX_MESSAGE_CHARS),
+  };
   await store.db
     .insertInto('chat_messages')
     .values({
@@ -98,11 +113,23 @@ export async function deliver(store: Store, keyring: Keyring, input: ChatMessage
     .executeTakeFirst();
   let webhookDelivered = false;
   if (chat?.webhook_url_sealed && chat.owner_id === input.ownerId) {
-    const row = await store.db.selectFrom('chat_messages').select('webhook_delivered_at').where('id', '=', id).executeTakeFirst();
+    const row = await store.db
+      .selectFrom('chat_messages')
+      .select('webhook_delivered_at')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row?.webhook_delivered_at) {
       const url = openJson<string>(keyring, chat.webhook_url_sealed);
-      await postWebhook(url, { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content }, signal);
-      await store.db.updateTable('chat_messages').set({ webhook_delivered_at: new Date() }).where('id', '=', id).execute();
+      await postWebhook(
+        url,
+        { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content },
+        signal,
+      );
+      await store.db
+        .updateTable('chat_messages')
+        .set({ webhook_delivered_at: new Date() })
+        .where('id', '=', id)
+        .execute();
     }
     webhookDelivered = true;
   }

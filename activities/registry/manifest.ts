@@ -12,7 +12,10 @@ const SkillFileSchema = z
     description: z.string().min(1),
     implementation: z
       .string()
-      .regex(/^(\.\.?\/)*[a-z0-9_-]+(\/[a-z0-9_-]+)*$/, 'must be a module path relative to app.yaml, without extension'),
+      .regex(
+        /^(\.\.?\/)*[a-z0-9_-]+(\/[a-z0-9_-]+)*$/,
+        'must be a module path relative to app.yaml, without extension',
+      ),
     capabilities: z
       .object({
         mode: z.enum(['sync', 'async']),
@@ -23,7 +26,9 @@ const SkillFileSchema = z
       })
       .strict(),
     anonymous_access: z.enum(['inline', 'none']),
-    pricing: z.object({ credits_per_request: z.number().nonnegative(), notes: z.string().optional() }).strict(),
+    pricing: z
+      .object({ credits_per_request: z.number().nonnegative(), notes: z.string().optional() })
+      .strict(),
     providers: z.array(z.string().min(1)).default([]),
     models: z.array(z.string().min(1)).default([]),
     policy: z.string().refine(isPolicyName, 'must name a profile in activities/policy.ts'),
@@ -59,7 +64,10 @@ export function toAppManifest(file: z.infer<typeof AppFileSchema>): AppManifest 
         needsApproval: s.capabilities.needs_approval,
       },
       anonymousAccess: s.anonymous_access,
-      pricing: { creditsPerRequest: s.pricing.credits_per_request, ...(s.pricing.notes ? { notes: s.pricing.notes } : {}) },
+      pricing: {
+        creditsPerRequest: s.pricing.credits_per_request,
+        ...(s.pricing.notes ? { notes: s.pricing.notes } : {}),
+      },
       providers: s.providers,
       models: s.models,
       policy: s.policy,

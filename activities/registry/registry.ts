@@ -34,21 +34,31 @@ export function normaliseId(id: string): string {
 
 export const ACTIVITIES_DIR = path.resolve(import.meta.dirname, '..');
 
-async function loadImplementation(appFile: string, modulePath: string, platform: Platform): Promise<SkillImplementation> {
+async function loadImplementation(
+  appFile: string,
+  modulePath: string,
+  platform: Platform,
+): Promise<SkillImplementation> {
   const file = path.resolve(path.dirname(appFile), `${modulePath}.ts`);
   const mod = (await import(pathToFileURL(file).href)) as { createSkill?: unknown };
   if (typeof mod.createSkill !== 'function') throw new Error('module does not export createSkill(platform)');
   const impl = (await (mod.createSkill as (p: Platform) => unknown)(platform)) as SkillImplementation;
-  if (!impl || typeof impl.run !== 'function') throw new Error('createSkill() did not return a skill implementation');
+  if (!impl || typeof impl.run !== 'function')
+    throw new Error('createSkill() did not return a skill implementation');
   return impl;
 }
 
 /** Loads every `<appsDir>/<app>/app.yaml`. Never throws for a bad app or skill: it reports it. */
-export async function loadRegistry(platform: Platform, appsDir = path.join(ACTIVITIES_DIR, 'apps')): Promise<Registry> {
+export async function loadRegistry(
+  platform: Platform,
+  appsDir = path.join(ACTIVITIES_DIR, 'apps'),
+): Promise<Registry> {
   const apps: AppManifest[] = [];
   const problems: LoadProblem[] = [];
   const skills = new Map<string, LoadedSkill>();
-  const dirs = existsSync(appsDir) ? readdirSync(appsDir, { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+  const dirs = existsSync(appsDir)
+    ? readdirSync(appsDir, { withFileTypes: true }).filter((d) => d.isDirectory())
+    : [];
   for (const dir of dirs.sort((a, b) => a.name.localeCompare(b.name))) {
     const file = path.join(appsDir, dir.name, 'app.yaml');
     if (!existsSync(file)) continue;
@@ -74,7 +84,10 @@ export async function loadRegistry(platform: Platform, appsDir = path.join(ACTIV
       } catch (err) {
         loadError = err instanceof Error ? err.message.split('\n')[0] : String(err);
         problems.push({ file: rel, skill: `${sk.appId}.${sk.id}`, message: loadError ?? 'failed to load' });
-        platform.logger.error({ skill: `${sk.appId}.${sk.id}`, err: loadError }, 'skill implementation failed to load; it will answer 404');
+        platform.logger.error(
+          { skill: `${sk.appId}.${sk.id}`, err: loadError },
+          'skill implementation failed to load; it will answer 404',
+        );
       }
       skills.set(`${sk.appId}.${sk.id}`, { manifest: sk, impl, loadError });
     }

@@ -20,7 +20,10 @@ export async function bareTwoStep(args: BareInput): Promise<unknown> {
     scheduleToCloseTimeout: args.policy.scheduleToCloseTimeout,
     retry: args.policy.retry,
   };
-  const search = proxyActivities<Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<{ result_count: number }>>>(opts);
+  const search =
+    proxyActivities<
+      Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<{ result_count: number }>>
+    >(opts);
   const out = await search['hosting.search_domains']!({ input: args.searchInput, view: 'workflow' });
   const { deliverChatMessage } = proxyActivities<ChatDelivery>(opts);
   return deliverChatMessage({

@@ -29,7 +29,8 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
   for (const [i, raw] of value.split(',').entries()) {
     const m = ENTRY.exec(raw.trim());
     const b64 = m?.[2];
-    if (!m || !b64) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: entry ${i + 1} is not [<id>:]<base64 of 32 bytes>`);
+    if (!m || !b64)
+      throw new Error(`SKILLFLOW_ENCRYPTION_KEY: entry ${i + 1} is not [<id>:]<base64 of 32 bytes>`);
     const key = Buffer.from(b64, 'base64');
     if (key.length !== 32) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: entry ${i + 1} is not 32 bytes`);
     const id = m[1] ?? keyIdOf(key);

@@ -72,7 +72,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed?.migrationName ?? 'unknown';
-    throw new Error(`store migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `store migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -130,9 +130,7 @@ export async function provisionTemporalCli(opts: ProvisionOptions): Promise<Temp
   if (opts.cliPathFromEnv) {
     if (isExecutable(opts.cliPathFromEnv)) return { path: opts.cliPathFromEnv, source: 'env' };
     // An explicit setting that is wrong is an error, not something to silently skip.
-    throw new TemporalCliNotFoundError([
-      `TEMPORAL_CLI_PATH=${opts.cliPathFromEnv}: not an executable file`,
-    ]);
+    throw new TemporalCliNotFoundError([`TEMPORAL_CLI_PATH=${opts.cliPathFromEnv}: not an executable file`]);
   }
   attempts.push('TEMPORAL_CLI_PATH: not set');
 

@@ -15,7 +15,11 @@ export interface TemporalClient {
   close(): Promise<void>;
 }
 
-export async function connectTemporal(address: string, namespace: string, keyring: Keyring): Promise<TemporalClient> {
+export async function connectTemporal(
+  address: string,
+  namespace: string,
+  keyring: Keyring,
+): Promise<TemporalClient> {
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace, dataConverter: dataConverterFor(keyring) });
   return { connection, client, namespace, close: () => connection.close() };

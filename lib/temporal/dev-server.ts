@@ -87,11 +87,18 @@ function portInUse(port: number): Promise<boolean> {
   });
 }
 
-async function waitReady(address: string, child: ChildProcess, deadline: number, logFile: string): Promise<void> {
+async function waitReady(
+  address: string,
+  child: ChildProcess,
+  deadline: number,
+  logFile: string,
+): Promise<void> {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
-      throw new Error(`the Temporal dev server exited (${child.exitCode ?? child.signalCode}) during start:\n${tail}`);
+      throw new Error(
+        `the Temporal dev server exited (${child.exitCode ?? child.signalCode}) during start:\n${tail}`,
+      );
     }
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
@@ -102,7 +109,8 @@ async function waitReady(address: string, child: ChildProcess, deadline: number,
         await conn.close();
       }
     } catch {
-      if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address} in time`);
+      if (Date.now() > deadline)
+        throw new Error(`the Temporal dev server did not answer on ${address} in time`);
       await sleep(250);
     }
   }
@@ -123,13 +131,20 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     }
   }
   const args = [
-    'server', 'start-dev',
-    '--db-filename', dbFile,
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--namespace', opts.namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--db-filename',
+    dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
     ...searchAttributeFlags(),
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];

@@ -4,7 +4,23 @@
  */
 import { domainToUnicode } from 'node:url';
 
-const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'are', 'was', 'not', 'any', 'all', 'our', 'your', 'into']);
+const STOPWORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'are',
+  'was',
+  'not',
+  'any',
+  'all',
+  'our',
+  'your',
+  'into',
+]);
 const LEGEND = ['irrelevant', 'weak fit', 'partial fit', 'good fit', 'exact fit'];
 
 /** Criteria words: lower case, at least three letters, no stopwords, deduplicated. */
@@ -41,7 +57,9 @@ export function scoreAnswer(score: number) {
 export function choiceAnswer(options: string[], stateText: string) {
   const ranked = options.map((o) => ({ o, s: overlapScore(o, stateText) }));
   const best = ranked.reduce((a, b) => (b.s > a.s ? b : a), ranked[0] ?? { o: '', s: 0 });
-  const probabilities = Object.fromEntries(options.map((o) => [o, o === best.o ? 0.7 : 0.3 / Math.max(1, options.length - 1)]));
+  const probabilities = Object.fromEntries(
+    options.map((o) => [o, o === best.o ? 0.7 : 0.3 / Math.max(1, options.length - 1)]),
+  );
   return { choice: best.o, probabilities, confidence: 0.7 };
 }
 

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { choiceAnswer, noulAnswer, overlapScore, scoreAnswer } from './scoring.js';
 
 /** `missing_answer` drops the last question's answer; `out_of_range` scores 7; `slow` waits `ms`. */
-export type DecisionFaultType = 'status' | 'malformed' | 'missing_answer' | 'out_of_range' | 'low_confidence' | 'slow';
+export type DecisionFaultType =
+  'status' | 'malformed' | 'missing_answer' | 'out_of_range' | 'low_confidence' | 'slow';
 
 export interface DecisionFault {
   type: DecisionFaultType;
@@ -56,15 +57,24 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-function answerAll(body: { state?: Record<string, unknown>; questions?: Record<string, Question> }): Record<string, unknown> {
+function answerAll(body: {
+  state?: Record<string, unknown>;
+  questions?: Record<string, Question>;
+}): Record<string, unknown> {
   const state = body.state ?? {};
   const criteria = (state.relevance_criteria as { text?: unknown } | undefined)?.text;
-  const items = ((state.candidates as { items?: unknown } | undefined)?.items ?? {}) as Record<string, unknown>;
+  const items = ((state.candidates as { items?: unknown } | undefined)?.items ?? {}) as Record<
+    string,
+    unknown
+  >;
   const stateText = JSON.stringify(state);
   const answers: Record<string, unknown> = {};
   for (const [id, q] of Object.entries(body.questions ?? {})) {
     const text = items[id];
-    if (q.type === 'score') answers[id] = scoreAnswer(overlapScore(typeof criteria === 'string' ? criteria : '', typeof text === 'string' ? text : ''));
+    if (q.type === 'score')
+      answers[id] = scoreAnswer(
+        overlapScore(typeof criteria === 'string' ? criteria : '', typeof text === 'string' ? text : ''),
+      );
     else if (q.type === 'choice') answers[id] = choiceAnswer(q.options ?? [], stateText);
     else if (q.type === 'noul') answers[id] = noulAnswer(stateText);
   }
@@ -72,7 +82,9 @@ function answerAll(body: { state?: Record<string, unknown>; questions?: Record<s
 }
 
 /** Starts the decision simulator on 127.0.0.1 (port 0 = any free port). */
-export async function startDecisionSimulator(opts: DecisionSimulatorOptions = {}): Promise<DecisionSimulator> {
+export async function startDecisionSimulator(
+  opts: DecisionSimulatorOptions = {},
+): Promise<DecisionSimulator> {
   const apiKey = opts.apiKey ?? 'sim-decision-key';
   let fault: DecisionFault | undefined;
   let log: DecisionRequestRecord[] = [];
@@ -103,9 +115,19 @@ export async function startDecisionSimulator(opts: DecisionSimulatorOptions = {}
     log.push(rec);
     res.once('finish', () => (rec.status = res.statusCode));
     if (req.method !== 'POST') return send(res, 405, { error: { message: 'POST only' } });
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: { message: 'invalid api key' } });
-    const parsed = body as { model?: unknown; state?: Record<string, unknown>; questions?: Record<string, Question> };
-    if (typeof parsed !== 'object' || parsed === null || typeof parsed.model !== 'string' || typeof parsed.questions !== 'object') {
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return send(res, 401, { error: { message: 'invalid api key' } });
+    const parsed = body as {
+      model?: unknown;
+      state?: Record<string, unknown>;
+      questions?: Record<string, Question>;
+    };
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      typeof parsed.model !== 'string' ||
+      typeof parsed.questions !== 'object'
+    ) {
       return send(res, 400, { error: { message: 'expected { model, state, questions }' } });
     }
     const f = takeFault();
@@ -116,7 +138,8 @@ export async function startDecisionSimulator(opts: DecisionSimulatorOptions = {}
     const ids = Object.keys(answers);
     if (f?.type === 'missing_answer' && ids.length > 0) delete answers[ids[ids.length - 1]!];
     if (f?.type === 'out_of_range' && ids[0]) answers[ids[0]] = { score: 7, confidence: 0.9 };
-    if (f?.type === 'low_confidence') for (const id of ids) (answers[id] as { confidence?: number }).confidence = 0.1;
+    if (f?.type === 'low_confidence')
+      for (const id of ids) (answers[id] as { confidence?: number }).confidence = 0.1;
     send(res, 200, { answers });
   }
 

@@ -151,7 +151,12 @@ function tier(t: TierInput, currency: 'EUR' | 'USD', vatRate: number) {
  * The pricing object for an available name. `forceCurrency` lets the wrong-currency fault
  * answer in a currency the client did not ask for.
  */
-export function pricesFor(info: NameInfo, requestedCurrency: string, country: string, forceCurrency?: 'EUR' | 'USD') {
+export function pricesFor(
+  info: NameInfo,
+  requestedCurrency: string,
+  country: string,
+  forceCurrency?: 'EUR' | 'USD',
+) {
   const suffix = SUFFIXES[info.suffix];
   if (!suffix || info.status !== 'available') return {};
   const currency = forceCurrency ?? quoteCurrency(requestedCurrency);

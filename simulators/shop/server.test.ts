@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startShopSimulator, type ShopSimulator } from './server.js';
 
 let sim: ShopSimulator;
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
 beforeAll(async () => {
   sim = await startShopSimulator();
@@ -16,11 +17,15 @@ afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 
 function get(pathAndQuery: string, headers: Record<string, string> = {}, signal?: AbortSignal) {
-  return request(`${sim.url}${pathAndQuery}`, { headers: { 'user-agent': UA, referer: `${sim.url}/`, ...headers }, signal });
+  return request(`${sim.url}${pathAndQuery}`, {
+    headers: { 'user-agent': UA, referer: `${sim.url}/`, ...headers },
+    signal,
+  });
 }
 
 const LOOKUP = '/api/v5/suggest/lookup?search=example.com&currency=EUR&country=DE&grid=A';
-const SUGGEST = '/api/v5/suggest/suggest?search=cedar&currency=EUR&country=DE&grid=A&lang=en&page=1&per_page=5&source=shop&lock_sentence=false&phases=golive';
+const SUGGEST =
+  '/api/v5/suggest/suggest?search=cedar&currency=EUR&country=DE&grid=A&lang=en&page=1&per_page=5&source=shop&lock_sentence=false&phases=golive';
 
 describe('header checks like the real shop', () => {
   it('a browser Origin gets 400 (CSRF)', async () => {
@@ -44,7 +49,12 @@ describe('header checks like the real shop', () => {
 
   it('a name with a space is HTTP 200 unavailable', async () => {
     const res = await get('/api/v5/suggest/lookup?search=my%20shop.com&currency=EUR&country=DE&grid=A');
-    expect(await res.body.json()).toEqual({ fqdn: 'my shop.com', prices: {}, availability: 'unavailable', premium: 0 });
+    expect(await res.body.json()).toEqual({
+      fqdn: 'my shop.com',
+      prices: {},
+      availability: 'unavailable',
+      premium: 0,
+    });
   });
 });
 
@@ -85,18 +95,30 @@ describe('admin API', () => {
   it('POST /__sim/faults sets rules that expire after `times`; /__sim/requests lists the requests', async () => {
     const set = await request(`${sim.url}/__sim/faults`, {
       method: 'POST',
-      body: JSON.stringify({ rules: [{ op: 'lookup', type: 'status', status: 429, retryAfter: '3', times: 1 }] }),
+      body: JSON.stringify({
+        rules: [{ op: 'lookup', type: 'status', status: 429, retryAfter: '3', times: 1 }],
+      }),
     });
-    expect(await set.body.json()).toEqual({ rules: [{ op: 'lookup', type: 'status', status: 429, retryAfter: '3', times: 1 }] });
+    expect(await set.body.json()).toEqual({
+      rules: [{ op: 'lookup', type: 'status', status: 429, retryAfter: '3', times: 1 }],
+    });
     const limited = await get(LOOKUP);
     expect([limited.statusCode, limited.headers['retry-after']]).toEqual([429, '3']);
     await limited.body.dump();
     const ok = await get(LOOKUP);
     expect(ok.statusCode).toBe(200);
     await ok.body.dump();
-    const log = (await (await request(`${sim.url}/__sim/requests`)).body.json()) as { status: number; params: Record<string, string[]> }[];
+    const log = (await (await request(`${sim.url}/__sim/requests`)).body.json()) as {
+      status: number;
+      params: Record<string, string[]>;
+    }[];
     expect(log.map((r) => r.status)).toEqual([429, 200]);
-    expect(log[0]?.params).toEqual({ search: ['example.com'], currency: ['EUR'], country: ['DE'], grid: ['A'] });
+    expect(log[0]?.params).toEqual({
+      search: ['example.com'],
+      currency: ['EUR'],
+      country: ['DE'],
+      grid: ['A'],
+    });
   });
 
   it('latency rules delay the answer; POST /__sim/reset clears rules and the log', async () => {

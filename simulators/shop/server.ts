@@ -47,16 +47,27 @@ export interface ShopSimulator {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 
 /** The real shop's browser checks: Origin → 400 (CSRF); no browser UA or shop Referer → 403. */
-function headerRejection(req: IncomingMessage, origin: string): { status: number; body: unknown } | undefined {
-  if (req.headers.origin !== undefined) return { status: 400, body: { detail: 'CSRF Failed: Origin checking failed.' } };
-  if (!/Mozilla\/5\.0 \(/.test(req.headers['user-agent'] ?? '')) return { status: 403, body: { detail: 'Forbidden' } };
-  if (!(req.headers.referer ?? '').startsWith(`${origin}/`)) return { status: 403, body: { detail: 'Forbidden' } };
+function headerRejection(
+  req: IncomingMessage,
+  origin: string,
+): { status: number; body: unknown } | undefined {
+  if (req.headers.origin !== undefined)
+    return { status: 400, body: { detail: 'CSRF Failed: Origin checking failed.' } };
+  if (!/Mozilla\/5\.0 \(/.test(req.headers['user-agent'] ?? ''))
+    return { status: 403, body: { detail: 'Forbidden' } };
+  if (!(req.headers.referer ?? '').startsWith(`${origin}/`))
+    return { status: 403, body: { detail: 'Forbidden' } };
   return undefined;
 }
 
@@ -91,7 +102,11 @@ function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[]): 
     return;
   }
   const status = findFault(faults, 'das_failed') ? 'error' : info.status;
-  const wrongCurrency = findFault(faults, 'wrong_currency') ? (currency.toUpperCase() === 'USD' ? 'EUR' : 'USD') : undefined;
+  const wrongCurrency = findFault(faults, 'wrong_currency')
+    ? currency.toUpperCase() === 'USD'
+      ? 'EUR'
+      : 'USD'
+    : undefined;
   const body = {
     fqdn: findFault(faults, 'wrong_fqdn') ? `other-${info.ascii}` : info.ascii,
     prices: status === 'available' ? pricesFor(info, currency, country, wrongCurrency) : {},
@@ -101,13 +116,28 @@ function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[]): 
   sendJson(res, 200, body);
 }
 
-async function handleSuggest(url: URL, req: IncomingMessage, res: ServerResponse, faults: readonly Fault[], eventDelayMs: number) {
+async function handleSuggest(
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  faults: readonly Fault[],
+  eventDelayMs: number,
+) {
   const tld = url.searchParams.getAll('tlds')[0] ?? '';
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   if (tld.includes(',')) {
     // The real shop opens the stream, names the filter, then never sends suggestions.
-    res.write(frame({ event: 'suggest_meta', data: JSON.stringify({ tld_filter: tld.split(','), search_uuid: 'stalled' }) }));
+    res.write(
+      frame({
+        event: 'suggest_meta',
+        data: JSON.stringify({ tld_filter: tld.split(','), search_uuid: 'stalled' }),
+      }),
+    );
     return;
   }
   if (findFault(faults, 'stall')) return;
@@ -145,10 +175,21 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
       const url = new URL(req.url ?? '/', origin);
       if (url.pathname.startsWith('/__sim/')) return handleAdmin(req, res, url);
       const op: ShopRequestRecord['op'] =
-        url.pathname === '/api/v5/suggest/lookup' ? 'lookup' : url.pathname === '/api/v5/suggest/suggest' ? 'suggest' : 'other';
+        url.pathname === '/api/v5/suggest/lookup'
+          ? 'lookup'
+          : url.pathname === '/api/v5/suggest/suggest'
+            ? 'suggest'
+            : 'other';
       const params: Record<string, string[]> = {};
       for (const [k, v] of url.searchParams) (params[k] ??= []).push(v);
-      const rec: ShopRequestRecord = { op, method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), params, headers: { ...req.headers } };
+      const rec: ShopRequestRecord = {
+        op,
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search.slice(1),
+        params,
+        headers: { ...req.headers },
+      };
       log.push(rec);
       res.once('finish', () => (rec.status ??= res.statusCode));
       res.once('close', () => {
@@ -175,7 +216,8 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
       reset();
       return sendJson(res, 200, { ok: true });
     }
-    if (url.pathname === '/__sim/faults' && req.method === 'GET') return sendJson(res, 200, { rules: faults.current() });
+    if (url.pathname === '/__sim/faults' && req.method === 'GET')
+      return sendJson(res, 200, { rules: faults.current() });
     if (url.pathname === '/__sim/faults' && req.method === 'POST') {
       let body = '';
       req.setEncoding('utf8');

@@ -68,7 +68,10 @@ function resultEvents(info: NameInfo, req: SuggestRequest, requestFaults: readon
   const billingName = info.unicode;
   const out: SimEvent[] = [];
   if (findFault(faults, 'das_failed') || info.status === 'error') {
-    out.push({ event: 'das_failed', data: json({ fqdn: dasName, availability: 'error', premium: 0, reserved: 0 }) });
+    out.push({
+      event: 'das_failed',
+      data: json({ fqdn: dasName, availability: 'error', premium: 0, reserved: 0 }),
+    });
   } else {
     const das = { fqdn: dasName, availability: info.status, premium: info.premium ? 1 : 0, reserved: 0 };
     out.push({ event: 'das', data: json(das) });
@@ -77,7 +80,11 @@ function resultEvents(info: NameInfo, req: SuggestRequest, requestFaults: readon
   if (findFault(faults, 'billing_failed')) {
     out.push({ event: 'billing_failed', data: json({ fqdn: billingName, prices: {} }) });
   } else {
-    const wrong = findFault(faults, 'wrong_currency') ? (req.currency.toUpperCase() === 'USD' ? 'EUR' : 'USD') : undefined;
+    const wrong = findFault(faults, 'wrong_currency')
+      ? req.currency.toUpperCase() === 'USD'
+        ? 'EUR'
+        : 'USD'
+      : undefined;
     const prices = pricesFor(info, req.currency, req.country, wrong);
     out.push({ event: 'billing', data: json({ fqdn: billingName, prices }) });
   }
@@ -91,11 +98,16 @@ function resultEvents(info: NameInfo, req: SuggestRequest, requestFaults: readon
  */
 export function buildStream(req: SuggestRequest, faults: readonly Fault[]): SimEvent[] {
   const first = (req.page - 1) * req.perPage;
-  const infos = Array.from({ length: req.perPage }, (_, k) => describeName(candidateName(req.keyword, req.tld, first + k)));
+  const infos = Array.from({ length: req.perPage }, (_, k) =>
+    describeName(candidateName(req.keyword, req.tld, first + k)),
+  );
   const uuid = createHash('sha256').update(`${req.keyword}|${req.tld}`).digest('hex');
   const searchUuid = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-4${uuid.slice(13, 16)}-a${uuid.slice(17, 20)}-${uuid.slice(20, 32)}`;
   const lastPage = Math.ceil(RAW_TOTAL / req.perPage);
-  const meta: SimEvent = { event: 'suggest_meta', data: json({ tld_filter: [req.tld], search_uuid: searchUuid }) };
+  const meta: SimEvent = {
+    event: 'suggest_meta',
+    data: json({ tld_filter: [req.tld], search_uuid: searchUuid }),
+  };
   const pagination: SimEvent = {
     event: 'pagination',
     data: json({
@@ -107,12 +119,18 @@ export function buildStream(req: SuggestRequest, faults: readonly Fault[]): SimE
     }),
   };
   // Unicode spelling in `suggestions` for IDNs; das carries punycode (see resultEvents).
-  const suggestions: SimEvent = { event: 'suggestions', data: json(infos.map((i) => suggestionOf(i, i.unicode))) };
+  const suggestions: SimEvent = {
+    event: 'suggestions',
+    data: json(infos.map((i) => suggestionOf(i, i.unicode))),
+  };
   const results = infos.map((info, k) => {
     const events = resultEvents(info, req, faults);
     return k % 2 === 1 ? events.reverse() : events;
   });
-  const bundle: SimEvent = { event: 'bundle_available', data: json({ bundles: [{ id: 'starter', fqdns: [infos[0]?.ascii] }] }) };
+  const bundle: SimEvent = {
+    event: 'bundle_available',
+    data: json({ bundles: [{ id: 'starter', fqdns: [infos[0]?.ascii] }] }),
+  };
   const bundlePricing: SimEvent = { event: 'bundle_pricing', data: json({ id: 'starter', prices: {} }) };
   const tail: SimEvent[] = [
     { event: 'tick', data: 'null' },
@@ -123,7 +141,15 @@ export function buildStream(req: SuggestRequest, faults: readonly Fault[]): SimE
   if (findFault(faults, 'out_of_order')) {
     events = [...results.flat().reverse(), bundle, meta, ...tail, pagination, suggestions];
   } else {
-    events = [meta, pagination, ...(results[0] ?? []), suggestions, bundle, ...results.slice(1).flat(), ...tail];
+    events = [
+      meta,
+      pagination,
+      ...(results[0] ?? []),
+      suggestions,
+      bundle,
+      ...results.slice(1).flat(),
+      ...tail,
+    ];
   }
   if (findFault(faults, 'malformed')) {
     const i = events.findIndex((e) => e.event === 'das');

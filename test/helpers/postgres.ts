@@ -42,21 +42,47 @@ async function freePort(): Promise<number> {
 
 export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = findBinDir();
-  if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)',
+    );
   const asRoot = process.getuid?.() === 0;
   const base = mkdtempSync(path.join(os.tmpdir(), 'skillflow-pg-'));
   const dataDir = path.join(base, 'data');
-  if (asRoot) chownSync(base, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (asRoot)
+    chownSync(
+      base,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const runAs = (cmd: string, args: string[]) => {
-    const full = asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] as const : [cmd, args] as const;
+    const full = asRoot
+      ? (['runuser', ['-u', 'postgres', '--', cmd, ...args]] as const)
+      : ([cmd, args] as const);
     const res = spawnSync(full[0], [...full[1]], { encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`${path.basename(cmd)} failed: ${res.stderr || res.stdout}`);
   };
-  runAs(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'skillflow', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  runAs(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'skillflow',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const port = await freePort();
   runAs(path.join(bin, 'pg_ctl'), [
-    '-D', dataDir, '-w', '-t', '60', '-l', path.join(base, 'server.log'),
-    '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-D',
+    dataDir,
+    '-w',
+    '-t',
+    '60',
+    '-l',
+    path.join(base, 'server.log'),
+    '-o',
+    `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off`,
     'start',
   ]);
   return {

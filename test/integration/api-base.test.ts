@@ -34,14 +34,22 @@ describe('API base', () => {
           api: { status: 'up' },
           store: { status: 'up', engine: 'pglite' },
           temporal: { status: 'up', namespace: 'default' },
-          worker: { status: 'down', task_queue: taskQueue, pollers: 0, detail: 'no worker is polling the task queue' },
+          worker: {
+            status: 'down',
+            task_queue: taskQueue,
+            pollers: 0,
+            detail: 'no worker is polling the task queue',
+          },
         },
       });
     });
 
     it('reports 200 and every part up once a worker polls', async () => {
       const { deps } = api;
-      const registry = await loadRegistry({ config: deps.config, logger: deps.logger, secrets: deps.secrets }, FIXTURE_APPS_DIR);
+      const registry = await loadRegistry(
+        { config: deps.config, logger: deps.logger, secrets: deps.secrets },
+        FIXTURE_APPS_DIR,
+      );
       const worker: RunningWorker = await startWorker({
         address: env.address,
         namespace: 'default',
@@ -56,7 +64,10 @@ describe('API base', () => {
           body = res.json();
           if (body.status !== 'ok') await new Promise((r) => setTimeout(r, 250));
         }
-        expect(body).toMatchObject({ status: 'ok', checks: { worker: { status: 'up', task_queue: taskQueue } } });
+        expect(body).toMatchObject({
+          status: 'ok',
+          checks: { worker: { status: 'up', task_queue: taskQueue } },
+        });
         expect(body.checks?.worker?.pollers).toBeGreaterThanOrEqual(1);
       } finally {
         await worker.shutdown();
@@ -119,10 +130,16 @@ describe('API base', () => {
         { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello operator"') },
       ]);
       const payload = {
-        metadata: Object.fromEntries(Object.entries(encoded!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+        metadata: Object.fromEntries(
+          Object.entries(encoded!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+        ),
         data: Buffer.from(encoded!.data!).toString('base64'),
       };
-      const res = await api.app.inject({ method: 'POST', url: '/codec/decode', payload: { payloads: [payload] } });
+      const res = await api.app.inject({
+        method: 'POST',
+        url: '/codec/decode',
+        payload: { payloads: [payload] },
+      });
       expect(res.statusCode).toBe(200);
       const out = res.json().payloads[0];
       expect(Buffer.from(out.data, 'base64').toString()).toBe('"hello operator"');
@@ -141,9 +158,16 @@ describe('API base', () => {
     });
 
     it('requires the bearer token when one is configured', async () => {
-      const guarded = await buildTestApi(env, { taskQueue, secrets: staticSecrets({ codec_auth_token: 'op-token-123' }) });
+      const guarded = await buildTestApi(env, {
+        taskQueue,
+        secrets: staticSecrets({ codec_auth_token: 'op-token-123' }),
+      });
       try {
-        const denied = await guarded.app.inject({ method: 'POST', url: '/codec/encode', payload: { payloads: [] } });
+        const denied = await guarded.app.inject({
+          method: 'POST',
+          url: '/codec/encode',
+          payload: { payloads: [] },
+        });
         expect(denied.statusCode).toBe(401);
         expect(denied.json().error.code).toBe('UNAUTHENTICATED');
         expect(denied.body).not.toContain('op-token-123');
@@ -165,7 +189,11 @@ describe('API base', () => {
       const res = await api.app.inject({
         method: 'OPTIONS',
         url: '/codec/decode',
-        headers: { origin: 'http://localhost:8233', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-namespace,content-type' },
+        headers: {
+          origin: 'http://localhost:8233',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-namespace,content-type',
+        },
       });
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('http://localhost:8233');
@@ -180,7 +208,11 @@ describe('API base', () => {
       const doc = res.json();
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths)).toContain('/v1/health');
-      expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', description: 'API key token' });
+      expect(doc.components.securitySchemes.bearerAuth).toEqual({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'API key token',
+      });
       const docs = await api.app.inject({ method: 'GET', url: '/v1/docs/' });
       expect(docs.statusCode).toBe(200);
       expect(docs.headers['content-type']).toContain('text/html');

@@ -31,24 +31,46 @@ describe('example definitions against the simulators', () => {
     const def = await h.request('POST', '/v1/workflows', example('domain-ideas.yaml'), 'application/yaml');
     expect(def.status).toBe(201);
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
-    const task = await h.waitForTask(run.json.task_id, (t) => ['completed', 'failed'].includes(t.status), 60_000);
+    const task = await h.waitForTask(
+      run.json.task_id,
+      (t) => ['completed', 'failed'].includes(t.status),
+      60_000,
+    );
     expect(task.status).toBe('completed');
     const search = task.result.outputs.search;
     expect(search.result_count).toBe(search.results.length);
     expect(search.result_count).toBeGreaterThan(0);
     expect(search.raw.results).toHaveLength(1);
-    expect(search.raw.results[0]).toMatchObject({ query: 'cedar', country: 'DE', currency: 'EUR', partial: false, error: null });
+    expect(search.raw.results[0]).toMatchObject({
+      query: 'cedar',
+      country: 'DE',
+      currency: 'EUR',
+      partial: false,
+      error: null,
+    });
     expect(search.results.every((r: { domain: string }) => r.domain.endsWith('.com'))).toBe(true);
     expect(task.steps[0].output_summary).toEqual({ result_count: search.result_count });
 
-    const msg = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', run.json.task_id).executeTakeFirstOrThrow();
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Domains', message: `${search.result_count} domains found` });
+    const msg = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', run.json.task_id)
+      .executeTakeFirstOrThrow();
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+      title: 'Domains',
+      message: `${search.result_count} domains found`,
+    });
     const lookups = shop.requests().filter((r) => r.op === 'lookup');
     expect(lookups.map((r) => r.params.search?.[0])).toContain('cedar.com');
   });
 
   it('compiles the scheduled example and runs it when triggered', async () => {
-    const def = await h.request('POST', '/v1/workflows', example('daily-domain-watch.yaml'), 'application/yaml');
+    const def = await h.request(
+      'POST',
+      '/v1/workflows',
+      example('daily-domain-watch.yaml'),
+      'application/yaml',
+    );
     expect(def.status, JSON.stringify(def.json)).toBe(201);
     expect(def.json.schedule).toMatchObject({ timezone: 'Europe/Berlin', paused: false });
     await h.request('POST', `/v1/workflows/${def.json.id}/schedule/trigger`);
@@ -61,7 +83,10 @@ describe('example definitions against the simulators', () => {
     const search = task.result.outputs.search;
     expect(search.raw.results.map((g: { query: string }) => g.query)).toEqual(['cedar', 'juniper']);
     expect(search.results.every((r: { availability: string }) => r.availability === 'available')).toBe(true);
-    expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['completed', search.result_count > 0 ? 'completed' : 'skipped']);
+    expect(task.steps.map((s: { status: string }) => s.status)).toEqual([
+      'completed',
+      search.result_count > 0 ? 'completed' : 'skipped',
+    ]);
   });
 
   it('serves hosting.search_domains over REST: grouped results in request order, previews, and per-field validation', async () => {
@@ -72,7 +97,13 @@ describe('example definitions against the simulators', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.json.results.map((g: { id: string; country: string; currency: string }) => [g.id, g.country, g.currency])).toEqual([
+    expect(
+      res.json.results.map((g: { id: string; country: string; currency: string }) => [
+        g.id,
+        g.country,
+        g.currency,
+      ]),
+    ).toEqual([
       ['brand', 'DE', 'EUR'],
       ['exact', 'DE', 'EUR'],
     ]);
@@ -89,7 +120,10 @@ describe('example definitions against the simulators', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('INVALID_PARAMETER');
-    expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['requests[1].max_results', 'requests[1].tlds']);
+    expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'requests[1].max_results',
+      'requests[1].tlds',
+    ]);
     expect(shop.requests().length).toBe(before);
   });
 });

@@ -116,7 +116,9 @@ describe('npm start', () => {
     const handle = await t1.client.workflow.start('runSkillCall', {
       taskQueue: 'nobody-polls-this',
       workflowId,
-      args: [{ skill: 'echo.shout', input: { requests: [{ text: 'kept' }] }, policy: activityPolicy('local') }],
+      args: [
+        { skill: 'echo.shout', input: { requests: [{ text: 'kept' }] }, policy: activityPolicy('local') },
+      ],
     });
     await t1.close();
 

@@ -41,7 +41,9 @@ describe('payload encryption on a real Temporal server', () => {
     const result = await env.client.workflow.execute('runSkillCall', {
       taskQueue,
       workflowId,
-      args: [{ skill: 'echo.shout', input: { requests: [{ text: secretText }] }, policy: activityPolicy('local') }],
+      args: [
+        { skill: 'echo.shout', input: { requests: [{ text: secretText }] }, policy: activityPolicy('local') },
+      ],
     });
     expect(result).toEqual({
       output: { results: [{ text: secretText.toUpperCase() }] },
@@ -72,7 +74,13 @@ describe('payload encryption on a real Temporal server', () => {
     const handle = await env.client.workflow.start('runSkillCall', {
       taskQueue,
       workflowId: `fail-${randomUUID()}`,
-      args: [{ skill: 'echo.shout', input: { requests: [{ text: 'x', fail: 'FORBIDDEN' }] }, policy: activityPolicy('local') }],
+      args: [
+        {
+          skill: 'echo.shout',
+          input: { requests: [{ text: 'x', fail: 'FORBIDDEN' }] },
+          policy: activityPolicy('local'),
+        },
+      ],
     });
     const err = await handle.result().catch((e: unknown) => e);
     const cause = (err as { cause?: { cause?: { type?: string; message?: string } } }).cause?.cause;

@@ -13,7 +13,9 @@ import { workflowBundle } from '../../worker/index.js';
 import { TEST_KEYRING } from '../helpers/fixtures.js';
 
 const dir = path.resolve(import.meta.dirname, '../fixtures/histories');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('recorded workflow histories replay deterministically', () => {
   it('has a history for every language feature', () => {

@@ -30,7 +30,11 @@ describe('scheduled definitions', () => {
     expect(created.status).toBe(201);
     const id = created.json.id as string;
     expect(created.json.trigger_type).toBe('schedule');
-    expect(created.json.schedule).toMatchObject({ schedule_id: scheduleIdOf(id), paused: false, timezone: 'Europe/Berlin' });
+    expect(created.json.schedule).toMatchObject({
+      schedule_id: scheduleIdOf(id),
+      paused: false,
+      timezone: 'Europe/Berlin',
+    });
     expect(created.json.schedule.next_runs).toHaveLength(5);
 
     const desc = await h.env.client.schedule.getHandle(scheduleIdOf(id)).describe();
@@ -55,21 +59,38 @@ describe('scheduled definitions', () => {
     const resumed = await h.request('POST', `/v1/workflows/${id}/schedule/resume`);
     expect(resumed.json.paused).toBe(false);
 
-    const updated = await h.request('PUT', `/v1/workflows/${id}`, SCHEDULED.replace('every: 1h', 'cron: "0 9 * * 1-5"'), 'application/yaml');
+    const updated = await h.request(
+      'PUT',
+      `/v1/workflows/${id}`,
+      SCHEDULED.replace('every: 1h', 'cron: "0 9 * * 1-5"'),
+      'application/yaml',
+    );
     expect(updated.json.version).toBe(2);
     const desc2 = await h.env.client.schedule.getHandle(scheduleIdOf(id)).describe();
-    expect(desc2.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 9, end: 9, step: 1 }], dayOfWeek: [{ start: 'MONDAY', end: 'FRIDAY', step: 1 }] });
+    expect(desc2.spec.calendars?.[0]).toMatchObject({
+      hour: [{ start: 9, end: 9, step: 1 }],
+      dayOfWeek: [{ start: 'MONDAY', end: 'FRIDAY', step: 1 }],
+    });
     expect(desc2.spec.timezone).toBe('Europe/Berlin');
 
     expect((await h.request('DELETE', `/v1/workflows/${id}`)).status).toBe(204);
-    await expect(h.env.client.schedule.getHandle(scheduleIdOf(id)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await expect(h.env.client.schedule.getHandle(scheduleIdOf(id)).describe()).rejects.toBeInstanceOf(
+      ScheduleNotFoundError,
+    );
   });
 
   it('answers schedule control on a manual definition with 409', async () => {
-    const manual = SCHEDULED.replace('start_when:\n  schedule:\n    every: 1h\n    timezone: Europe/Berlin', 'start_when:\n  manual: {}');
+    const manual = SCHEDULED.replace(
+      'start_when:\n  schedule:\n    every: 1h\n    timezone: Europe/Berlin',
+      'start_when:\n  manual: {}',
+    );
     const created = await h.request('POST', '/v1/workflows', manual, 'application/yaml');
     const res = await h.request('POST', `/v1/workflows/${created.json.id}/schedule/pause`);
     expect(res.status).toBe(409);
-    expect(res.json.error).toEqual({ code: 'CONFLICT', message: 'This workflow has no schedule (start_when is manual).', details: {} });
+    expect(res.json.error).toEqual({
+      code: 'CONFLICT',
+      message: 'This workflow has no schedule (start_when is manual).',
+      details: {},
+    });
   });
 });

@@ -33,16 +33,29 @@ describe('skill discovery and authenticated skill calls', () => {
       properties: { requests: { type: 'array', minItems: 1, maxItems: 5 } },
       additionalProperties: false,
     });
-    expect(res.json.request_item_schema.properties.text).toEqual({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(res.json.request_item_schema.properties.text).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+    });
     expect(res.json).toMatchObject({
       primary_fields: ['text'],
       pricing: { credits_per_request: 1 },
-      execution: { available: true, mode: 'sync', anonymous: true, policy: 'local', timeout_ms: 60_000, max_attempts: 3 },
+      execution: {
+        available: true,
+        mode: 'sync',
+        anonymous: true,
+        policy: 'local',
+        timeout_ms: 60_000,
+        max_attempts: 3,
+      },
     });
   });
 
   it('runs a quick skill through a workflow and answers inline with previews', async () => {
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'hi' }, { text: 'there' }] });
+    const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: [{ text: 'hi' }, { text: 'there' }],
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       results: [{ text: 'HI' }, { text: 'THERE' }],
@@ -50,14 +63,23 @@ describe('skill discovery and authenticated skill calls', () => {
       task_id: expect.stringMatching(/^task_/),
     });
     const task = await h.request('GET', `/v1/tasks/${res.json.task_id}`);
-    expect(task.json).toMatchObject({ kind: 'skill_call', status: 'completed', skill: 'echo.shout', definition: null });
+    expect(task.json).toMatchObject({
+      kind: 'skill_call',
+      status: 'completed',
+      skill: 'echo.shout',
+      definition: null,
+    });
     expect(task.json.steps).toEqual([expect.objectContaining({ id: 'echo.shout', status: 'completed' })]);
   });
 
   it('resolves hyphenated ids and answers unknown or unloadable skills with 404', async () => {
     const hyphen = await h.request('POST', '/v1/apps/echo/skills/slow-echo', { requests: [{ text: 'x' }] });
     expect(hyphen.status).toBe(202);
-    for (const url of ['/v1/apps/echo/skills/missing-impl', '/v1/apps/echo/skills/nope', '/v1/apps/nope/skills/shout']) {
+    for (const url of [
+      '/v1/apps/echo/skills/missing-impl',
+      '/v1/apps/echo/skills/nope',
+      '/v1/apps/nope/skills/shout',
+    ]) {
       const res = await h.request('POST', url, { requests: [{ text: 'x' }] });
       expect(res.status, url).toBe(404);
       expect(res.json.error.code).toBe('SKILL_NOT_FOUND');
@@ -65,38 +87,81 @@ describe('skill discovery and authenticated skill calls', () => {
   });
 
   it('rejects a bad body with every failing path', async () => {
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: '' }, { text: 'ok', extra: 1 }] });
+    const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: [{ text: '' }, { text: 'ok', extra: 1 }],
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('INVALID_PARAMETER');
-    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['requests[0].text', 'requests[1]']);
-    const six = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: Array.from({ length: 6 }, () => ({ text: 'x' })) });
+    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+      'requests[0].text',
+      'requests[1]',
+    ]);
+    const six = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: Array.from({ length: 6 }, () => ({ text: 'x' })),
+    });
     expect(six.json.error.details.issues[0].path).toBe('requests');
   });
 
   it('enforces key scopes: a key scoped to another app gets 403', async () => {
-    const { token } = await createKey(h.api.deps.store, { name: 'design only', scopes: ['app:design'], ownerId: 'owner_a' });
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x' }] }, undefined, token);
+    const { token } = await createKey(h.api.deps.store, {
+      name: 'design only',
+      scopes: ['app:design'],
+      ownerId: 'owner_a',
+    });
+    const res = await h.request(
+      'POST',
+      '/v1/apps/echo/skills/shout',
+      { requests: [{ text: 'x' }] },
+      undefined,
+      token,
+    );
     expect(res.status).toBe(403);
     expect(res.json.error).toEqual({
       code: 'FORBIDDEN',
       message: 'The API key is not scoped to echo.shout.',
       details: { required_scope: ['app:echo', 'skill:echo.shout'] },
     });
-    const { token: skillToken } = await createKey(h.api.deps.store, { name: 'one skill', scopes: ['skill:echo.shout'], ownerId: 'owner_a' });
-    expect((await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x' }] }, undefined, skillToken)).status).toBe(200);
+    const { token: skillToken } = await createKey(h.api.deps.store, {
+      name: 'one skill',
+      scopes: ['skill:echo.shout'],
+      ownerId: 'owner_a',
+    });
+    expect(
+      (
+        await h.request(
+          'POST',
+          '/v1/apps/echo/skills/shout',
+          { requests: [{ text: 'x' }] },
+          undefined,
+          skillToken,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('checks team membership and spending role for team_id', async () => {
     const db = h.api.deps.store.db;
     await db.insertInto('teams').values({ id: 'team_1', name: 'One' }).execute();
-    await db.insertInto('team_members').values([
-      { team_id: 'team_1', owner_id: 'owner_a', role: 'member', can_spend: true },
-      { team_id: 'team_1', owner_id: 'owner_b', role: 'viewer', can_spend: false },
-    ]).execute();
+    await db
+      .insertInto('team_members')
+      .values([
+        { team_id: 'team_1', owner_id: 'owner_a', role: 'member', can_spend: true },
+        { team_id: 'team_1', owner_id: 'owner_b', role: 'viewer', can_spend: false },
+      ])
+      .execute();
     const body = { requests: [{ text: 'x' }] };
     expect((await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_1', body)).status).toBe(200);
-    const viewer = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_1', body, undefined, h.otherToken);
-    expect(viewer.json.error).toMatchObject({ code: 'FORBIDDEN', message: 'This team role may not spend credits.' });
+    const viewer = await h.request(
+      'POST',
+      '/v1/apps/echo/skills/shout?team_id=team_1',
+      body,
+      undefined,
+      h.otherToken,
+    );
+    expect(viewer.json.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'This team role may not spend credits.',
+    });
     const stranger = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_2', body);
     expect(stranger.json.error).toMatchObject({ code: 'FORBIDDEN', message: 'Not a member of this team.' });
   });
@@ -104,16 +169,28 @@ describe('skill discovery and authenticated skill calls', () => {
   it('answers a long-running skill with task_id and embed_id, and stores the sealed result', async () => {
     const res = await h.request('POST', '/v1/apps/echo/skills/slow_echo', { requests: [{ text: 'later' }] });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ task_id: expect.stringMatching(/^task_/), embed_id: expect.stringMatching(/^emb_[0-9a-f]{24}$/) });
+    expect(res.json).toEqual({
+      task_id: expect.stringMatching(/^task_/),
+      embed_id: expect.stringMatching(/^emb_[0-9a-f]{24}$/),
+    });
     await h.waitForTask(res.json.task_id, (t) => t.status === 'completed');
-    const embed = await h.api.deps.store.db.selectFrom('embeds').selectAll().where('id', '=', res.json.embed_id).executeTakeFirstOrThrow();
+    const embed = await h.api.deps.store.db
+      .selectFrom('embeds')
+      .selectAll()
+      .where('id', '=', res.json.embed_id)
+      .executeTakeFirstOrThrow();
     expect(embed).toMatchObject({ status: 'ready', owner_id: 'owner_a', skill: 'echo.slow_echo' });
     expect(embed.content_sealed).not.toContain('LATER');
-    expect(openJson(TEST_KEYRING, embed.content_sealed!)).toEqual({ output: { results: [{ text: 'LATER' }] }, previews: [{ title: 'LATER' }] });
+    expect(openJson(TEST_KEYRING, embed.content_sealed!)).toEqual({
+      output: { results: [{ text: 'LATER' }] },
+      previews: [{ title: 'LATER' }],
+    });
   });
 
   it('queues instead of failing when a quick call outlasts the wait, and the task completes', async () => {
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'slow', wait_ms: 3000 }] });
+    const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: [{ text: 'slow', wait_ms: 3000 }],
+    });
     expect(res.status).toBe(202);
     expect(res.json).toEqual({ task_id: expect.stringMatching(/^task_/), status: 'queued' });
     const task = await h.waitForTask(res.json.task_id, (t) => t.status === 'completed');
@@ -121,16 +198,28 @@ describe('skill discovery and authenticated skill calls', () => {
   });
 
   it('maps a non-retryable skill failure to its catalogue error at once', async () => {
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x', fail: 'INVALID_PARAMETER' }] });
+    const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: [{ text: 'x', fail: 'INVALID_PARAMETER' }],
+    });
     expect(res.status).toBe(400);
-    expect(res.json.error).toEqual({ code: 'INVALID_PARAMETER', message: 'A request parameter is invalid.', details: {} });
+    expect(res.json.error).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: 'A request parameter is invalid.',
+      details: {},
+    });
   });
 
   it('keeps retrying a retryable failure in the background instead of failing the call', async () => {
-    const res = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x', fail: 'UPSTREAM_MALFORMED' }] });
+    const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
+      requests: [{ text: 'x', fail: 'UPSTREAM_MALFORMED' }],
+    });
     expect(res.status).toBe(202);
     const task = await h.waitForTask(res.json.task_id, (t) => t.status === 'failed');
-    expect(task.error).toEqual({ code: 'UPSTREAM_MALFORMED', message: 'An upstream provider sent a malformed answer.', details: {} });
+    expect(task.error).toEqual({
+      code: 'UPSTREAM_MALFORMED',
+      message: 'An upstream provider sent a malformed answer.',
+      details: {},
+    });
     expect(task.steps[0]).toMatchObject({ status: 'failed', error: { code: 'UPSTREAM_MALFORMED' } });
   });
 });

@@ -26,11 +26,15 @@ steps:
 `;
 
 function startWorkerProcess(h: EngineHarness): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'test/fixtures/worker-process.ts')], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: h.env.address, TASK_QUEUE: h.taskQueue },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'test/fixtures/worker-process.ts')],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: h.env.address, TASK_QUEUE: h.taskQueue },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
     child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
@@ -55,7 +59,10 @@ describe('worker killed mid-run', () => {
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
     const queued = await h.request('GET', `/v1/tasks/${run.json.task_id}`);
     expect(queued.json).toMatchObject({ status: 'queued', result: null, error: null, finished_at: null });
-    expect(queued.json.steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual(['first:pending', 'slow:pending']);
+    expect(queued.json.steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual([
+      'first:pending',
+      'slow:pending',
+    ]);
 
     const first = await startWorkerProcess(h);
     children.push(first);
@@ -73,7 +80,10 @@ describe('worker killed mid-run', () => {
     });
     const history = await h.env.client.workflow.getHandle(run.json.task_id).fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name)).toEqual(['echo.shout', 'echo.shout']);
+    expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name)).toEqual([
+      'echo.shout',
+      'echo.shout',
+    ]);
     const slowStarted = history.events!.filter((e) => e.activityTaskStartedEventAttributes).pop()!;
     expect(slowStarted.activityTaskStartedEventAttributes!.attempt).toBeGreaterThanOrEqual(2);
   }, 120_000);

@@ -34,7 +34,13 @@ describe('workflow definitions and runs through the API', () => {
   it('creates a definition from YAML and reads it back', async () => {
     const created = await h.request('POST', '/v1/workflows', SHOUT, 'application/yaml');
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ title: 'Shout test', version: 1, trigger_type: 'manual', source: SHOUT, schedule: null });
+    expect(created.json).toMatchObject({
+      title: 'Shout test',
+      version: 1,
+      trigger_type: 'manual',
+      source: SHOUT,
+      schedule: null,
+    });
     id = created.json.id;
     expect(id).toMatch(/^wf_[0-9a-f]{20}$/);
     const list = await h.request('GET', '/v1/workflows');
@@ -44,7 +50,11 @@ describe('workflow definitions and runs through the API', () => {
   });
 
   it('keeps definitions sealed in the store', async () => {
-    const row = await h.api.deps.store.db.selectFrom('definition_versions').selectAll().where('definition_id', '=', id).executeTakeFirstOrThrow();
+    const row = await h.api.deps.store.db
+      .selectFrom('definition_versions')
+      .selectAll()
+      .where('definition_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.source_sealed).not.toContain('Shout');
     expect(openJson<string>(TEST_KEYRING, row.source_sealed)).toBe(SHOUT);
   });
@@ -56,15 +66,25 @@ describe('workflow definitions and runs through the API', () => {
   });
 
   it('rejects an invalid definition with 422 and every diagnostic with its position', async () => {
-    const bad = SHOUT.replace('use_app_skill: echo.shout', 'use_app_skill: echo.nope').replace('{{steps.shout.result_count}}', '{{steps.later.x}}');
+    const bad = SHOUT.replace('use_app_skill: echo.shout', 'use_app_skill: echo.nope').replace(
+      '{{steps.shout.result_count}}',
+      '{{steps.later.x}}',
+    );
     const res = await h.request('POST', '/v1/workflows', bad, 'application/yaml');
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe('INVALID_DEFINITION');
-    const diags = res.json.error.details.diagnostics as { code: string; line: number; column: number; path: string }[];
+    const diags = res.json.error.details.diagnostics as {
+      code: string;
+      line: number;
+      column: number;
+      path: string;
+    }[];
     expect(diags).toEqual([
       {
         code: 'UNKNOWN_SKILL',
-        message: expect.stringMatching(/^Unknown skill "echo\.nope"\. Known skills: (.+, )?echo\.shout, echo\.slow_echo(, .+)?\.$/),
+        message: expect.stringMatching(
+          /^Unknown skill "echo\.nope"\. Known skills: (.+, )?echo\.shout, echo\.slow_echo(, .+)?\.$/,
+        ),
         path: 'steps[0].use_app_skill',
         line: 8,
         column: 20,
@@ -106,15 +126,25 @@ describe('workflow definitions and runs through the API', () => {
     expect(task.links.temporal_ui).toContain(`/namespaces/default/workflows/${taskId}`);
     expect(Date.parse(task.finished_at)).toBeGreaterThanOrEqual(Date.parse(task.started_at));
 
-    const msg = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const msg = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     expect(msg.chat_id).toBe(`workflow:${id}`);
     expect(msg.content_sealed).not.toContain('ZEBRA');
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Shouted', message: '1 shouted: ZEBRA' });
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+      title: 'Shouted',
+      message: '1 shouted: ZEBRA',
+    });
     const other = await h.request('GET', `/v1/tasks/${taskId}`, undefined, undefined, h.otherToken);
     expect(other.status).toBe(404);
 
     // Inputs, plan, progress memo, step outputs and the chat text are all encrypted in Temporal.
-    const raw = await h.env.connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: taskId } });
+    const raw = await h.env.connection.workflowService.getWorkflowExecutionHistory({
+      namespace: 'default',
+      execution: { workflowId: taskId },
+    });
     const bytes = Buffer.from(JSON.stringify(raw.history));
     for (const needle of ['zebra', 'ZEBRA', 'shouted', 'Shout test', 'result_count', 'output_summary']) {
       expect(bytes.includes(Buffer.from(needle)), needle).toBe(false);
@@ -132,13 +162,23 @@ describe('workflow definitions and runs through the API', () => {
   });
 
   it('fails the run with the step’s error code, or continues when continue_on_error is set', async () => {
-    const failing = SHOUT.replace('- text: "{{inputs.word}}"', '- text: "{{inputs.word}}"\n          fail: FORBIDDEN');
+    const failing = SHOUT.replace(
+      '- text: "{{inputs.word}}"',
+      '- text: "{{inputs.word}}"\n          fail: FORBIDDEN',
+    );
     const def = await h.request('POST', '/v1/workflows', failing, 'application/yaml');
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'x' } });
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed');
-    expect(task.error).toEqual({ code: 'FORBIDDEN', message: 'Step shout failed: The API key is not allowed to do this.', details: { step: 'shout' } });
+    expect(task.error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Step shout failed: The API key is not allowed to do this.',
+      details: { step: 'shout' },
+    });
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'pending']);
-    expect(task.steps[0].error).toEqual({ code: 'FORBIDDEN', message: 'The API key is not allowed to do this.' });
+    expect(task.steps[0].error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'The API key is not allowed to do this.',
+    });
 
     const tolerant = failing.replace('  - id: shout\n', '  - id: shout\n    continue_on_error: true\n');
     const def2 = await h.request('POST', '/v1/workflows', tolerant, 'application/yaml');
@@ -149,16 +189,26 @@ describe('workflow definitions and runs through the API', () => {
   });
 
   it('cancels cleanly at the current step', async () => {
-    const slow = SHOUT.replace('- text: "{{inputs.word}}"', '- text: "{{inputs.word}}"\n          wait_ms: 20000');
+    const slow = SHOUT.replace(
+      '- text: "{{inputs.word}}"',
+      '- text: "{{inputs.word}}"\n          wait_ms: 20000',
+    );
     const def = await h.request('POST', '/v1/workflows', slow, 'application/yaml');
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'x' } });
-    await h.waitForTask(run.json.task_id, (t) => t.status === 'running' && t.steps?.[0]?.status === 'running');
+    await h.waitForTask(
+      run.json.task_id,
+      (t) => t.status === 'running' && t.steps?.[0]?.status === 'running',
+    );
     const cancel = await h.request('POST', `/v1/tasks/${run.json.task_id}/cancel`);
     expect(cancel.status).toBe(202);
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'cancelled', 15_000);
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['cancelled', 'cancelled']);
     expect(task.error.code).toBe('CANCELLED');
-    const msgs = await h.api.deps.store.db.selectFrom('chat_messages').selectAll().where('task_id', '=', run.json.task_id).execute();
+    const msgs = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', run.json.task_id)
+      .execute();
     expect(msgs).toEqual([]);
   });
 
@@ -179,6 +229,8 @@ describe('workflow definitions and runs through the API', () => {
   it('requires a bearer token', async () => {
     const res = await h.api.app.inject({ method: 'GET', url: '/v1/workflows' });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Send Authorization: Bearer <API token>.', details: {} } });
+    expect(res.json()).toEqual({
+      error: { code: 'UNAUTHENTICATED', message: 'Send Authorization: Bearer <API token>.', details: {} },
+    });
   });
 });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../../simulators/decision/server.js';
-import { createDecisionClient, DecisionUnavailableError, MAX_CANDIDATES, type DecisionClient, type ScoreCandidatesInput } from './client.js';
+import {
+  createDecisionClient,
+  DecisionUnavailableError,
+  MAX_CANDIDATES,
+  type DecisionClient,
+  type ScoreCandidatesInput,
+} from './client.js';
 import { DecisionRequestSchema } from './wire.js';
 
 const KEY = 'dk-live-93f1a7c2';
@@ -19,11 +25,18 @@ const input: ScoreCandidatesInput = {
   ],
 };
 
-const configFor = (url: string | undefined) => ({ DECISION_URL: url, DECISION_MODEL: MODEL, DECISION_API_KEY: undefined });
+const configFor = (url: string | undefined) => ({
+  DECISION_URL: url,
+  DECISION_MODEL: MODEL,
+  DECISION_API_KEY: undefined,
+});
 
 beforeAll(async () => {
   sim = await startDecisionSimulator({ apiKey: KEY });
-  client = createDecisionClient({ config: configFor(sim.url), secrets: staticSecrets({ decision_api_key: KEY }) });
+  client = createDecisionClient({
+    config: configFor(sim.url),
+    secrets: staticSecrets({ decision_api_key: KEY }),
+  });
 });
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
@@ -59,7 +72,11 @@ describe('scoreCandidates', () => {
     expect(Object.keys(body.questions)).toEqual(['c0', 'c1', 'c2']);
     expect(body.state).toMatchObject({
       relevance_criteria: { trust: 'user_input', text: 'organic tea shop' },
-      candidates: { trust: 'untrusted', label: expect.stringMatching(/^UNTRUSTED DATA/), items: { c0: 'organictea.com', c2: 'cedar.com' } },
+      candidates: {
+        trust: 'untrusted',
+        label: expect.stringMatching(/^UNTRUSTED DATA/),
+        items: { c0: 'organictea.com', c2: 'cedar.com' },
+      },
     });
     for (const q of Object.values(body.questions)) {
       expect(q.type).toBe('score');
@@ -69,7 +86,10 @@ describe('scoreCandidates', () => {
   });
 
   it('falls back to the DECISION_API_KEY config value when the secret store has none', async () => {
-    const fromEnv = createDecisionClient({ config: { ...configFor(sim.url), DECISION_API_KEY: KEY }, secrets: staticSecrets({}) });
+    const fromEnv = createDecisionClient({
+      config: { ...configFor(sim.url), DECISION_API_KEY: KEY },
+      secrets: staticSecrets({}),
+    });
     expect((await fromEnv.scoreCandidates(input)).get('teashop.net')).toBe(4);
   });
 
@@ -101,45 +121,73 @@ describe('every failure is DecisionUnavailableError', () => {
   it('low confidence fails only when a minimum is asked for', async () => {
     sim.setFault({ type: 'low_confidence' });
     expect((await client.scoreCandidates(input)).size).toBe(3);
-    expect((await unavailable(client.scoreCandidates(input, { minConfidence: 0.5 }))).reason).toBe('low_confidence');
+    expect((await unavailable(client.scoreCandidates(input, { minConfidence: 0.5 }))).reason).toBe(
+      'low_confidence',
+    );
   });
 
   it('a wrong key is an HTTP failure whose message holds no key', async () => {
-    const wrong = createDecisionClient({ config: configFor(sim.url), secrets: staticSecrets({ decision_api_key: 'nope-key' }) });
+    const wrong = createDecisionClient({
+      config: configFor(sim.url),
+      secrets: staticSecrets({ decision_api_key: 'nope-key' }),
+    });
     const err = await unavailable(wrong.scoreCandidates(input));
-    expect([err.reason, err.status, err.message]).toEqual(['http', 401, 'The decision helper answered HTTP 401.']);
+    expect([err.reason, err.status, err.message]).toEqual([
+      'http',
+      401,
+      'The decision helper answered HTTP 401.',
+    ]);
   });
 
   it('a caller abort is reported as aborted', async () => {
     sim.setFault({ type: 'slow', ms: 2000 });
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 50);
-    expect((await unavailable(client.scoreCandidates(input, { signal: ctrl.signal }))).reason).toBe('aborted');
+    expect((await unavailable(client.scoreCandidates(input, { signal: ctrl.signal }))).reason).toBe(
+      'aborted',
+    );
   });
 
   it('an unreachable helper is a transport failure', async () => {
     const gone = await startDecisionSimulator({ apiKey: KEY });
     await gone.close();
-    const c = createDecisionClient({ config: configFor(gone.url), secrets: staticSecrets({ decision_api_key: KEY }) });
+    const c = createDecisionClient({
+      config: configFor(gone.url),
+      secrets: staticSecrets({ decision_api_key: KEY }),
+    });
     expect((await unavailable(c.scoreCandidates(input))).reason).toBe('transport');
   });
 
   it('oversized calls fail locally before sending', async () => {
-    const many = Array.from({ length: MAX_CANDIDATES + 1 }, (_, i) => ({ id: `d${i}.com`, text: `d${i}.com` }));
-    expect((await unavailable(client.scoreCandidates({ ...input, candidates: many }))).reason).toBe('too_large');
+    const many = Array.from({ length: MAX_CANDIDATES + 1 }, (_, i) => ({
+      id: `d${i}.com`,
+      text: `d${i}.com`,
+    }));
+    expect((await unavailable(client.scoreCandidates({ ...input, candidates: many }))).reason).toBe(
+      'too_large',
+    );
     const big = [{ id: 'big', text: 'x'.repeat(70 * 1024) }];
-    expect((await unavailable(client.scoreCandidates({ ...input, candidates: big }))).reason).toBe('too_large');
+    expect((await unavailable(client.scoreCandidates({ ...input, candidates: big }))).reason).toBe(
+      'too_large',
+    );
     expect(sim.requests()).toEqual([]);
   });
 
   it('missing configuration, blank criteria and duplicate ids fail locally', async () => {
-    const noUrl = createDecisionClient({ config: configFor(undefined), secrets: staticSecrets({ decision_api_key: KEY }) });
+    const noUrl = createDecisionClient({
+      config: configFor(undefined),
+      secrets: staticSecrets({ decision_api_key: KEY }),
+    });
     expect((await unavailable(noUrl.scoreCandidates(input))).reason).toBe('not_configured');
     const noKey = createDecisionClient({ config: configFor(sim.url), secrets: staticSecrets({}) });
     expect((await unavailable(noKey.scoreCandidates(input))).reason).toBe('not_configured');
-    expect((await unavailable(client.scoreCandidates({ ...input, criteria: '  ' }))).reason).toBe('invalid_input');
+    expect((await unavailable(client.scoreCandidates({ ...input, criteria: '  ' }))).reason).toBe(
+      'invalid_input',
+    );
     const dup = [input.candidates[0]!, input.candidates[0]!];
-    expect((await unavailable(client.scoreCandidates({ ...input, candidates: dup }))).reason).toBe('invalid_input');
+    expect((await unavailable(client.scoreCandidates({ ...input, candidates: dup }))).reason).toBe(
+      'invalid_input',
+    );
     expect(sim.requests()).toEqual([]);
   });
 });

@@ -30,7 +30,11 @@ export const NoulQuestionSchema = z.object({
   instructions: z.string().min(1),
 });
 
-export const QuestionSchema = z.discriminatedUnion('type', [ScoreQuestionSchema, ChoiceQuestionSchema, NoulQuestionSchema]);
+export const QuestionSchema = z.discriminatedUnion('type', [
+  ScoreQuestionSchema,
+  ChoiceQuestionSchema,
+  NoulQuestionSchema,
+]);
 export type Question = z.infer<typeof QuestionSchema>;
 
 /**

@@ -63,9 +63,22 @@ describe('status classification and catalogue codes', () => {
     ]);
   });
   it('maps kinds to catalogue codes with client-safe details', () => {
-    const e = new ShopError({ kind: 'rate_limited', via: 'direct', operation: 'suggest', message: 'm', status: 429, retryAfterMs: 5000 });
+    const e = new ShopError({
+      kind: 'rate_limited',
+      via: 'direct',
+      operation: 'suggest',
+      message: 'm',
+      status: 429,
+      retryAfterMs: 5000,
+    });
     expect([e.code, e.status, e.retryAfterMs]).toEqual(['UPSTREAM_RATE_LIMITED', 429, 5000]);
-    expect(e.details).toEqual({ provider: 'shop', operation: 'suggest', kind: 'rate_limited', via: 'direct', status: 429 });
+    expect(e.details).toEqual({
+      provider: 'shop',
+      operation: 'suggest',
+      kind: 'rate_limited',
+      via: 'direct',
+      status: 429,
+    });
     expect(err('incomplete').code).toBe('UPSTREAM_MALFORMED');
     expect(err('invalid').code).toBe('INVALID_PARAMETER');
   });
@@ -78,7 +91,13 @@ describe('canonical names', () => {
     expect(sameFqdn('cedar.com', 'cedar.net')).toBe(false);
   });
   it('rejects spaces, empty labels and bad hyphens', () => {
-    expect(['my shop.com', 'a..com', '-a.com', '', '.'].map(canonicalFqdn)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(['my shop.com', 'a..com', '-a.com', '', '.'].map(canonicalFqdn)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
   it('accepts one suffix only', () => {
     expect(suffixParam('.COM')).toBe('com');

@@ -65,7 +65,12 @@ export class ShopError extends SkillflowError {
   readonly httpStatus: number | undefined;
 
   constructor(init: ShopErrorInit) {
-    const details: Record<string, unknown> = { provider: 'shop', operation: init.operation, kind: init.kind, via: init.via };
+    const details: Record<string, unknown> = {
+      provider: 'shop',
+      operation: init.operation,
+      kind: init.kind,
+      via: init.via,
+    };
     if (init.status !== undefined) details.status = init.status;
     if (init.causeCode !== undefined) details.cause_code = init.causeCode;
     super(CODE_BY_KIND[init.kind], init.message, details, init.retryAfterMs);
@@ -77,7 +82,14 @@ export class ShopError extends SkillflowError {
   }
 }
 
-const PROXY_ELIGIBLE: ReadonlySet<ShopErrorKind> = new Set(['timeout', 'network', 'forbidden', 'server', 'malformed', 'incomplete']);
+const PROXY_ELIGIBLE: ReadonlySet<ShopErrorKind> = new Set([
+  'timeout',
+  'network',
+  'forbidden',
+  'server',
+  'malformed',
+  'incomplete',
+]);
 
 /**
  * Spec 4.3 rule 9: after a failed direct request, may the one lazy proxy attempt run?
@@ -93,7 +105,10 @@ export function isProxyEligible(err: unknown): boolean {
  * Parses a `Retry-After` value (delta seconds or an HTTP-date) into milliseconds from `now`.
  * Undefined when absent or unparseable; a date in the past gives 0.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | undefined {
   const raw = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!raw) return undefined;
   if (/^\d+$/.test(raw)) return Number(raw) * 1000;

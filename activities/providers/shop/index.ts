@@ -14,7 +14,12 @@ export interface ShopClient {
   /** Exact lookup of one full domain name; see {@link lookup}. */
   lookup(fqdn: string, quote: QuoteParams, opts?: LookupOptions): Promise<LookupResult>;
   /** One suggestion stream page for one extension; see {@link suggest}. */
-  suggest(keyword: string, tld: string, params: SuggestParams, opts?: SuggestOptions): AsyncIterable<ShopStreamEvent>;
+  suggest(
+    keyword: string,
+    tld: string,
+    params: SuggestParams,
+    opts?: SuggestOptions,
+  ): AsyncIterable<ShopStreamEvent>;
   /** Closes the proxy connection pool, if one was opened. */
   close(): Promise<void>;
 }

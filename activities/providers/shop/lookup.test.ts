@@ -48,7 +48,12 @@ describe('lookup request', () => {
 
 describe('lookup answers', () => {
   it('a taken name is unavailable with empty prices', async () => {
-    expect(await ctx.shop.lookup('example.com', EUR_DE)).toEqual({ fqdn: 'example.com', availability: 'unavailable', premium: 0, prices: {} });
+    expect(await ctx.shop.lookup('example.com', EUR_DE)).toEqual({
+      fqdn: 'example.com',
+      availability: 'unavailable',
+      premium: 0,
+      prices: {},
+    });
   });
 
   it('DE/EUR quotes carry a 19% VAT entry and separate create and renew tiers', async () => {
@@ -62,8 +67,16 @@ describe('lookup answers', () => {
       ['.com', 'create'],
       ['.com', 'renew'],
     ]);
-    expect(r.prices.products[0]?.prices[0]).toMatchObject({ min_duration: 1, max_duration: 10, price_before_taxes: 10.99, price_after_taxes: 13.08 });
-    expect(r.prices.products[1]?.prices[0]).toMatchObject({ price_before_taxes: 13.99, price_after_taxes: 16.65 });
+    expect(r.prices.products[0]?.prices[0]).toMatchObject({
+      min_duration: 1,
+      max_duration: 10,
+      price_before_taxes: 10.99,
+      price_after_taxes: 13.08,
+    });
+    expect(r.prices.products[1]?.prices[0]).toMatchObject({
+      price_before_taxes: 13.99,
+      price_after_taxes: 16.65,
+    });
   });
 
   it('US/USD quotes honour the currency and have no taxes', async () => {
@@ -71,7 +84,10 @@ describe('lookup answers', () => {
     if (!hasPricing(r.prices)) throw new Error('expected pricing');
     expect(r.prices.currency).toBe('USD');
     expect(r.prices.taxes).toEqual([]);
-    expect(r.prices.products[0]?.prices[0]).toMatchObject({ price_before_taxes: 11.87, price_after_taxes: 11.87 });
+    expect(r.prices.products[0]?.prices[0]).toMatchObject({
+      price_before_taxes: 11.87,
+      price_after_taxes: 11.87,
+    });
   });
 
   it('a premium name: product named after the whole domain, normal price above the discounted one', async () => {
@@ -80,7 +96,12 @@ describe('lookup answers', () => {
     if (!hasPricing(r.prices)) throw new Error('expected pricing');
     const create = r.prices.products.find((p) => p.process === 'create');
     expect(create?.name).toBe('cedar.online');
-    expect(create?.prices[0]).toMatchObject({ type: 'premium', discount: true, price_before_taxes: 149, normal_price_before_taxes: 199 });
+    expect(create?.prices[0]).toMatchObject({
+      type: 'premium',
+      discount: true,
+      price_before_taxes: 149,
+      normal_price_before_taxes: 199,
+    });
   });
 
   it('an IDN answers with its punycode fqdn, and .ai tiers start at two years', async () => {
@@ -92,7 +113,12 @@ describe('lookup answers', () => {
   });
 
   it('an unsupported suffix is HTTP 200 with availability error, not a failure', async () => {
-    expect(await ctx.shop.lookup('x.invalid', EUR_DE)).toEqual({ fqdn: 'x.invalid', availability: 'error', premium: 0, prices: {} });
+    expect(await ctx.shop.lookup('x.invalid', EUR_DE)).toEqual({
+      fqdn: 'x.invalid',
+      availability: 'error',
+      premium: 0,
+      prices: {},
+    });
   });
 
   it('a wrong-currency answer is returned as sent (the caller keeps it unknown)', async () => {
@@ -111,7 +137,12 @@ describe('lookup failures', () => {
     ['fault-429.com', 'rate_limited', 429, 'UPSTREAM_RATE_LIMITED', false],
   ] as const)('%s → %s', async (name, kind, status, code, eligible) => {
     const err = await failure(ctx.shop.lookup(name, EUR_DE));
-    expect({ kind: err.kind, status: err.httpStatus, code: err.code, via: err.via }).toEqual({ kind, status, code, via: 'direct' });
+    expect({ kind: err.kind, status: err.httpStatus, code: err.code, via: err.via }).toEqual({
+      kind,
+      status,
+      code,
+      via: 'direct',
+    });
     expect(err.details).toEqual({ provider: 'shop', operation: 'lookup', kind, via: 'direct', status });
     expect(isProxyEligible(err)).toBe(eligible);
   });

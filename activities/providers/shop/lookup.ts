@@ -34,7 +34,11 @@ function invalid(operation: 'lookup' | 'suggest', via: ShopVia, message: string)
 }
 
 /** Validates quote parameters locally; throws an `invalid` ShopError (never proxy-eligible). */
-export function quoteParams(quote: QuoteParams, operation: 'lookup' | 'suggest', via: ShopVia): { currency: string; country: string } {
+export function quoteParams(
+  quote: QuoteParams,
+  operation: 'lookup' | 'suggest',
+  via: ShopVia,
+): { currency: string; country: string } {
   const currency = currencyParam(quote.currency);
   const country = countryParam(quote.country);
   if (!currency) throw invalid(operation, via, 'The currency must be a three-letter code.');
@@ -48,7 +52,12 @@ export function quoteParams(quote: QuoteParams, operation: 'lookup' | 'suggest',
  * for a body that does not parse or answers for a different name, and the HTTP/transport kinds
  * otherwise. An abort rejects with the signal's reason.
  */
-export async function lookup(transport: ShopTransport, fqdn: string, quote: QuoteParams, opts: LookupOptions = {}): Promise<LookupResult> {
+export async function lookup(
+  transport: ShopTransport,
+  fqdn: string,
+  quote: QuoteParams,
+  opts: LookupOptions = {},
+): Promise<LookupResult> {
   const via = opts.via ?? 'direct';
   const name = lookupName(fqdn);
   if (!name) throw invalid('lookup', via, 'The name is not a valid full domain name.');
@@ -74,7 +83,8 @@ export async function lookup(transport: ShopTransport, fqdn: string, quote: Quot
   } catch (err) {
     throw transport.classify(err, req, 'body');
   }
-  const malformed = (why: string) => new ShopError({ kind: 'malformed', operation: 'lookup', via, message: `The shop lookup answer ${why}.` });
+  const malformed = (why: string) =>
+    new ShopError({ kind: 'malformed', operation: 'lookup', via, message: `The shop lookup answer ${why}.` });
   let json: unknown;
   try {
     json = JSON.parse(text);

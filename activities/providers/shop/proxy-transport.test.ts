@@ -28,7 +28,9 @@ beforeEach(() => {
 /** Every rendering of an error a log line or an API answer could contain. */
 function renderings(err: unknown): string {
   const e = err as Error & { details?: unknown };
-  return [e.message, e.stack, JSON.stringify(e), JSON.stringify(e.details), inspect(e, { depth: 10 })].join('\n');
+  return [e.message, e.stack, JSON.stringify(e), JSON.stringify(e.details), inspect(e, { depth: 10 })].join(
+    '\n',
+  );
 }
 
 function expectNoSecrets(err: unknown): void {
@@ -40,11 +42,17 @@ function expectNoSecrets(err: unknown): void {
 
 describe('shop requests through the residential proxy', () => {
   it('a lookup via proxy tunnels through it with basic auth and keeps the browser headers', async () => {
-    const shop = createShopClient({ shopUrl: sim.url, proxyUrl: proxy.url, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
+    const shop = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: proxy.url,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
     try {
       const r = await shop.lookup('cedar.online', EUR_DE, { via: 'proxy' });
       expect(r.fqdn).toBe('cedar.online');
-      expect(proxy.log()).toEqual([{ method: 'CONNECT', host: new URL(sim.url).host, path: undefined, authorized: true }]);
+      expect(proxy.log()).toEqual([
+        { method: 'CONNECT', host: new URL(sim.url).host, path: undefined, authorized: true },
+      ]);
       const [rec] = sim.requests();
       expect(rec?.query).toBe('search=cedar.online&currency=EUR&country=DE&grid=A');
       expect(rec?.headers).not.toHaveProperty('origin');
@@ -56,7 +64,11 @@ describe('shop requests through the residential proxy', () => {
   });
 
   it('a direct lookup never touches the proxy', async () => {
-    const shop = createShopClient({ shopUrl: sim.url, proxyUrl: proxy.url, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
+    const shop = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: proxy.url,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
     try {
       await shop.lookup('cedar.online', EUR_DE);
       expect(proxy.log()).toEqual([]);
@@ -67,10 +79,15 @@ describe('shop requests through the residential proxy', () => {
   });
 
   it('a suggestion stream via proxy completes', async () => {
-    const shop = createShopClient({ shopUrl: sim.url, proxyUrl: proxy.url, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
+    const shop = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: proxy.url,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
     try {
       const seen: string[] = [];
-      for await (const e of shop.suggest('cedar', 'com', { page: 1, ...EUR_DE }, { via: 'proxy' })) seen.push(e.event);
+      for await (const e of shop.suggest('cedar', 'com', { page: 1, ...EUR_DE }, { via: 'proxy' }))
+        seen.push(e.event);
       expect(seen.at(-1)).toBe('done');
       expect(proxy.log().map((e) => [e.method, e.authorized])).toEqual([['CONNECT', true]]);
     } finally {
@@ -80,15 +97,26 @@ describe('shop requests through the residential proxy', () => {
 
   it('wrong credentials fail with a clear 407 proxy error that names no secret, and nothing reaches the shop', async () => {
     const wrong = 'wr0ng-Pa55-xx1';
-    const shop = createShopClient({ shopUrl: sim.url, proxyUrl: proxy.url, secrets: staticSecrets({ proxy_username: USER, proxy_password: wrong }) });
+    const shop = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: proxy.url,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: wrong }),
+    });
     try {
       const err = await shop.lookup('cedar.online', EUR_DE, { via: 'proxy' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ShopError);
-      expect(err).toMatchObject({ kind: 'proxy', via: 'proxy', httpStatus: 407, message: 'The residential proxy rejected its credentials (407).' });
+      expect(err).toMatchObject({
+        kind: 'proxy',
+        via: 'proxy',
+        httpStatus: 407,
+        message: 'The residential proxy rejected its credentials (407).',
+      });
       expect(isProxyEligible(err)).toBe(false);
       expectNoSecrets(err);
       expect(renderings(err)).not.toContain(wrong);
-      expect(proxy.log()).toEqual([{ method: 'CONNECT', host: new URL(sim.url).host, path: undefined, authorized: false }]);
+      expect(proxy.log()).toEqual([
+        { method: 'CONNECT', host: new URL(sim.url).host, path: undefined, authorized: false },
+      ]);
       expect(sim.requests()).toEqual([]);
     } finally {
       await shop.close();
@@ -96,7 +124,11 @@ describe('shop requests through the residential proxy', () => {
   });
 
   it('upstream failures through the proxy carry no secret and are never eligible for another proxy attempt', async () => {
-    const shop = createShopClient({ shopUrl: sim.url, proxyUrl: `http://${USER}:${PASS}@${new URL(proxy.url).host}`, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
+    const shop = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: `http://${USER}:${PASS}@${new URL(proxy.url).host}`,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
     try {
       for (const name of ['fault-500.com', 'fault-403.com', 'fault-malformed.com']) {
         const err = await shop.lookup(name, EUR_DE, { via: 'proxy' }).catch((e: unknown) => e);
@@ -113,8 +145,15 @@ describe('shop requests through the residential proxy', () => {
     const closed = await startProxy({ username: USER, password: PASS });
     const deadUrl = closed.url;
     await closed.close();
-    const dead = createShopClient({ shopUrl: sim.url, proxyUrl: deadUrl, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
-    const unconfigured = createShopClient({ shopUrl: sim.url, secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }) });
+    const dead = createShopClient({
+      shopUrl: sim.url,
+      proxyUrl: deadUrl,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
+    const unconfigured = createShopClient({
+      shopUrl: sim.url,
+      secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
+    });
     try {
       const e1 = await dead.lookup('cedar.online', EUR_DE, { via: 'proxy' }).catch((e: unknown) => e);
       expect(e1).toMatchObject({ kind: 'proxy', message: 'The residential proxy could not be reached.' });

@@ -9,7 +9,9 @@ import type { ShopStreamEvent } from './wire.js';
 const ctx = useShopSimulator();
 const PAGE1 = { page: 1, currency: 'EUR', country: 'DE' };
 
-async function collect(stream: AsyncIterable<ShopStreamEvent>): Promise<{ events: ShopStreamEvent[]; error?: unknown }> {
+async function collect(
+  stream: AsyncIterable<ShopStreamEvent>,
+): Promise<{ events: ShopStreamEvent[]; error?: unknown }> {
   const events: ShopStreamEvent[] = [];
   try {
     for await (const e of stream) events.push(e);
@@ -20,7 +22,8 @@ async function collect(stream: AsyncIterable<ShopStreamEvent>): Promise<{ events
 }
 
 const names = (events: ShopStreamEvent[]) => events.map((e) => e.event);
-const fqdnOf = (e: ShopStreamEvent | undefined) => (e && e.data && 'fqdn' in e.data ? e.data.fqdn : undefined);
+const fqdnOf = (e: ShopStreamEvent | undefined) =>
+  e && e.data && 'fqdn' in e.data ? e.data.fqdn : undefined;
 
 describe('suggestion request', () => {
   it('sends exactly the spec params with one extension, browser headers and Accept event-stream', async () => {
@@ -87,7 +90,11 @@ describe('suggestion stream', () => {
       { fqdn: 'mycedar.nyc', restriction: expect.stringContaining('<strong>New York City</strong>') },
       { fqdn: 'cedarapp.com' },
     ]);
-    expect(events.find((e) => e.event === 'pagination')?.data).toMatchObject({ 'X-Total-Count': 911, page: 1, per_page: 5 });
+    expect(events.find((e) => e.event === 'pagination')?.data).toMatchObject({
+      'X-Total-Count': 911,
+      page: 1,
+      per_page: 5,
+    });
   });
 
   it('IDNs: Unicode in suggestions and billing, punycode in das', async () => {
@@ -103,9 +110,17 @@ describe('suggestion stream', () => {
     const next = first.events.find((e) => e.event === 'pagination');
     const nextUrl = new URL(next?.event === 'pagination' ? (next.data.next ?? '') : '');
     expect(nextUrl.searchParams.get('page')).toBe('2');
-    const second = await collect(ctx.shop.suggest('cedar', 'com', { ...PAGE1, page: Number(nextUrl.searchParams.get('page')) }));
+    const second = await collect(
+      ctx.shop.suggest('cedar', 'com', { ...PAGE1, page: Number(nextUrl.searchParams.get('page')) }),
+    );
     const s = second.events.find((e) => e.event === 'suggestions');
-    expect(s?.event === 'suggestions' && s.data.map((c) => c.fqdn)).toEqual(['thecedar.com', 'cedarhub.ai', 'cedaronline.com', 'trycedar.com', 'cedarlab.com']);
+    expect(s?.event === 'suggestions' && s.data.map((c) => c.fqdn)).toEqual([
+      'thecedar.com',
+      'cedarhub.ai',
+      'cedaronline.com',
+      'trycedar.com',
+      'cedarlab.com',
+    ]);
     expect(ctx.sim.requests()[1]?.params.page).toEqual(['2']);
   });
 
@@ -113,15 +128,27 @@ describe('suggestion stream', () => {
     const { events, error } = await collect(ctx.shop.suggest('fault-order', 'com', PAGE1));
     expect(error).toBeUndefined();
     const firstSuggestions = names(events).indexOf('suggestions');
-    expect(names(events).slice(0, firstSuggestions).filter((n) => n === 'das')).toHaveLength(5);
+    expect(
+      names(events)
+        .slice(0, firstSuggestions)
+        .filter((n) => n === 'das'),
+    ).toHaveLength(5);
     expect(names(events).at(-1)).toBe('done');
   });
 
   it('per-result failures: das_failed and billing_failed arrive as events and the stream completes', async () => {
     const das = await collect(ctx.shop.suggest('fault-das', 'com', PAGE1));
-    expect(das.events.find((e) => e.event === 'das_failed')?.data).toEqual({ fqdn: 'fault-das.com', availability: 'error', premium: 0, reserved: 0 });
+    expect(das.events.find((e) => e.event === 'das_failed')?.data).toEqual({
+      fqdn: 'fault-das.com',
+      availability: 'error',
+      premium: 0,
+      reserved: 0,
+    });
     const billing = await collect(ctx.shop.suggest('fault-billing', 'com', PAGE1));
-    expect(billing.events.find((e) => e.event === 'billing_failed')?.data).toEqual({ fqdn: 'fault-billing.com', prices: {} });
+    expect(billing.events.find((e) => e.event === 'billing_failed')?.data).toEqual({
+      fqdn: 'fault-billing.com',
+      prices: {},
+    });
     expect(names(billing.events).at(-1)).toBe('done');
   });
 });
@@ -138,7 +165,9 @@ describe('suggestion failures', () => {
 
   it('a stalled stream hits the idle timeout', async () => {
     const started = Date.now();
-    const { events, error } = await collect(ctx.shop.suggest('fault-stall', 'com', PAGE1, { idleTimeoutMs: 300 }));
+    const { events, error } = await collect(
+      ctx.shop.suggest('fault-stall', 'com', PAGE1, { idleTimeoutMs: 300 }),
+    );
     expect(events).toEqual([]);
     expect((error as ShopError).kind).toBe('timeout');
     expect(isProxyEligible(error)).toBe(true);

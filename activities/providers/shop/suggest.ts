@@ -36,7 +36,12 @@ function isKnownEvent(name: string): name is keyof typeof STREAM_EVENT_SCHEMAS {
 function parseEvent(msg: EventSourceMessage, via: ShopVia): ShopStreamEvent | ShopError | undefined {
   const name = msg.event ?? '';
   if (IGNORED_STREAM_EVENTS.has(name) || !isKnownEvent(name)) return undefined;
-  const malformed = new ShopError({ kind: 'malformed', operation: 'suggest', via, message: `The shop sent a malformed ${name} event.` });
+  const malformed = new ShopError({
+    kind: 'malformed',
+    operation: 'suggest',
+    via,
+    message: `The shop sent a malformed ${name} event.`,
+  });
   let json: unknown;
   try {
     json = JSON.parse(msg.data);
@@ -51,10 +56,12 @@ function validateRequest(keyword: string, tld: string, params: SuggestParams, vi
   const invalid = (message: string) => new ShopError({ kind: 'invalid', operation: 'suggest', via, message });
   const search = keyword.trim();
   // eslint-disable-next-line no-control-regex
-  if (!search || search.length > 253 || /[\u0000-\u001f\u007f]/.test(search)) throw invalid('The keyword is empty, too long or has control characters.');
+  if (!search || search.length > 253 || /[\u0000-\u001f\u007f]/.test(search))
+    throw invalid('The keyword is empty, too long or has control characters.');
   const suffix = suffixParam(tld);
   if (!suffix) throw invalid('Exactly one valid extension is sent per suggestion request.');
-  if (!Number.isInteger(params.page) || params.page < 1) throw invalid('The page must be a positive integer.');
+  if (!Number.isInteger(params.page) || params.page < 1)
+    throw invalid('The page must be a positive integer.');
   return { search, suffix, ...quoteParams(params, 'suggest', via) };
 }
 
@@ -100,7 +107,12 @@ export async function* suggest(
   try {
     const type = String(res.headers['content-type'] ?? '');
     if (!type.toLowerCase().startsWith('text/event-stream')) {
-      throw new ShopError({ kind: 'malformed', operation: 'suggest', via, message: 'The shop did not answer with an event stream.' });
+      throw new ShopError({
+        kind: 'malformed',
+        operation: 'suggest',
+        via,
+        message: 'The shop did not answer with an event stream.',
+      });
     }
     const pending: ShopStreamEvent[] = [];
     let failure: ShopError | undefined;
@@ -114,7 +126,12 @@ export async function* suggest(
       },
       onError(err) {
         if (err.type === 'max-buffer-size-exceeded') {
-          failure ??= new ShopError({ kind: 'malformed', operation: 'suggest', via, message: 'The shop sent an oversized event.' });
+          failure ??= new ShopError({
+            kind: 'malformed',
+            operation: 'suggest',
+            via,
+            message: 'The shop sent an oversized event.',
+          });
         }
       },
     });
@@ -129,7 +146,12 @@ export async function* suggest(
       }
       if (failure !== undefined) throw failure;
     }
-    throw new ShopError({ kind: 'incomplete', operation: 'suggest', via, message: 'The shop stream ended without done.' });
+    throw new ShopError({
+      kind: 'incomplete',
+      operation: 'suggest',
+      via,
+      message: 'The shop stream ended without done.',
+    });
   } catch (err) {
     throw transport.classify(err, req, 'body');
   } finally {

@@ -39,11 +39,20 @@ export interface ShopTransport {
   /** Sends a GET; resolves with a 2xx response, throws a ShopError otherwise. */
   send(req: ShopRequest): Promise<Dispatcher.ResponseData>;
   /** Classifies an error thrown while reading a body (abort reasons pass through unchanged). */
-  classify(err: unknown, req: Pick<ShopRequest, 'operation' | 'via' | 'signal'>, phase: 'connect' | 'body'): unknown;
+  classify(
+    err: unknown,
+    req: Pick<ShopRequest, 'operation' | 'via' | 'signal'>,
+    phase: 'connect' | 'body',
+  ): unknown;
   close(): Promise<void>;
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -61,7 +70,12 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     const username = opts.secrets.get('proxy_username');
     const password = opts.secrets.get('proxy_password');
     if (!opts.proxyUrl || !username || !password) {
-      throw new ShopError({ kind: 'proxy', via, operation, message: 'The residential proxy is not configured.' });
+      throw new ShopError({
+        kind: 'proxy',
+        via,
+        operation,
+        message: 'The residential proxy is not configured.',
+      });
     }
     const uri = new URL(opts.proxyUrl);
     uri.username = '';
@@ -71,7 +85,11 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     return proxyAgent;
   }
 
-  function classify(err: unknown, req: Pick<ShopRequest, 'operation' | 'via' | 'signal'>, phase: 'connect' | 'body'): unknown {
+  function classify(
+    err: unknown,
+    req: Pick<ShopRequest, 'operation' | 'via' | 'signal'>,
+    phase: 'connect' | 'body',
+  ): unknown {
     if (req.signal?.aborted) return req.signal.reason;
     if (err instanceof ShopError) return err;
     const { operation, via } = req;
@@ -81,19 +99,46 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     const proxyStatus = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(message);
     if (proxyStatus) {
       const status = Number(proxyStatus[1]);
-      const text = status === 407 ? 'The residential proxy rejected its credentials (407).' : `The residential proxy could not open a tunnel (${status}).`;
+      const text =
+        status === 407
+          ? 'The residential proxy rejected its credentials (407).'
+          : `The residential proxy could not open a tunnel (${status}).`;
       return new ShopError({ kind: 'proxy', via, operation, status, message: text, causeCode: code });
     }
     if (code && TIMEOUT_CODES.has(code)) {
-      return new ShopError({ kind: 'timeout', via, operation, causeCode: code, message: `The shop did not answer in time (${operation}, ${via}).` });
+      return new ShopError({
+        kind: 'timeout',
+        via,
+        operation,
+        causeCode: code,
+        message: `The shop did not answer in time (${operation}, ${via}).`,
+      });
     }
     if (phase === 'body') {
-      return new ShopError({ kind: 'incomplete', via, operation, causeCode: code, message: `The shop connection broke mid-answer (${operation}, ${via}).` });
+      return new ShopError({
+        kind: 'incomplete',
+        via,
+        operation,
+        causeCode: code,
+        message: `The shop connection broke mid-answer (${operation}, ${via}).`,
+      });
     }
     if (via === 'proxy') {
-      return new ShopError({ kind: 'proxy', via, operation, causeCode: code, message: 'The residential proxy could not be reached.' });
+      return new ShopError({
+        kind: 'proxy',
+        via,
+        operation,
+        causeCode: code,
+        message: 'The residential proxy could not be reached.',
+      });
     }
-    return new ShopError({ kind: 'network', via, operation, causeCode: code, message: `The shop could not be reached (${operation}, ${via}).` });
+    return new ShopError({
+      kind: 'network',
+      via,
+      operation,
+      causeCode: code,
+      message: `The shop could not be reached (${operation}, ${via}).`,
+    });
   }
 
   async function send(req: ShopRequest): Promise<Dispatcher.ResponseData> {

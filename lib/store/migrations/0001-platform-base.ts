@@ -56,7 +56,9 @@ export const m0001PlatformBase: Migration = {
         webhook_delivered_at timestamptz
       )`.execute(db);
     await sql`create index chat_messages_chat on chat_messages (chat_id, created_at)`.execute(db);
-    await sql`create unique index chat_messages_idem on chat_messages (task_id, step_id) where task_id is not null`.execute(db);
+    await sql`create unique index chat_messages_idem on chat_messages (task_id, step_id) where task_id is not null`.execute(
+      db,
+    );
   },
   async down(db: Kysely<unknown>) {
     for (const t of ['chat_messages', 'chats', 'definition_versions', 'definitions', 'api_keys']) {
