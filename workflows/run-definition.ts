@@ -13,7 +13,6 @@ import {
   defineQuery,
   upsertMemo,
   workflowInfo,
-  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
@@ -32,6 +31,7 @@ import {
   type StepError,
   type StepProgress,
 } from './progress.js';
+import { activityOptions } from './activity-options.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -52,15 +52,6 @@ export interface RunDefinitionResult {
 }
 
 export const progressQuery = defineQuery<RunProgress>('progress');
-
-function optionsFor(policy: ActivityPolicy): ActivityOptions {
-  return {
-    startToCloseTimeout: policy.startToCloseTimeout,
-    scheduleToCloseTimeout: policy.scheduleToCloseTimeout,
-    ...(policy.heartbeatTimeout ? { heartbeatTimeout: policy.heartbeatTimeout } : {}),
-    retry: policy.retry,
-  };
-}
 
 function stepError(err: unknown): StepError {
   let cur: unknown = err;
@@ -143,11 +134,11 @@ async function runStep(
   if (step.kind === 'skill') {
     const acts = proxyActivities<
       Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<unknown>>
-    >(optionsFor(policy));
+    >(activityOptions(policy));
     const activity = acts[step.activity]!;
     return activity({ input: resolveInput(step.input, scope), view: 'workflow' });
   }
-  const { deliverChatMessage } = proxyActivities<ChatDelivery>(optionsFor(policy));
+  const { deliverChatMessage } = proxyActivities<ChatDelivery>(activityOptions(policy));
   const message: DeliveredChatMessage = await deliverChatMessage({
     ownerId: args.ownerId,
     chatId: step.chatId ? renderTemplate(step.chatId, scope) : `workflow:${args.definitionId}`,

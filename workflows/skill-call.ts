@@ -4,10 +4,11 @@
  * (async) skill the result is also stored as the call's embed. Progress is kept in the memo,
  * in the same shape as a workflow run's, so GET /v1/tasks serves both.
  */
-import { proxyActivities, upsertMemo, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, upsertMemo } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { FullSkillResult } from '../activities/index.js';
 import type { EmbedStore } from '../activities/platform/embeds.js';
+import { activityOptions } from './activity-options.js';
 import { PROGRESS_MEMO_KEY, summarise, type StepProgress } from './progress.js';
 
 export interface SkillCallInput {
@@ -17,15 +18,6 @@ export interface SkillCallInput {
   policy: ActivityPolicy;
   /** Set for async skills: where the result is stored. */
   embedId?: string;
-}
-
-function optionsFor(policy: ActivityPolicy): ActivityOptions {
-  return {
-    startToCloseTimeout: policy.startToCloseTimeout,
-    scheduleToCloseTimeout: policy.scheduleToCloseTimeout,
-    ...(policy.heartbeatTimeout ? { heartbeatTimeout: policy.heartbeatTimeout } : {}),
-    retry: policy.retry,
-  };
 }
 
 export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResult> {
@@ -41,11 +33,11 @@ export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResul
   publish();
   const acts = proxyActivities<
     Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>
-  >(optionsFor(args.policy));
+  >(activityOptions(args.policy));
   try {
     const result = await acts[args.skill]!({ input: args.input, view: 'full' });
     if (args.embedId) {
-      const { saveEmbed } = proxyActivities<EmbedStore>(optionsFor(args.policy));
+      const { saveEmbed } = proxyActivities<EmbedStore>(activityOptions(args.policy));
       await saveEmbed({ embedId: args.embedId, result });
     }
     step.status = 'completed';
