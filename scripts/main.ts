@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
+import { createProviderLimits } from '../activities/provider-limits.js';
 import { buildApp } from '../api/app.js';
 import { createServices } from '../api/services/index.js';
 import { ensureDevKey } from '../lib/dev-key.js';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
         keyring: platform.keyring,
         registry: platform.registry,
         extraActivities: platformActivities(platform.store, platform.keyring),
+        providerLimits: createProviderLimits(config, platform.store),
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }

@@ -224,7 +224,7 @@ describe('error catalogue documentation', () => {
   it('lists every catalogue code in docs/errors.md with its HTTP status', () => {
     const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
     for (const [code, spec] of Object.entries(ERROR_CATALOGUE)) {
-      expect(doc, code).toMatch(new RegExp(`\\| \`${code}\` \\| ${spec.status} \\|`));
+      expect(doc, code).toMatch(new RegExp(`\\| \`${code}\` +\\| ${spec.status} +\\|`));
     }
   });
 });
