@@ -520,6 +520,7 @@ export type HostingSearchDomainsOutput = {
         | 'METHOD_NOT_ALLOWED'
         | 'CONFLICT'
         | 'EMBED_PENDING'
+        | 'EMBED_FAILED'
         | 'EXPECTED_USER_MISMATCH'
         | 'INVALID_DEFINITION'
         | 'CANCELLED'

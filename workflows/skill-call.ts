@@ -4,7 +4,7 @@
  * (async) skill the result is also stored as the call's embed. Progress is kept in the memo,
  * in the same shape as a workflow run's, so GET /v1/tasks serves both.
  */
-import { proxyActivities, upsertMemo } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, upsertMemo } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { FullSkillResult } from '../activities/index.js';
 import type { EmbedStore } from '../activities/platform/embeds.js';
@@ -44,6 +44,10 @@ export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResul
     step.output_summary = summarise(result.output);
     return result;
   } catch (err) {
+    if (args.embedId && !isCancellation(err)) {
+      const { markEmbedFailed } = proxyActivities<EmbedStore>(activityOptions(args.policy));
+      await markEmbedFailed({ embedId: args.embedId });
+    }
     step.status = 'failed';
     const failure = (err as { cause?: { type?: string; message?: string } }).cause;
     step.error = { code: failure?.type ?? 'INTERNAL', message: failure?.message ?? 'The skill failed.' };

@@ -10,6 +10,8 @@ import type { FullSkillResult } from '../skill-activity.js';
 
 export interface EmbedStore {
   saveEmbed(input: { embedId: string; result: FullSkillResult }): Promise<void>;
+  /** Marks the embed failed so downloads answer EMBED_FAILED instead of "pending" forever. */
+  markEmbedFailed(input: { embedId: string }): Promise<void>;
 }
 
 export function createEmbedStore(store: Store, keyring: Keyring): EmbedStore {
@@ -20,6 +22,18 @@ export function createEmbedStore(store: Store, keyring: Keyring): EmbedStore {
           .updateTable('embeds')
           .set({ status: 'ready', content_sealed: sealJson(keyring, result), updated_at: new Date() })
           .where('id', '=', embedId)
+          .execute();
+      } catch (err) {
+        throw toApplicationFailure(err);
+      }
+    },
+    async markEmbedFailed({ embedId }) {
+      try {
+        await store.db
+          .updateTable('embeds')
+          .set({ status: 'failed', updated_at: new Date() })
+          .where('id', '=', embedId)
+          .where('status', '=', 'pending')
           .execute();
       } catch (err) {
         throw toApplicationFailure(err);

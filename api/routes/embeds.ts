@@ -70,6 +70,13 @@ export const embedRoutes =
         requireSkillScope(req, appId, skillId);
         const format = req.query.format ?? 'full';
         if (!(EMBED_FORMATS as readonly string[]).includes(format)) throw badFormat(format, EMBED_FORMATS);
+        if (row.status === 'failed') {
+          throw new SkillflowError('EMBED_FAILED', undefined, {
+            embed_id: row.id,
+            task_id: row.task_id,
+            status: row.status,
+          });
+        }
         if (row.status !== 'ready' || !row.content_sealed) {
           throw new SkillflowError(
             'EMBED_PENDING',

@@ -15,22 +15,51 @@ export const ERROR_CATALOGUE = {
   // --- request validation (400) ---
   INVALID_PARAMETER: { status: 400, message: 'A request parameter is invalid.', retryable: false },
   INVALID_BODY: { status: 400, message: 'The request body is not valid JSON or YAML.', retryable: false },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request content type is not supported.', retryable: false },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request content type is not supported.',
+    retryable: false,
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.', retryable: false },
 
   // --- authentication and authorisation ---
   UNAUTHENTICATED: { status: 401, message: 'A valid API token is required.', retryable: false },
   FORBIDDEN: { status: 403, message: 'The API key is not allowed to do this.', retryable: false },
-  ANONYMOUS_NOT_ALLOWED: { status: 403, message: 'This skill needs an API token; it is not open to guests.', retryable: false },
+  ANONYMOUS_NOT_ALLOWED: {
+    status: 403,
+    message: 'This skill needs an API token; it is not open to guests.',
+    retryable: false,
+  },
 
   // --- lookup ---
   NOT_FOUND: { status: 404, message: 'The resource does not exist.', retryable: false },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route matches this method and path.', retryable: false },
-  SKILL_NOT_FOUND: { status: 404, message: 'The app or skill does not exist or is not available.', retryable: false },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.', retryable: false },
+  SKILL_NOT_FOUND: {
+    status: 404,
+    message: 'The app or skill does not exist or is not available.',
+    retryable: false,
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'The method is not allowed on this resource.',
+    retryable: false,
+  },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state.', retryable: false },
-  EMBED_PENDING: { status: 409, message: 'The embed is not ready yet; poll its task and retry.', retryable: true },
-  EXPECTED_USER_MISMATCH: { status: 409, message: 'expected_user_id does not match the caller.', retryable: false },
+  EMBED_PENDING: {
+    status: 409,
+    message: 'The embed is not ready yet; poll its task and retry.',
+    retryable: true,
+  },
+  EMBED_FAILED: {
+    status: 409,
+    message: 'The task that produces this embed failed; there is no file. See the task for its error.',
+    retryable: false,
+  },
+  EXPECTED_USER_MISMATCH: {
+    status: 409,
+    message: 'expected_user_id does not match the caller.',
+    retryable: false,
+  },
   INVALID_DEFINITION: {
     status: 422,
     message: 'The workflow definition is invalid; see details.diagnostics.',
@@ -41,13 +70,29 @@ export const ERROR_CATALOGUE = {
 
   // --- limits ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
-  ANONYMOUS_LIMIT_EXHAUSTED: { status: 429, message: 'The free anonymous allowance is used up.', retryable: false },
+  ANONYMOUS_LIMIT_EXHAUSTED: {
+    status: 429,
+    message: 'The free anonymous allowance is used up.',
+    retryable: false,
+  },
 
   // --- upstreams and the platform ---
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'An upstream provider is unavailable.', retryable: true },
-  UPSTREAM_RATE_LIMITED: { status: 429, message: 'An upstream provider asked us to slow down.', retryable: true },
-  UPSTREAM_MALFORMED: { status: 503, message: 'An upstream provider sent a malformed answer.', retryable: true },
-  DEADLINE_EXCEEDED: { status: 503, message: 'The operation did not finish within its deadline.', retryable: true },
+  UPSTREAM_RATE_LIMITED: {
+    status: 429,
+    message: 'An upstream provider asked us to slow down.',
+    retryable: true,
+  },
+  UPSTREAM_MALFORMED: {
+    status: 503,
+    message: 'An upstream provider sent a malformed answer.',
+    retryable: true,
+  },
+  DEADLINE_EXCEEDED: {
+    status: 503,
+    message: 'The operation did not finish within its deadline.',
+    retryable: true,
+  },
   DELIVERY_REJECTED: { status: 502, message: 'The chat webhook rejected the message.', retryable: false },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
   INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },

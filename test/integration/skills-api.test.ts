@@ -187,6 +187,21 @@ describe('skill discovery and authenticated skill calls', () => {
     });
   });
 
+  it('marks the embed of a failed long-running call as failed, not pending forever', async () => {
+    const res = await h.request('POST', '/v1/apps/echo/skills/slow_echo', {
+      requests: [{ text: 'x', fail: 'INVALID_PARAMETER' }],
+    });
+    expect(res.status).toBe(202);
+    await h.waitForTask(res.json.task_id, (t) => t.status === 'failed');
+    const file = await h.request('GET', `/v1/embeds/${res.json.embed_id}/file?format=full`);
+    expect(file.status).toBe(409);
+    expect(file.json.error).toEqual({
+      code: 'EMBED_FAILED',
+      message: 'The task that produces this embed failed; there is no file. See the task for its error.',
+      details: { embed_id: res.json.embed_id, task_id: res.json.task_id, status: 'failed' },
+    });
+  });
+
   it('queues instead of failing when a quick call outlasts the wait, and the task completes', async () => {
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
       requests: [{ text: 'slow', wait_ms: 3000 }],
