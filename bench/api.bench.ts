@@ -17,18 +17,12 @@ import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { createClient, isCompleted, type SkillCallResponse } from '../sdk/index.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
-import { percentile, printTable } from './stats.js';
+import { best, measure as measureBench, printTable } from './stats.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_RUNS ?? 30);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const INPUT = { requests: [{ query: 'cedar.com' }] };
 const BUDGET_MS = 110_000;
-
-interface Figures {
-  median: number;
-  p95: number;
-  throughput: number;
-}
 
 installTemporalRuntime(createLogger('error'));
 const started = Date.now();
@@ -59,25 +53,7 @@ const direct = async (): Promise<void> => {
   await runSkill(impl, INPUT, ctx);
 };
 
-async function measure(fn: () => Promise<void>): Promise<Figures> {
-  await fn(); // warm-up
-  const latencies: number[] = [];
-  for (let i = 0; i < SEQUENTIAL; i++) {
-    const t0 = performance.now();
-    await fn();
-    latencies.push(performance.now() - t0);
-  }
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENT }, fn));
-  const throughput = CONCURRENT / ((performance.now() - t0) / 1000);
-  return { median: percentile(latencies, 50), p95: percentile(latencies, 95), throughput };
-}
-
-const best = (x: Figures, y: Figures): Figures => ({
-  median: Math.min(x.median, y.median),
-  p95: Math.min(x.p95, y.p95),
-  throughput: Math.max(x.throughput, y.throughput),
-});
+const measure = (fn: () => Promise<void>) => measureBench(fn, SEQUENTIAL, CONCURRENT);
 
 try {
   // Interleave the two so machine noise hits both alike; stop early if over budget.

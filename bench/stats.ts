@@ -15,3 +15,41 @@ export function printTable(rows: string[][]): void {
       row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ') + '\n',
     );
 }
+
+/** Latency and throughput of one side of a benchmark. */
+export interface Figures {
+  median: number;
+  p95: number;
+  throughput: number;
+}
+
+/**
+ * One warm-up call, `sequential` timed calls (latency), then `concurrent` calls at once
+ * (throughput, per second).
+ */
+export async function measure(
+  fn: () => Promise<void>,
+  sequential: number,
+  concurrent: number,
+): Promise<Figures> {
+  await fn();
+  const latencies: number[] = [];
+  for (let i = 0; i < sequential; i++) {
+    const t0 = performance.now();
+    await fn();
+    latencies.push(performance.now() - t0);
+  }
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrent }, fn));
+  const throughput = concurrent / ((performance.now() - t0) / 1000);
+  return { median: percentile(latencies, 50), p95: percentile(latencies, 95), throughput };
+}
+
+/** The better of two rounds of the same side (lower latency, higher throughput). */
+export function best(x: Figures, y: Figures): Figures {
+  return {
+    median: Math.min(x.median, y.median),
+    p95: Math.min(x.p95, y.p95),
+    throughput: Math.max(x.throughput, y.throughput),
+  };
+}

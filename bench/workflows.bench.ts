@@ -17,7 +17,7 @@ import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
 import { TEST_KEYRING } from '../test/helpers/fixtures.js';
-import { percentile, printTable } from './stats.js';
+import { best, measure as measureBench, printTable } from './stats.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_RUNS ?? 30);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -76,29 +76,12 @@ try {
       ],
     });
   };
-  const measure = async (fn: () => Promise<void>) => {
-    await fn(); // warm-up
-    const latencies: number[] = [];
-    for (let i = 0; i < SEQUENTIAL; i++) {
-      const t0 = performance.now();
-      await fn();
-      latencies.push(performance.now() - t0);
-    }
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENT }, fn));
-    const throughput = CONCURRENT / ((performance.now() - t0) / 1000);
-    return { median: percentile(latencies, 50), p95: percentile(latencies, 95), throughput };
-  };
+  const measure = (fn: () => Promise<void>) => measureBench(fn, SEQUENTIAL, CONCURRENT);
   // Interleave the two so machine noise hits both alike.
   const a1 = await measure(ours);
   const b1 = await measure(baseline);
   const a2 = await measure(ours);
   const b2 = await measure(baseline);
-  const best = (x: typeof a1, y: typeof a1) => ({
-    median: Math.min(x.median, y.median),
-    p95: Math.min(x.p95, y.p95),
-    throughput: Math.max(x.throughput, y.throughput),
-  });
   const a = best(a1, a2);
   const b = best(b1, b2);
   process.stdout.write(

@@ -37,8 +37,14 @@ describe.each(engines)('platform store on $name', ({ open }) => {
   });
 
   it('applies every migration, in order, exactly once', async () => {
-    const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
-    expect(rows.rows.map((r) => r.name)).toEqual(['0001-platform-base', '0002-embeds-teams', '0003-limits-workspace']);
+    const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+      store.db,
+    );
+    expect(rows.rows.map((r) => r.name)).toEqual([
+      '0001-platform-base',
+      '0002-embeds-teams',
+      '0003-limits-workspace',
+    ]);
     expect(await migrateToLatest(store.db)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * process it started on SIGTERM, and a second start reuses .data/ without losing anything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,7 @@ import { loadKeyring } from '../../lib/crypto/keyring.js';
 import { connectTemporal } from '../../lib/temporal/client.js';
 import { activityPolicy } from '../../activities/policy.js';
 import { freePort } from '../helpers/ports.js';
+import { processesMentioning } from '../helpers/stack.js';
 
 interface Started {
   child: ChildProcess;
@@ -53,19 +54,6 @@ async function stop(s: Started): Promise<number | null> {
   const until = Date.now() + 30_000;
   while (s.child.exitCode === null && Date.now() < until) await sleep(100);
   return s.child.exitCode;
-}
-
-function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmd.includes(text)) found.push(`${pid}: ${cmd}`);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
 }
 
 describe('npm start', () => {
