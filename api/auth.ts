@@ -24,7 +24,8 @@ export function authenticate(store: Store) {
     const header = req.headers.authorization;
     if (!header) throw new SkillflowError('UNAUTHENTICATED', 'Send Authorization: Bearer <API token>.');
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m) throw new SkillflowError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API token>".');
+    if (!m)
+      throw new SkillflowError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API token>".');
     const principal = await verifyToken(store, m[1]!);
     if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
     req.principal = principal;
@@ -39,7 +40,10 @@ export function principalOf(req: FastifyRequest): Principal {
 
 export function requireScope(req: FastifyRequest, scope: 'workflows' | 'keys'): Principal {
   const p = principalOf(req);
-  if (!allows(p, scope)) throw new SkillflowError('FORBIDDEN', `The API key lacks the "${scope}" scope.`, { required_scope: scope });
+  if (!allows(p, scope))
+    throw new SkillflowError('FORBIDDEN', `The API key lacks the "${scope}" scope.`, {
+      required_scope: scope,
+    });
   return p;
 }
 

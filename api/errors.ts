@@ -30,7 +30,10 @@ export function fromTemporalFailure(err: unknown): SkillflowError | undefined {
   let cur = err as FailureLike | undefined;
   for (let depth = 0; cur && depth < 8; depth++) {
     if (isErrorCode(cur.type)) {
-      const details = Array.isArray(cur.details) && cur.details[0] && typeof cur.details[0] === 'object' ? (cur.details[0] as Record<string, unknown>) : {};
+      const details =
+        Array.isArray(cur.details) && cur.details[0] && typeof cur.details[0] === 'object'
+          ? (cur.details[0] as Record<string, unknown>)
+          : {};
       return new SkillflowError(cur.type, typeof cur.message === 'string' ? cur.message : undefined, details);
     }
     cur = cur.cause as FailureLike | undefined;
@@ -80,7 +83,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (mapped.code === 'INTERNAL') {
       // Name and first line only: messages of unknown errors may quote user data.
       const e = err as Error;
-      request.log.error({ errName: e?.name, errCode: (err as FastifyError)?.code, route: request.routeOptions.url }, 'unhandled error');
+      request.log.error(
+        { errName: e?.name, errCode: (err as FastifyError)?.code, route: request.routeOptions.url },
+        'unhandled error',
+      );
     }
     return sendError(reply, mapped);
   });

@@ -30,7 +30,10 @@ export const StepProgressSchema = z.object({
   status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled']),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
-  output_summary: z.record(z.string(), z.union([z.number(), z.boolean()])).nullable().describe('Counts only, never content.'),
+  output_summary: z
+    .record(z.string(), z.union([z.number(), z.boolean()]))
+    .nullable()
+    .describe('Counts only, never content.'),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 
@@ -44,8 +47,12 @@ export const TaskSchema = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   steps: z.array(StepProgressSchema),
-  result: z.unknown().describe('Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed.'),
-  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }).nullable(),
+  result: z
+    .unknown()
+    .describe('Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed.'),
+  error: z
+    .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+    .nullable(),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 

@@ -22,7 +22,12 @@ describe('loadConfig', () => {
   });
 
   it('fails at boot naming every bad variable, without echoing the value', () => {
-    const bad = { PORT: '80x', SHOP_URL: 'ftp://shop', DATABASE_URL: 'mysql://u:hunter2@h/db', SKILLFLOW_ENCRYPTION_KEY: 'hunter2' };
+    const bad = {
+      PORT: '80x',
+      SHOP_URL: 'ftp://shop',
+      DATABASE_URL: 'mysql://u:hunter2@h/db',
+      SKILLFLOW_ENCRYPTION_KEY: 'hunter2',
+    };
     let err: unknown;
     try {
       loadConfig(bad);
@@ -31,7 +36,12 @@ describe('loadConfig', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     const { problems, message } = err as ConfigError;
-    expect(problems.map((p) => p.variable).sort()).toEqual(['DATABASE_URL', 'PORT', 'SHOP_URL', 'SKILLFLOW_ENCRYPTION_KEY']);
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'DATABASE_URL',
+      'PORT',
+      'SHOP_URL',
+      'SKILLFLOW_ENCRYPTION_KEY',
+    ]);
     expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
     expect(message).toContain('SHOP_URL: must be an http(s) URL');
     expect(message).not.toContain('hunter2');
@@ -39,6 +49,8 @@ describe('loadConfig', () => {
 
   it('accepts a rotated keyring of several keys', () => {
     const k = Buffer.alloc(32, 1).toString('base64');
-    expect(loadConfig({ SKILLFLOW_ENCRYPTION_KEY: `new:${k},old:${k}` }).SKILLFLOW_ENCRYPTION_KEY).toBe(`new:${k},old:${k}`);
+    expect(loadConfig({ SKILLFLOW_ENCRYPTION_KEY: `new:${k},old:${k}` }).SKILLFLOW_ENCRYPTION_KEY).toBe(
+      `new:${k},old:${k}`,
+    );
   });
 });

@@ -11,7 +11,9 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
-const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
+const optionalUrl = optionalString.pipe(
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+);
 /** A whole, non-negative number of credits or requests (0 allows nothing). */
 const credits = z.coerce.number().int().min(0).max(100_000_000);
 const bool = z
@@ -107,9 +109,7 @@ export interface Config extends RawConfig {
 /** Thrown at boot for a bad variable; the message names each offending variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {
-    super(
-      'Invalid configuration:\n' + problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'),
-    );
+    super('Invalid configuration:\n' + problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'));
     this.name = 'ConfigError';
   }
 }

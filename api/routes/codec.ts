@@ -27,7 +27,8 @@ function fromJson(p: z.infer<typeof JsonPayload>): Payload {
 
 function toJson(p: Payload): z.infer<typeof JsonPayload> {
   const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p.metadata ?? {})) if (v) metadata[k] = Buffer.from(v).toString('base64');
+  for (const [k, v] of Object.entries(p.metadata ?? {}))
+    if (v) metadata[k] = Buffer.from(v).toString('base64');
   return { metadata, data: Buffer.from(p.data ?? new Uint8Array()).toString('base64') };
 }
 
@@ -44,7 +45,9 @@ function sameToken(given: string, expected: string): boolean {
 export const codecRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const origins = deps.config.CODEC_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+    const origins = deps.config.CODEC_CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
     await app.register(cors, {
       origin: origins,
       credentials: true,
@@ -58,9 +61,13 @@ export const codecRoutes =
       if (req.method === 'OPTIONS') return;
       if (token) {
         const header = req.headers.authorization ?? '';
-        if (!header.startsWith('Bearer ') || !sameToken(header.slice(7), token)) throw new SkillflowError('UNAUTHENTICATED');
+        if (!header.startsWith('Bearer ') || !sameToken(header.slice(7), token))
+          throw new SkillflowError('UNAUTHENTICATED');
       } else if (!isLoopback(req.ip)) {
-        throw new SkillflowError('FORBIDDEN', 'The codec endpoint is open to loopback clients only unless codec_auth_token is set.');
+        throw new SkillflowError(
+          'FORBIDDEN',
+          'The codec endpoint is open to loopback clients only unless codec_auth_token is set.',
+        );
       }
     });
 
@@ -81,9 +88,13 @@ export const codecRoutes =
             const out = op === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
             return { payloads: out.map(toJson) };
           } catch {
-            throw new SkillflowError('INVALID_PARAMETER', 'A payload could not be decoded with the keys this server holds.', {
-              issues: [{ path: 'payloads', message: 'undecodable payload' }],
-            });
+            throw new SkillflowError(
+              'INVALID_PARAMETER',
+              'A payload could not be decoded with the keys this server holds.',
+              {
+                issues: [{ path: 'payloads', message: 'undecodable payload' }],
+              },
+            );
           }
         },
       );

@@ -105,16 +105,14 @@ export const keyRoutes =
           .select('created_at')
           .where('id', '=', key.id)
           .executeTakeFirstOrThrow();
-        return reply
-          .status(201)
-          .send({
-            id: key.id,
-            token: key.token,
-            name: key.name,
-            scopes: key.scopes,
-            tier: key.tier,
-            created_at: iso(row.created_at)!,
-          });
+        return reply.status(201).send({
+          id: key.id,
+          token: key.token,
+          name: key.name,
+          scopes: key.scopes,
+          tier: key.tier,
+          created_at: iso(row.created_at)!,
+        });
       },
     );
 

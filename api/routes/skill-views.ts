@@ -31,10 +31,16 @@ export const AppViewSchema = z.object({
 });
 
 export const SkillDetailsSchema = SkillViewSchema.extend({
-  request_schema: z.record(z.string(), z.unknown()).describe('JSON Schema of the direct request body ({ requests: [...] }). This SDK tool schema is the one to use; there is no separate assistant schema.'),
+  request_schema: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'JSON Schema of the direct request body ({ requests: [...] }). This SDK tool schema is the one to use; there is no separate assistant schema.',
+    ),
   request_item_schema: z.record(z.string(), z.unknown()).describe('JSON Schema of one item of `requests`.'),
   output_schema: z.record(z.string(), z.unknown()),
-  workflow_output_schema: z.record(z.string(), z.unknown()).describe('What later workflow steps may reference.'),
+  workflow_output_schema: z
+    .record(z.string(), z.unknown())
+    .describe('What later workflow steps may reference.'),
   defaults: z.record(z.string(), z.unknown()),
   primary_fields: z.array(z.string()),
   execution: z.object({
@@ -62,7 +68,10 @@ export function skillView(skill: LoadedSkill): z.infer<typeof SkillViewSchema> {
       needs_approval: m.capabilities.needsApproval,
     },
     anonymous_access: m.anonymousAccess,
-    pricing: { credits_per_request: m.pricing.creditsPerRequest, ...(m.pricing.notes ? { notes: m.pricing.notes } : {}) },
+    pricing: {
+      credits_per_request: m.pricing.creditsPerRequest,
+      ...(m.pricing.notes ? { notes: m.pricing.notes } : {}),
+    },
     providers: m.providers,
     models: m.models,
     available: skill.impl !== undefined,
@@ -74,14 +83,19 @@ export function appView(registry: Registry, app: AppManifest): z.infer<typeof Ap
     id: app.id,
     title: app.title,
     description: app.description,
-    skills: app.skills.map((s) => registry.get(app.id, s.id)).filter((s): s is LoadedSkill => s !== undefined).map(skillView),
+    skills: app.skills
+      .map((s) => registry.get(app.id, s.id))
+      .filter((s): s is LoadedSkill => s !== undefined)
+      .map(skillView),
   };
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
 
-export function skillDetails(skill: LoadedSkill & { impl: SkillImplementation }): z.infer<typeof SkillDetailsSchema> {
+export function skillDetails(
+  skill: LoadedSkill & { impl: SkillImplementation },
+): z.infer<typeof SkillDetailsSchema> {
   const policyName = skill.manifest.policy;
   const profile = isPolicyName(policyName) ? POLICY_PROFILES[policyName] : undefined;
   return {

@@ -15,13 +15,29 @@ import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 import type { SkillCallsService } from '../services/skill-calls.js';
 import type { TeamsService } from '../services/teams.js';
-import { appView, skillDetails, skillView, AppViewSchema, SkillDetailsSchema, SkillViewSchema } from './skill-views.js';
+import {
+  appView,
+  skillDetails,
+  skillView,
+  AppViewSchema,
+  SkillDetailsSchema,
+  SkillViewSchema,
+} from './skill-views.js';
 
 const AppParams = z.object({ app_id: z.string().min(1).max(64) });
 const SkillParams = AppParams.extend({ skill_id: z.string().min(1).max(64) });
-const CallQuery = z.object({ team_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() });
+const CallQuery = z.object({
+  team_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+});
 
-function findSkill(registry: Registry, appId: string, skillId: string): LoadedSkill & { impl: SkillImplementation } {
+function findSkill(
+  registry: Registry,
+  appId: string,
+  skillId: string,
+): LoadedSkill & { impl: SkillImplementation } {
   const skill = registry.available(appId, skillId);
   if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', `No available skill ${appId}.${skillId}.`);
   return skill;
@@ -33,53 +49,118 @@ export const skillRoutes =
     app.addHook('preHandler', authenticate(deps.store));
     const tags = ['skills'];
 
-    app.get('/v1/apps/:app_id', {
-      schema: { tags, security: BEARER, summary: 'Describe an app and its skills', params: AppParams, response: { 200: AppViewSchema, ...errorResponses(401, 404) } },
-    }, async (req) => {
-      const manifest = deps.registry.app(req.params.app_id);
-      if (!manifest) throw new SkillflowError('SKILL_NOT_FOUND', 'No such app.');
-      return appView(deps.registry, manifest);
-    });
+    app.get(
+      '/v1/apps/:app_id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Describe an app and its skills',
+          params: AppParams,
+          response: { 200: AppViewSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => {
+        const manifest = deps.registry.app(req.params.app_id);
+        if (!manifest) throw new SkillflowError('SKILL_NOT_FOUND', 'No such app.');
+        return appView(deps.registry, manifest);
+      },
+    );
 
-    app.get('/v1/apps/:app_id/skills/:skill_id', {
-      schema: { tags, security: BEARER, summary: 'Describe a skill', params: SkillParams, response: { 200: SkillViewSchema, ...errorResponses(401, 404) } },
-    }, async (req) => skillView(findSkill(deps.registry, req.params.app_id, req.params.skill_id)));
+    app.get(
+      '/v1/apps/:app_id/skills/:skill_id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Describe a skill',
+          params: SkillParams,
+          response: { 200: SkillViewSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => skillView(findSkill(deps.registry, req.params.app_id, req.params.skill_id)),
+    );
 
-    app.get('/v1/apps/:app_id/skills/:skill_id/details', {
-      schema: { tags, security: BEARER, summary: 'Request schema, defaults, pricing, providers and availability', params: SkillParams, response: { 200: SkillDetailsSchema, ...errorResponses(401, 404) } },
-    }, async (req) => skillDetails(findSkill(deps.registry, req.params.app_id, req.params.skill_id)));
+    app.get(
+      '/v1/apps/:app_id/skills/:skill_id/details',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Request schema, defaults, pricing, providers and availability',
+          params: SkillParams,
+          response: { 200: SkillDetailsSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => skillDetails(findSkill(deps.registry, req.params.app_id, req.params.skill_id)),
+    );
 
-    const handle = async (req: FastifyRequest, reply: FastifyReply, skill: LoadedSkill & { impl: SkillImplementation }, body: unknown, teamId?: string) => {
+    const handle = async (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      skill: LoadedSkill & { impl: SkillImplementation },
+      body: unknown,
+      teamId?: string,
+    ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
       if (teamId) await teams.requireSpender(principal, teamId);
       const parsed = skill.impl.input.safeParse(body);
-      if (!parsed.success) throw invalidParameter(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+      if (!parsed.success)
+        throw invalidParameter(
+          parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+        );
       const outcome = await calls.call(principal, skill, parsed.data);
-      if (outcome.kind === 'started') return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });
-      if (outcome.kind === 'queued') return reply.status(202).send({ task_id: outcome.taskId, status: 'queued' });
+      if (outcome.kind === 'started')
+        return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });
+      if (outcome.kind === 'queued')
+        return reply.status(202).send({ task_id: outcome.taskId, status: 'queued' });
       const output = outcome.result.output as Record<string, unknown>;
-      return reply.status(200).send({ ...output, previews: outcome.result.previews, task_id: outcome.taskId });
+      return reply
+        .status(200)
+        .send({ ...output, previews: outcome.result.previews, task_id: outcome.taskId });
     };
 
     for (const skill of deps.registry.all()) {
       if (!skill.impl) continue;
       const loaded = skill as LoadedSkill & { impl: SkillImplementation };
-      app.post(`/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`, {
-        schema: {
-          tags, security: BEARER, summary: skill.manifest.title, description: skill.manifest.description,
-          querystring: CallQuery,
-          body: loaded.impl.input,
-          response: {
-            200: z.looseObject({ previews: z.array(z.unknown()), task_id: z.string() }).describe('The skill output (see the skill details) plus previews.'),
-            202: z.object({ task_id: z.string(), embed_id: z.string().optional(), status: z.literal('queued').optional() }),
-            ...errorResponses(400, 401, 403, 404, 429, 503),
+      app.post(
+        `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
+        {
+          schema: {
+            tags,
+            security: BEARER,
+            summary: skill.manifest.title,
+            description: skill.manifest.description,
+            querystring: CallQuery,
+            body: loaded.impl.input,
+            response: {
+              200: z
+                .looseObject({ previews: z.array(z.unknown()), task_id: z.string() })
+                .describe('The skill output (see the skill details) plus previews.'),
+              202: z.object({
+                task_id: z.string(),
+                embed_id: z.string().optional(),
+                status: z.literal('queued').optional(),
+              }),
+              ...errorResponses(400, 401, 403, 404, 429, 503),
+            },
           },
         },
-      }, (req, reply) => handle(req, reply, loaded, req.body, req.query.team_id));
+        (req, reply) => handle(req, reply, loaded, req.body, req.query.team_id),
+      );
     }
 
     // Hyphenated ids and unknown skills: hidden from the OpenAPI document.
-    app.post('/v1/apps/:app_id/skills/:skill_id', { schema: { hide: true, params: SkillParams, querystring: CallQuery } }, (req, reply) =>
-      handle(req, reply, findSkill(deps.registry, req.params.app_id, req.params.skill_id), req.body, req.query.team_id),
+    app.post(
+      '/v1/apps/:app_id/skills/:skill_id',
+      { schema: { hide: true, params: SkillParams, querystring: CallQuery } },
+      (req, reply) =>
+        handle(
+          req,
+          reply,
+          findSkill(deps.registry, req.params.app_id, req.params.skill_id),
+          req.body,
+          req.query.team_id,
+        ),
     );
   };

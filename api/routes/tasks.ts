@@ -10,11 +10,32 @@ export const taskRoutes =
   async (app) => {
     app.addHook('preHandler', authenticate(deps.store));
     const tags = ['tasks'];
-    app.get('/v1/tasks/:task_id', {
-      schema: { tags, security: BEARER, summary: 'Poll a task', params: TaskIdParams, response: { 200: TaskSchema, ...errorResponses(401, 404) } },
-    }, async (req) => tasks.get(principalOf(req).ownerId, req.params.task_id));
+    app.get(
+      '/v1/tasks/:task_id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Poll a task',
+          params: TaskIdParams,
+          response: { 200: TaskSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => tasks.get(principalOf(req).ownerId, req.params.task_id),
+    );
 
-    app.post('/v1/tasks/:task_id/cancel', {
-      schema: { tags, security: BEARER, summary: 'Cancel a task (stops at its current step)', params: TaskIdParams, response: { 202: TaskSchema, ...errorResponses(401, 404) } },
-    }, async (req, reply) => reply.status(202).send(await tasks.cancel(principalOf(req).ownerId, req.params.task_id)));
+    app.post(
+      '/v1/tasks/:task_id/cancel',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Cancel a task (stops at its current step)',
+          params: TaskIdParams,
+          response: { 202: TaskSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (req, reply) =>
+        reply.status(202).send(await tasks.cancel(principalOf(req).ownerId, req.params.task_id)),
+    );
   };

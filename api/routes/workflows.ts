@@ -13,7 +13,9 @@ import type { StoredDefinition } from '../services/definitions.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
-const DefinitionBody = z.string().describe('The definition as YAML (application/yaml) or JSON (application/json).');
+const DefinitionBody = z
+  .string()
+  .describe('The definition as YAML (application/yaml) or JSON (application/json).');
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
 
 const ScheduleStateSchema = z.object({
@@ -40,7 +42,10 @@ function formatOf(contentType: string | undefined): SourceFormat {
   return YAML_TYPES.includes(type) ? 'yaml' : 'json';
 }
 
-async function view(engine: WorkflowEngine, def: StoredDefinition): Promise<z.infer<typeof DefinitionSchema>> {
+async function view(
+  engine: WorkflowEngine,
+  def: StoredDefinition,
+): Promise<z.infer<typeof DefinitionSchema>> {
   return {
     id: def.id,
     title: def.plan.title,
@@ -58,8 +63,10 @@ export const workflowRoutes =
   async (app) => {
     // Encapsulated: only these routes read JSON and YAML bodies as text.
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser(['application/json', ...YAML_TYPES], { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) =>
-      done(null, body),
+    app.addContentTypeParser(
+      ['application/json', ...YAML_TYPES],
+      { parseAs: 'string', bodyLimit: 256 * 1024 },
+      (_req, body, done) => done(null, body),
     );
     app.addHook('preHandler', authenticate(deps.store));
     app.addHook('preHandler', async (req) => {
@@ -68,69 +75,180 @@ export const workflowRoutes =
     const tags = ['workflows'];
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
 
-    app.post('/v1/workflows', {
-      schema: { tags, security: BEARER, summary: 'Create a workflow definition', body: DefinitionBody, response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422) } },
-    }, async (req, reply) => {
-      const def = await engine.create(owner(req), req.body, formatOf(req.headers['content-type']));
-      return reply.status(201).send(await view(engine, def));
-    });
-
-    app.post('/v1/workflows/validate', {
-      schema: {
-        tags, security: BEARER, summary: 'Validate a definition without saving it', body: DefinitionBody,
-        response: { 200: z.object({ valid: z.boolean(), diagnostics: z.array(DiagnosticSchema), steps: z.number().int().nullable() }), ...errorResponses(400, 401, 403) },
-      },
-    }, async (req) => {
-      const res = engine.definitions.compile(req.body, formatOf(req.headers['content-type']));
-      return res.ok ? { valid: true, diagnostics: [], steps: res.plan.steps.length } : { valid: false, diagnostics: res.diagnostics, steps: null };
-    });
-
-    app.get('/v1/workflows', {
-      schema: { tags, security: BEARER, summary: 'List workflow definitions', response: { 200: z.object({ workflows: z.array(SummarySchema) }), ...errorResponses(401, 403) } },
-    }, async (req) => ({ workflows: await engine.definitions.list(owner(req)) }));
-
-    app.get('/v1/workflows/:id', {
-      schema: { tags, security: BEARER, summary: 'Read a workflow definition', params: IdParams, response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404) } },
-    }, async (req) => view(engine, await engine.definitions.get(owner(req), req.params.id)));
-
-    app.put('/v1/workflows/:id', {
-      schema: { tags, security: BEARER, summary: 'Save a new version', params: IdParams, body: DefinitionBody, response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422) } },
-    }, async (req) => view(engine, await engine.update(owner(req), req.params.id, req.body, formatOf(req.headers['content-type']))));
-
-    app.delete('/v1/workflows/:id', {
-      schema: { tags, security: BEARER, summary: 'Delete a definition and its schedule', params: IdParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(400, 401, 403, 404) } },
-    }, async (req, reply) => {
-      await engine.delete(owner(req), req.params.id);
-      return reply.status(204).send(null);
-    });
-
-    app.post('/v1/workflows/:id/runs', {
-      schema: {
-        tags, security: BEARER, summary: 'Start a run', params: IdParams,
-        body: z.string().optional().describe('JSON `{ "inputs": { ... } }`; may be empty.'),
-        response: { 202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }), ...errorResponses(400, 401, 403, 404) },
-      },
-    }, async (req, reply) => {
-      const inputs = parseRunBody(req.body);
-      const def = await engine.definitions.get(owner(req), req.params.id);
-      const taskId = await engine.runs.startRun(def, inputs);
-      return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
-    });
-
-    app.get('/v1/workflows/:id/runs', {
-      schema: {
-        tags, security: BEARER, summary: 'Run history (from Temporal visibility)', params: IdParams,
-        response: {
-          200: z.object({ runs: z.array(z.object({ task_id: z.string(), status: z.string(), trigger: z.string().nullable(), definition_version: z.number().int().nullable(), started_at: z.string(), finished_at: z.string().nullable() })) }),
-          ...errorResponses(400, 401, 403, 404),
+    app.post(
+      '/v1/workflows',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Create a workflow definition',
+          body: DefinitionBody,
+          response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422) },
         },
       },
-    }, async (req) => ({ runs: await engine.runs.listRuns(await engine.definitions.get(owner(req), req.params.id)) }));
+      async (req, reply) => {
+        const def = await engine.create(owner(req), req.body, formatOf(req.headers['content-type']));
+        return reply.status(201).send(await view(engine, def));
+      },
+    );
+
+    app.post(
+      '/v1/workflows/validate',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Validate a definition without saving it',
+          body: DefinitionBody,
+          response: {
+            200: z.object({
+              valid: z.boolean(),
+              diagnostics: z.array(DiagnosticSchema),
+              steps: z.number().int().nullable(),
+            }),
+            ...errorResponses(400, 401, 403),
+          },
+        },
+      },
+      async (req) => {
+        const res = engine.definitions.compile(req.body, formatOf(req.headers['content-type']));
+        return res.ok
+          ? { valid: true, diagnostics: [], steps: res.plan.steps.length }
+          : { valid: false, diagnostics: res.diagnostics, steps: null };
+      },
+    );
+
+    app.get(
+      '/v1/workflows',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'List workflow definitions',
+          response: { 200: z.object({ workflows: z.array(SummarySchema) }), ...errorResponses(401, 403) },
+        },
+      },
+      async (req) => ({ workflows: await engine.definitions.list(owner(req)) }),
+    );
+
+    app.get(
+      '/v1/workflows/:id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Read a workflow definition',
+          params: IdParams,
+          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (req) => view(engine, await engine.definitions.get(owner(req), req.params.id)),
+    );
+
+    app.put(
+      '/v1/workflows/:id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Save a new version',
+          params: IdParams,
+          body: DefinitionBody,
+          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        },
+      },
+      async (req) =>
+        view(
+          engine,
+          await engine.update(owner(req), req.params.id, req.body, formatOf(req.headers['content-type'])),
+        ),
+    );
+
+    app.delete(
+      '/v1/workflows/:id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Delete a definition and its schedule',
+          params: IdParams,
+          response: { 204: z.null().describe('Deleted.'), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (req, reply) => {
+        await engine.delete(owner(req), req.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/v1/workflows/:id/runs',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Start a run',
+          params: IdParams,
+          body: z.string().optional().describe('JSON `{ "inputs": { ... } }`; may be empty.'),
+          response: {
+            202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (req, reply) => {
+        const inputs = parseRunBody(req.body);
+        const def = await engine.definitions.get(owner(req), req.params.id);
+        const taskId = await engine.runs.startRun(def, inputs);
+        return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
+      },
+    );
+
+    app.get(
+      '/v1/workflows/:id/runs',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Run history (from Temporal visibility)',
+          params: IdParams,
+          response: {
+            200: z.object({
+              runs: z.array(
+                z.object({
+                  task_id: z.string(),
+                  status: z.string(),
+                  trigger: z.string().nullable(),
+                  definition_version: z.number().int().nullable(),
+                  started_at: z.string(),
+                  finished_at: z.string().nullable(),
+                }),
+              ),
+            }),
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (req) => ({
+        runs: await engine.runs.listRuns(await engine.definitions.get(owner(req), req.params.id)),
+      }),
+    );
 
     for (const op of ['pause', 'resume', 'trigger'] as const) {
-      app.post(`/v1/workflows/:id/schedule/${op}`, {
-        schema: { tags, security: BEARER, summary: `${op[0]!.toUpperCase()}${op.slice(1)} the schedule`, params: IdParams, response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409) } },
-      }, async (req) => engine.runs.controlSchedule(await engine.definitions.get(owner(req), req.params.id), op));
+      app.post(
+        `/v1/workflows/:id/schedule/${op}`,
+        {
+          schema: {
+            tags,
+            security: BEARER,
+            summary: `${op[0]!.toUpperCase()}${op.slice(1)} the schedule`,
+            params: IdParams,
+            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409) },
+          },
+        },
+        async (req) =>
+          engine.runs.controlSchedule(await engine.definitions.get(owner(req), req.params.id), op),
+      );
     }
   };
 
@@ -143,11 +261,16 @@ function parseRunBody(body: string | undefined): Record<string, unknown> {
   } catch {
     throw new SkillflowError('INVALID_BODY');
   }
-  const res = z.object({ inputs: z.record(z.string(), z.unknown()).default({}) }).strict().safeParse(parsed);
+  const res = z
+    .object({ inputs: z.record(z.string(), z.unknown()).default({}) })
+    .strict()
+    .safeParse(parsed);
   if (!res.success) {
     const issue = res.error.issues[0]!;
     const path = issue.path.join('.') || '(root)';
-    throw new SkillflowError('INVALID_PARAMETER', `Invalid body at ${path}: ${issue.message}`, { issues: res.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+    throw new SkillflowError('INVALID_PARAMETER', `Invalid body at ${path}: ${issue.message}`, {
+      issues: res.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
   }
   return res.data.inputs;
 }

@@ -113,14 +113,12 @@ export const workspaceRoutes =
           )
           .returning(['id', sql<boolean>`(xmax = 0)`.as('inserted')])
           .executeTakeFirstOrThrow();
-        return reply
-          .status(row.inserted ? 201 : 200)
-          .send({
-            result_id: row.id,
-            root_id: body.root_id,
-            child_count: body.children.length,
-            stored_at: now.toISOString(),
-          });
+        return reply.status(row.inserted ? 201 : 200).send({
+          result_id: row.id,
+          root_id: body.root_id,
+          child_count: body.children.length,
+          stored_at: now.toISOString(),
+        });
       },
     );
   };

@@ -4,7 +4,13 @@
  * timestamps are plaintext. Owners see only their own definitions (others' are 404).
  */
 import { randomBytes } from 'node:crypto';
-import { compileDefinition, type Diagnostic, type Plan, type SkillCatalog, type SourceFormat } from '../../definitions/index.js';
+import {
+  compileDefinition,
+  type Diagnostic,
+  type Plan,
+  type SkillCatalog,
+  type SourceFormat,
+} from '../../definitions/index.js';
 import { openJson, sealJson } from '../../lib/crypto/aead.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -40,7 +46,11 @@ export class DefinitionsService {
   ) {}
 
   compile(source: string, format: SourceFormat = 'auto', fileName?: string): CompileOutcome {
-    const res = compileDefinition(source, { catalog: this.catalog, format, ...(fileName ? { fileName } : {}) });
+    const res = compileDefinition(source, {
+      catalog: this.catalog,
+      format,
+      ...(fileName ? { fileName } : {}),
+    });
     return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
   }
 
@@ -50,7 +60,12 @@ export class DefinitionsService {
     return res.plan;
   }
 
-  async create(ownerId: string, source: string, format: SourceFormat, id?: string): Promise<StoredDefinition> {
+  async create(
+    ownerId: string,
+    source: string,
+    format: SourceFormat,
+    id?: string,
+  ): Promise<StoredDefinition> {
     const plan = this.compileOrThrow(source, format);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     await this.store.db.transaction().execute(async (tx) => {
@@ -60,14 +75,24 @@ export class DefinitionsService {
         .execute();
       await tx
         .insertInto('definition_versions')
-        .values({ definition_id: defId, version: 1, source_sealed: sealJson(this.keyring, source), plan_sealed: sealJson(this.keyring, plan) })
+        .values({
+          definition_id: defId,
+          version: 1,
+          source_sealed: sealJson(this.keyring, source),
+          plan_sealed: sealJson(this.keyring, plan),
+        })
         .execute();
     });
     return this.get(ownerId, defId);
   }
 
   /** Saves a new version; returns it, or the current one unchanged when the source is identical. */
-  async update(ownerId: string, id: string, source: string, format: SourceFormat): Promise<{ definition: StoredDefinition; changed: boolean }> {
+  async update(
+    ownerId: string,
+    id: string,
+    source: string,
+    format: SourceFormat,
+  ): Promise<{ definition: StoredDefinition; changed: boolean }> {
     const current = await this.get(ownerId, id);
     if (current.source === source) return { definition: current, changed: false };
     const plan = this.compileOrThrow(source, format);
@@ -79,10 +104,16 @@ export class DefinitionsService {
         .where('id', '=', id)
         .where('current_version', '=', current.version)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new SkillflowError('CONFLICT', 'The definition changed meanwhile; retry.');
+      if (Number(res.numUpdatedRows) !== 1)
+        throw new SkillflowError('CONFLICT', 'The definition changed meanwhile; retry.');
       await tx
         .insertInto('definition_versions')
-        .values({ definition_id: id, version, source_sealed: sealJson(this.keyring, source), plan_sealed: sealJson(this.keyring, plan) })
+        .values({
+          definition_id: id,
+          version,
+          source_sealed: sealJson(this.keyring, source),
+          plan_sealed: sealJson(this.keyring, plan),
+        })
         .execute();
     });
     return { definition: await this.get(ownerId, id), changed: true };
@@ -127,9 +158,18 @@ export class DefinitionsService {
     const rows = await this.store.db
       .selectFrom('definitions')
       .innerJoin('definition_versions', (j) =>
-        j.onRef('definition_versions.definition_id', '=', 'definitions.id').onRef('definition_versions.version', '=', 'definitions.current_version'),
+        j
+          .onRef('definition_versions.definition_id', '=', 'definitions.id')
+          .onRef('definition_versions.version', '=', 'definitions.current_version'),
       )
-      .select(['definitions.id', 'definitions.current_version', 'definitions.trigger_type', 'definitions.created_at', 'definitions.updated_at', 'definition_versions.plan_sealed'])
+      .select([
+        'definitions.id',
+        'definitions.current_version',
+        'definitions.trigger_type',
+        'definitions.created_at',
+        'definitions.updated_at',
+        'definition_versions.plan_sealed',
+      ])
       .where('definitions.owner_id', '=', ownerId)
       .orderBy('definitions.created_at')
       .execute();
@@ -144,7 +184,12 @@ export class DefinitionsService {
   }
 
   async delete(ownerId: string, id: string): Promise<void> {
-    const res = await this.store.db.deleteFrom('definitions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
-    if (Number(res.numDeletedRows) !== 1) throw new SkillflowError('NOT_FOUND', 'No workflow definition with this id.');
+    const res = await this.store.db
+      .deleteFrom('definitions')
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1)
+      throw new SkillflowError('NOT_FOUND', 'No workflow definition with this id.');
   }
 }

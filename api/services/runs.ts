@@ -11,7 +11,13 @@ import { applyRunInputs, type Plan } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { DefinitionId, DefinitionVersion, OwnerId, TaskKind, TriggerType } from '../../lib/temporal/search-attributes.js';
+import {
+  DefinitionId,
+  DefinitionVersion,
+  OwnerId,
+  TaskKind,
+  TriggerType,
+} from '../../lib/temporal/search-attributes.js';
 import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { StoredDefinition } from './definitions.js';
@@ -70,7 +76,11 @@ export class RunsService {
     ]);
   }
 
-  private runInput(def: StoredDefinition, inputs: Record<string, unknown>, trigger: 'manual' | 'schedule'): RunDefinitionInput {
+  private runInput(
+    def: StoredDefinition,
+    inputs: Record<string, unknown>,
+    trigger: 'manual' | 'schedule',
+  ): RunDefinitionInput {
     return {
       plan: def.plan,
       definitionId: def.id,
@@ -86,7 +96,14 @@ export class RunsService {
   private initialMemo(plan: Plan): Record<string, RunProgress> {
     return {
       [PROGRESS_MEMO_KEY]: {
-        steps: plan.steps.map((s) => ({ id: s.id, status: 'pending', started_at: null, finished_at: null, output_summary: null, error: null })),
+        steps: plan.steps.map((s) => ({
+          id: s.id,
+          status: 'pending',
+          started_at: null,
+          finished_at: null,
+          output_summary: null,
+          error: null,
+        })),
       },
     };
   }
@@ -95,7 +112,8 @@ export class RunsService {
   async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
     const specs = def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {};
     const checked = applyRunInputs(specs, provided);
-    if (!checked.ok) throw invalidParameter(checked.issues.map((i) => ({ path: `inputs.${i.path}`, message: i.message })));
+    if (!checked.ok)
+      throw invalidParameter(checked.issues.map((i) => ({ path: `inputs.${i.path}`, message: i.message })));
     const taskId = `task_${randomUUID()}`;
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,
@@ -141,12 +159,19 @@ export class RunsService {
     const trigger = def.plan.trigger;
     if (trigger.type !== 'schedule') return this.deleteSchedule(def.id);
     const spec = {
-      ...('cron' in trigger ? { cronExpressions: [trigger.cron] } : { intervals: [{ every: trigger.everyMs }] }),
+      ...('cron' in trigger
+        ? { cronExpressions: [trigger.cron] }
+        : { intervals: [{ every: trigger.everyMs }] }),
       timezone: trigger.timezone,
     };
     const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
     try {
-      await handle.update((prev) => ({ ...prev, spec, action: this.scheduleAction(def), policies: { ...SCHEDULE_POLICIES } }));
+      await handle.update((prev) => ({
+        ...prev,
+        spec,
+        action: this.scheduleAction(def),
+        policies: { ...SCHEDULE_POLICIES },
+      }));
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
       await this.temporal.client.schedule.create({
@@ -200,4 +225,3 @@ export interface ScheduleState {
   next_runs: string[];
   recent_task_ids: string[];
 }
-

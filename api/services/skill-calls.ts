@@ -35,14 +35,28 @@ export class SkillCallsService {
     private readonly syncWaitMs = SYNC_WAIT_MS,
   ) {}
 
-  async call(principal: Principal, skill: LoadedSkill & { impl: SkillImplementation }, input: unknown): Promise<CallOutcome> {
+  async call(
+    principal: Principal,
+    skill: LoadedSkill & { impl: SkillImplementation },
+    input: unknown,
+  ): Promise<CallOutcome> {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
     const policyName = skill.manifest.policy;
     const taskId = `task_${randomUUID()}`;
     const async = skill.manifest.capabilities.mode === 'async';
     const embedId = async ? `emb_${randomBytes(12).toString('hex')}` : undefined;
     if (embedId) {
-      await this.store.db.insertInto('embeds').values({ id: embedId, owner_id: principal.ownerId, task_id: taskId, skill: ref, status: 'pending', content_sealed: null }).execute();
+      await this.store.db
+        .insertInto('embeds')
+        .values({
+          id: embedId,
+          owner_id: principal.ownerId,
+          task_id: taskId,
+          skill: ref,
+          status: 'pending',
+          content_sealed: null,
+        })
+        .execute();
     }
     const args: SkillCallInput = {
       skill: ref,
@@ -59,7 +73,20 @@ export class SkillCallsService {
         { key: SkillRef, value: ref },
         { key: OwnerId, value: principal.ownerId },
       ]),
-      memo: { [PROGRESS_MEMO_KEY]: { steps: [{ id: ref, status: 'pending', started_at: null, finished_at: null, output_summary: null, error: null }] } },
+      memo: {
+        [PROGRESS_MEMO_KEY]: {
+          steps: [
+            {
+              id: ref,
+              status: 'pending',
+              started_at: null,
+              finished_at: null,
+              output_summary: null,
+              error: null,
+            },
+          ],
+        },
+      },
     });
     if (embedId) return { kind: 'started', taskId, embedId };
 

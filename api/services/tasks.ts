@@ -8,7 +8,14 @@ import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@tempo
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { DefinitionId, DefinitionVersion, OwnerId, SkillRef, TaskKind, TriggerType } from '../../lib/temporal/search-attributes.js';
+import {
+  DefinitionId,
+  DefinitionVersion,
+  OwnerId,
+  SkillRef,
+  TaskKind,
+  TriggerType,
+} from '../../lib/temporal/search-attributes.js';
 import type { StepProgress } from '../../workflows/progress.js';
 import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
 import { fromTemporalFailure } from '../errors.js';
@@ -52,13 +59,16 @@ export class TasksService {
   ) {}
 
   private async describeOwned(ownerId: string, taskId: string): Promise<WorkflowExecutionDescription> {
-    if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId)) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId))
+      throw new SkillflowError('NOT_FOUND', 'No task with this id.');
     try {
       const desc = await this.temporal.client.workflow.getHandle(taskId).describe();
-      if (desc.typedSearchAttributes.get(OwnerId) !== ownerId) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      if (desc.typedSearchAttributes.get(OwnerId) !== ownerId)
+        throw new SkillflowError('NOT_FOUND', 'No task with this id.');
       return desc;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      if (err instanceof WorkflowNotFoundError)
+        throw new SkillflowError('NOT_FOUND', 'No task with this id.');
       throw err;
     }
   }
@@ -81,7 +91,11 @@ export class TasksService {
           ? { code: mapped.code, message: mapped.message, details: mapped.details }
           : status === 'cancelled'
             ? { code: 'CANCELLED', message: ERROR_CATALOGUE.CANCELLED.message, details: {} }
-            : { code: 'INTERNAL', message: 'The task failed.', details: { temporal_status: desc.status.name } };
+            : {
+                code: 'INTERNAL',
+                message: 'The task failed.',
+                details: { temporal_status: desc.status.name },
+              };
       }
     }
     const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
@@ -90,7 +104,9 @@ export class TasksService {
       task_id: taskId,
       kind,
       status,
-      definition: defId ? { id: defId, version: desc.typedSearchAttributes.get(DefinitionVersion) ?? null } : null,
+      definition: defId
+        ? { id: defId, version: desc.typedSearchAttributes.get(DefinitionVersion) ?? null }
+        : null,
       skill: desc.typedSearchAttributes.get(SkillRef) ?? null,
       trigger: desc.typedSearchAttributes.get(TriggerType) ?? null,
       started_at: desc.startTime.toISOString(),
@@ -108,7 +124,8 @@ export class TasksService {
   /** Requests cancellation; the run stops cleanly at its current step. */
   async cancel(ownerId: string, taskId: string): Promise<TaskView> {
     const desc = await this.describeOwned(ownerId, taskId);
-    if (desc.status.name === 'RUNNING') await this.temporal.client.workflow.getHandle(taskId, desc.runId).cancel();
+    if (desc.status.name === 'RUNNING')
+      await this.temporal.client.workflow.getHandle(taskId, desc.runId).cancel();
     return this.get(ownerId, taskId);
   }
 }

@@ -18,7 +18,10 @@ export class TeamsService {
       .executeTakeFirst();
     if (!member) throw new SkillflowError('FORBIDDEN', 'Not a member of this team.', { team_id: teamId });
     if (!member.can_spend || member.role === 'viewer') {
-      throw new SkillflowError('FORBIDDEN', 'This team role may not spend credits.', { team_id: teamId, role: member.role });
+      throw new SkillflowError('FORBIDDEN', 'This team role may not spend credits.', {
+        team_id: teamId,
+        role: member.role,
+      });
     }
   }
 }

@@ -17,7 +17,12 @@ export class WorkflowEngine {
     private readonly logger: Logger,
   ) {}
 
-  async create(ownerId: string, source: string, format: SourceFormat, id?: string): Promise<StoredDefinition> {
+  async create(
+    ownerId: string,
+    source: string,
+    format: SourceFormat,
+    id?: string,
+  ): Promise<StoredDefinition> {
     const def = await this.definitions.create(ownerId, source, format, id);
     await this.runs.syncSchedule(def);
     return def;
@@ -48,8 +53,13 @@ export class WorkflowEngine {
     const loaded: string[] = [];
     const failed: string[] = [];
     if (!existsSync(dir)) return { loaded, failed };
-    for (const file of readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort()) {
-      const id = `wf_file_${file.replace(/\.(ya?ml|json)$/, '').replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()) {
+      const id = `wf_file_${file
+        .replace(/\.(ya?ml|json)$/, '')
+        .replace(/[^a-z0-9_]/gi, '_')
+        .toLowerCase()}`;
       const source = readFileSync(path.join(dir, file), 'utf8');
       const format: SourceFormat = file.endsWith('.json') ? 'json' : 'yaml';
       try {
@@ -62,7 +72,9 @@ export class WorkflowEngine {
         loaded.push(id);
       } catch (err) {
         failed.push(file);
-        const diagnostics = (err as { details?: { diagnostics?: { code: string; line: number; column: number }[] } }).details?.diagnostics;
+        const diagnostics = (
+          err as { details?: { diagnostics?: { code: string; line: number; column: number }[] } }
+        ).details?.diagnostics;
         this.logger.error(
           { file, diagnostics: diagnostics?.map((d) => `${d.line}:${d.column} ${d.code}`) },
           'workflow definition file not loaded',

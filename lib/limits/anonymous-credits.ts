@@ -157,9 +157,7 @@ export class AnonymousCredits {
   }
 
   /** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
-  async status(
-    keys: GuestKeys,
-  ): Promise<{
+  async status(keys: GuestKeys): Promise<{
     daily_remaining_percent: number | null;
     can_send_text: boolean;
     reason: LimitReason | 'available';

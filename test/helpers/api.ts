@@ -22,7 +22,10 @@ export async function buildTestApi(
   env: TestWorkflowEnvironment,
   opts: { taskQueue: string; appsDir?: string; secrets?: SecretStore; config?: Partial<Config> },
 ): Promise<TestApi> {
-  const config = { ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }), ...opts.config };
+  const config = {
+    ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }),
+    ...opts.config,
+  };
   const logger = createLogger('silent');
   const secrets = opts.secrets ?? staticSecrets({});
   const store = await openStore({ pgliteDir: 'memory://' });

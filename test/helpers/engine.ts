@@ -17,17 +17,33 @@ export interface EngineHarness {
   otherToken: string;
   worker: RunningWorker | undefined;
   startWorker(): Promise<RunningWorker>;
-  request(method: string, url: string, body?: unknown, contentType?: string, token?: string): Promise<{ status: number; json: any; body: string }>;
+  request(
+    method: string,
+    url: string,
+    body?: unknown,
+    contentType?: string,
+    token?: string,
+  ): Promise<{ status: number; json: any; body: string }>;
   waitForTask(taskId: string, until: (t: any) => boolean, ms?: number): Promise<any>;
   close(): Promise<void>;
 }
 
-export async function startEngine(opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string } = {}): Promise<EngineHarness> {
+export async function startEngine(
+  opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string } = {},
+): Promise<EngineHarness> {
   const env = await startTestTemporal();
   const taskQueue = `engine-${randomUUID()}`;
-  const api = await buildTestApi(env, { taskQueue, ...(opts.config ? { config: opts.config } : {}), ...(opts.appsDir ? { appsDir: opts.appsDir } : {}) });
+  const api = await buildTestApi(env, {
+    taskQueue,
+    ...(opts.config ? { config: opts.config } : {}),
+    ...(opts.appsDir ? { appsDir: opts.appsDir } : {}),
+  });
   const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
-  const { token: otherToken } = await createKey(api.deps.store, { name: 'other', scopes: ['*'], ownerId: 'owner_b' });
+  const { token: otherToken } = await createKey(api.deps.store, {
+    name: 'other',
+    scopes: ['*'],
+    ownerId: 'owner_b',
+  });
   const h: EngineHarness = {
     env,
     api,
