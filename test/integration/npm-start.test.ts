@@ -91,6 +91,8 @@ describe('npm start', () => {
         worker: { status: 'up', task_queue: 'skillflow', pollers: expect.any(Number) },
       },
     });
+    // The API answers health as soon as it listens; the banner follows once definitions are loaded.
+    for (let i = 0; i < 100 && !first.output().includes('Press Ctrl-C to stop.'); i++) await sleep(100);
     expect(first.output()).toContain(`API           http://127.0.0.1:${port}/v1`);
     expect(first.output()).toContain('OpenAPI docs');
     expect(first.output()).toContain('Temporal UI   http://127.0.0.1:');
