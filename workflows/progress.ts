@@ -26,6 +26,11 @@ export interface RunProgress {
 
 export const PROGRESS_MEMO_KEY = 'progress';
 
+/** A step that has not started. */
+export function pendingStep(id: string): StepProgress {
+  return { id, status: 'pending', started_at: null, finished_at: null, output_summary: null, error: null };
+}
+
 /** Summarises a step output without copying content: numeric and boolean top-level fields. */
 export function summarise(output: unknown): Record<string, number | boolean> | null {
   if (!output || typeof output !== 'object' || Array.isArray(output)) return null;

@@ -26,6 +26,7 @@ import {
 } from '../definitions/runtime/index.js';
 import {
   PROGRESS_MEMO_KEY,
+  pendingStep,
   summarise,
   type RunProgress,
   type StepError,
@@ -65,14 +66,7 @@ function stepError(err: unknown): StepError {
 export async function runDefinition(args: RunDefinitionInput): Promise<RunDefinitionResult> {
   const { plan } = args;
   const progress: RunProgress = {
-    steps: plan.steps.map((s) => ({
-      id: s.id,
-      status: 'pending',
-      started_at: null,
-      finished_at: null,
-      output_summary: null,
-      error: null,
-    })),
+    steps: plan.steps.map((s) => pendingStep(s.id)),
   };
   setHandler(progressQuery, () => progress);
   const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });

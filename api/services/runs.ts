@@ -18,7 +18,7 @@ import {
   TaskKind,
   TriggerType,
 } from '../../lib/temporal/search-attributes.js';
-import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
+import { PROGRESS_MEMO_KEY, pendingStep, type RunProgress } from '../../workflows/progress.js';
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { StoredDefinition } from './definitions.js';
 
@@ -96,14 +96,7 @@ export class RunsService {
   private initialMemo(plan: Plan): Record<string, RunProgress> {
     return {
       [PROGRESS_MEMO_KEY]: {
-        steps: plan.steps.map((s) => ({
-          id: s.id,
-          status: 'pending',
-          started_at: null,
-          finished_at: null,
-          output_summary: null,
-          error: null,
-        })),
+        steps: plan.steps.map((s) => pendingStep(s.id)),
       },
     };
   }

@@ -15,7 +15,7 @@ import type { Principal } from '../../lib/keys.js';
 import type { Store } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attributes.js';
-import { PROGRESS_MEMO_KEY } from '../../workflows/progress.js';
+import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
 import { toSkillflowError } from '../errors.js';
 
@@ -75,16 +75,7 @@ export class SkillCallsService {
       ]),
       memo: {
         [PROGRESS_MEMO_KEY]: {
-          steps: [
-            {
-              id: ref,
-              status: 'pending',
-              started_at: null,
-              finished_at: null,
-              output_summary: null,
-              error: null,
-            },
-          ],
+          steps: [pendingStep(ref)],
         },
       },
     });
