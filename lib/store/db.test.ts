@@ -1,29 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, startTestPostgres, type TestPostgres } from '../../test/helpers/postgres.js';
-import { migrateToLatest, openStore, type Store } from './db.js';
+import { storeEngines } from '../../test/helpers/store-engines.js';
+import { migrateToLatest, type Store } from './db.js';
 
 /** The same SQL must work on both engines: run the suite on PGlite and on a real PostgreSQL. */
-const engines: { name: string; open: () => Promise<{ store: Store; done: () => void }> }[] = [
-  {
-    name: 'pglite',
-    open: async () => ({ store: await openStore({ pgliteDir: 'memory://' }), done: () => undefined }),
-  },
-];
-
-// CI installs PostgreSQL (.ci/run); a developer machine without it runs the PGlite half only.
-const needPostgres = process.env.CI === 'true' || postgresAvailable();
-if (needPostgres) {
-  let pg: TestPostgres | undefined;
-  engines.push({
-    name: 'postgresql',
-    open: async () => {
-      pg ??= await startTestPostgres();
-      const server = pg;
-      return { store: await openStore({ databaseUrl: server.url }), done: () => server.stop() };
-    },
-  });
-}
+const engines = storeEngines();
 
 describe.each(engines)('platform store on $name', ({ open }) => {
   let store: Store;
