@@ -30,6 +30,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  if ((!config.RUN_API || !config.RUN_WORKER) && (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS)) {
+    // Split processes must share a store and a server: the embedded PGlite and dev server
+    // belong to one process.
+    process.stderr.write(
+      'skillflow: running only the API or only the worker needs DATABASE_URL (PostgreSQL) and TEMPORAL_ADDRESS;\n' +
+        '           the embedded store and dev server are single-process. Use `npm start` for the embedded default.\n',
+    );
+    process.exit(2);
+  }
   const started: Stopper[] = [];
   let stopping = false;
   const shutdown = async (reason: string, code: number) => {

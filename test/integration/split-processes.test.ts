@@ -1,0 +1,131 @@
+/**
+ * The at-scale topology: the API and the worker as separate processes (`npm run start:api`,
+ * `npm run start:worker`) sharing a real PostgreSQL platform store and one Temporal server.
+ * Health sees the other process's worker; a run started through the API is executed by the
+ * worker process, which writes the chat message into the shared store.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { createKey } from '../../lib/keys.js';
+import { openStore } from '../../lib/store/db.js';
+import { freePort } from '../helpers/ports.js';
+import { postgresAvailable, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { startTestTemporal } from '../helpers/temporal.js';
+
+const KEY = 'prod:' + Buffer.alloc(32, 9).toString('base64');
+
+function spawnPart(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/main.ts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  child.kill('SIGTERM');
+  for (let i = 0; i < 200 && child.exitCode === null; i++) await sleep(100);
+  return child.exitCode;
+}
+
+describe.runIf(process.env.CI === 'true' || postgresAvailable())(
+  'API and worker as separate processes',
+  () => {
+    let pg: TestPostgres;
+    let env: TestWorkflowEnvironment;
+    let dataDir: string;
+    const parts: ChildProcess[] = [];
+
+    beforeAll(async () => {
+      pg = await startTestPostgres();
+      env = await startTestTemporal();
+      dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-split-'));
+    });
+    afterAll(async () => {
+      for (const p of parts) await stop(p);
+      await env?.teardown();
+      pg?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('serves health, runs a workflow across processes and stops cleanly', async () => {
+      const port = await freePort();
+      const common = {
+        DATABASE_URL: pg.url,
+        TEMPORAL_ADDRESS: env.address,
+        SKILLFLOW_ENCRYPTION_KEY: KEY,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+      };
+      const worker = spawnPart({ ...common, RUN_API: 'false', RUN_WORKER: 'true' });
+      const api = spawnPart({ ...common, RUN_API: 'true', RUN_WORKER: 'false' });
+      parts.push(worker.child, api.child);
+
+      let health: { status?: string; checks?: { store?: { engine?: string } } } = {};
+      for (let i = 0; i < 240 && health.status !== 'ok'; i++) {
+        if (api.child.exitCode !== null || worker.child.exitCode !== null)
+          throw new Error(`a part exited:\n${api.output()}\n${worker.output()}`);
+        health = (await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+          (r) => r.json(),
+          () => ({}),
+        )) as typeof health;
+        if (health.status !== 'ok') await sleep(250);
+      }
+      expect(health).toMatchObject({
+        status: 'ok',
+        checks: { store: { status: 'up', engine: 'postgres' }, worker: { status: 'up' } },
+      });
+
+      const store = await openStore({ databaseUrl: pg.url, migrate: false });
+      try {
+        const { token } = await createKey(store, { name: 'ops', scopes: ['*'], ownerId: 'owner_dev' });
+        const auth = { authorization: `Bearer ${token}` };
+        // The API process loaded definitions/examples for owner_dev at start.
+        let list: { workflows?: { id: string }[] } = {};
+        for (let i = 0; i < 100 && !list.workflows?.some((w) => w.id === 'wf_file_domain_ideas'); i++) {
+          list = (await fetch(`http://127.0.0.1:${port}/v1/workflows`, { headers: auth }).then((r) =>
+            r.json(),
+          )) as typeof list;
+          await sleep(100);
+        }
+        const run = await fetch(`http://127.0.0.1:${port}/v1/workflows/wf_file_domain_ideas/runs`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: '{}',
+        }).then((r) => r.json());
+        let task: { status?: string; result?: { outputs: { search: { result_count: number } } } } = {};
+        for (let i = 0; i < 200 && !['completed', 'failed'].includes(task.status ?? ''); i++) {
+          await sleep(150);
+          task = (await fetch(`http://127.0.0.1:${port}/v1/tasks/${run.task_id}`, { headers: auth }).then(
+            (r) => r.json(),
+          )) as typeof task;
+        }
+        expect(task.status).toBe('completed');
+        const count = task.result!.outputs.search.result_count;
+        const msg = await store.db
+          .selectFrom('chat_messages')
+          .selectAll()
+          .where('task_id', '=', run.task_id)
+          .executeTakeFirstOrThrow();
+        expect(msg.chat_id).toBe('workflow:wf_file_domain_ideas');
+        expect(msg.content_sealed).not.toContain(`${count} domains found`);
+      } finally {
+        await store.close();
+      }
+      expect(await stop(api.child)).toBe(0);
+      expect(await stop(worker.child)).toBe(0);
+    }, 180_000);
+  },
+);
