@@ -27,8 +27,8 @@ function spawnPart(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () =>
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   return { child, output: () => out };
 }
 
@@ -100,11 +100,11 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())(
           )) as typeof list;
           await sleep(100);
         }
-        const run = await fetch(`http://127.0.0.1:${port}/v1/workflows/wf_file_domain_ideas/runs`, {
+        const run = (await fetch(`http://127.0.0.1:${port}/v1/workflows/wf_file_domain_ideas/runs`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
           body: '{}',
-        }).then((r) => r.json());
+        }).then((r) => r.json())) as { task_id: string };
         let task: { status?: string; result?: { outputs: { search: { result_count: number } } } } = {};
         for (let i = 0; i < 200 && !['completed', 'failed'].includes(task.status ?? ''); i++) {
           await sleep(150);
