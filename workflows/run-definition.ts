@@ -109,7 +109,11 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
           details: [{ step: step.id }],
         });
       }
-      scope.steps[step.id] = { error: state.error };
+      // The uniform step output shape, so later steps can still read a count of 0.
+      scope.steps[step.id] =
+        step.kind === 'skill'
+          ? { results: [], result_count: 0, raw: null, error: state.error }
+          : { error: state.error };
       publish();
       continue;
     }

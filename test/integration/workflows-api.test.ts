@@ -186,6 +186,19 @@ describe('workflow definitions and runs through the API', () => {
     const run2 = await h.request('POST', `/v1/workflows/${def2.json.id}/runs`, { inputs: { word: 'x' } });
     const task2 = await h.waitForTask(run2.json.task_id, (t) => t.status === 'completed');
     expect(task2.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'completed']);
+    // A failed skill step still exposes the uniform output: no results, a count of 0, the error.
+    expect(task2.result.outputs.shout).toEqual({
+      results: [],
+      result_count: 0,
+      raw: null,
+      error: { code: 'FORBIDDEN', message: 'The API key is not allowed to do this.' },
+    });
+    const msg = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', run2.json.task_id)
+      .executeTakeFirstOrThrow();
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Shouted', message: '0 shouted:' });
   });
 
   it('cancels cleanly at the current step', async () => {
