@@ -4,7 +4,7 @@
  * signal and heartbeat, and converts failures once at the boundary.
  */
 import { Context } from '@temporalio/activity';
-import { invalidParameter, formatPath, SkillflowError } from '../lib/errors/skillflow-error.js';
+import { parseOrThrow, SkillflowError } from '../lib/errors/skillflow-error.js';
 import { toApplicationFailure } from './boundary.js';
 import { requestItems, type ProviderLimits } from './provider-limits.js';
 import type { SkillContext, SkillImplementation, SkillManifest } from './registry/types.js';
@@ -26,13 +26,7 @@ export async function runSkill(
   rawInput: unknown,
   ctx: SkillContext,
 ): Promise<unknown> {
-  const parsed = impl.input.safeParse(rawInput);
-  if (!parsed.success) {
-    throw invalidParameter(
-      parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-    );
-  }
-  return impl.run(parsed.data, ctx);
+  return impl.run(parseOrThrow(impl.input, rawInput), ctx);
 }
 
 function activityContext(): SkillContext {
@@ -51,9 +45,9 @@ export function skillActivity(
 ) {
   return async (req: SkillActivityInput): Promise<unknown> => {
     try {
-      if (limits && impl.input.safeParse(req.input).success)
-        await limits.providerLimits.acquire(limits.manifest, requestItems(req.input));
-      const output = await runSkill(impl, req.input, activityContext());
+      const input = parseOrThrow(impl.input, req.input);
+      if (limits) await limits.providerLimits.acquire(limits.manifest, requestItems(input));
+      const output = await impl.run(input, activityContext());
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;
     } catch (err) {

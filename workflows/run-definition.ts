@@ -29,10 +29,10 @@ import {
   pendingStep,
   summarise,
   type RunProgress,
-  type StepError,
   type StepProgress,
 } from './progress.js';
 import { activityOptions } from './activity-options.js';
+import { stepError } from './step-error.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -53,15 +53,6 @@ export interface RunDefinitionResult {
 }
 
 export const progressQuery = defineQuery<RunProgress>('progress');
-
-function stepError(err: unknown): StepError {
-  let cur: unknown = err;
-  for (let i = 0; i < 6 && cur; i++) {
-    if (cur instanceof ApplicationFailure && cur.type) return { code: cur.type, message: cur.message };
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return { code: 'INTERNAL', message: 'The step failed.' };
-}
 
 export async function runDefinition(args: RunDefinitionInput): Promise<RunDefinitionResult> {
   const { plan } = args;

@@ -9,6 +9,7 @@ import type { ActivityPolicy } from '../activities/policy.js';
 import type { FullSkillResult } from '../activities/index.js';
 import type { EmbedStore } from '../activities/platform/embeds.js';
 import { activityOptions } from './activity-options.js';
+import { stepError } from './step-error.js';
 import { PROGRESS_MEMO_KEY, summarise, type StepProgress } from './progress.js';
 
 export interface SkillCallInput {
@@ -48,9 +49,12 @@ export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResul
       const { markEmbedFailed } = proxyActivities<EmbedStore>(activityOptions(args.policy));
       await markEmbedFailed({ embedId: args.embedId });
     }
-    step.status = 'failed';
-    const failure = (err as { cause?: { type?: string; message?: string } }).cause;
-    step.error = { code: failure?.type ?? 'INTERNAL', message: failure?.message ?? 'The skill failed.' };
+    if (isCancellation(err)) {
+      step.status = 'cancelled';
+    } else {
+      step.status = 'failed';
+      step.error = stepError(err);
+    }
     throw err;
   } finally {
     step.finished_at = new Date().toISOString();

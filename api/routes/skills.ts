@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
-import { formatPath, invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
@@ -104,12 +104,7 @@ export const skillRoutes =
     ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
       if (teamId) await teams.requireSpender(principal, teamId);
-      const parsed = skill.impl.input.safeParse(body);
-      if (!parsed.success)
-        throw invalidParameter(
-          parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-        );
-      const outcome = await calls.call(principal, skill, parsed.data);
+      const outcome = await calls.call(principal, skill, parseOrThrow(skill.impl.input, body));
       if (outcome.kind === 'started')
         return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });
       if (outcome.kind === 'queued')

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SourceFormat } from '../../definitions/index.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { DiagnosticSchema, errorResponses } from '../schemas.js';
@@ -252,6 +252,8 @@ export const workflowRoutes =
     }
   };
 
+const RunBody = z.object({ inputs: z.record(z.string(), z.unknown()).default({}) }).strict();
+
 /** `{ "inputs": {...} }`, or an empty body. */
 function parseRunBody(body: string | undefined): Record<string, unknown> {
   if (!body || !body.trim()) return {};
@@ -261,16 +263,5 @@ function parseRunBody(body: string | undefined): Record<string, unknown> {
   } catch {
     throw new SkillflowError('INVALID_BODY');
   }
-  const res = z
-    .object({ inputs: z.record(z.string(), z.unknown()).default({}) })
-    .strict()
-    .safeParse(parsed);
-  if (!res.success) {
-    const issue = res.error.issues[0]!;
-    const path = issue.path.join('.') || '(root)';
-    throw new SkillflowError('INVALID_PARAMETER', `Invalid body at ${path}: ${issue.message}`, {
-      issues: res.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    });
-  }
-  return res.data.inputs;
+  return parseOrThrow(RunBody, parsed).inputs;
 }

@@ -10,7 +10,7 @@ import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { runSkill } from '../../activities/skill-activity.js';
-import { formatPath, invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
   allowancesFromConfig,
   AnonymousCredits,
@@ -95,18 +95,14 @@ export class AnonymousCallsService {
 
   /** Validates the body with the skill's schema, then the anonymous rule of one request item. */
   parse(skill: Skill, body: unknown): unknown {
-    const parsed = skill.impl.input.safeParse(body);
-    if (!parsed.success)
-      throw invalidParameter(
-        parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-      );
-    const requests = (parsed.data as { requests?: unknown[] }).requests;
+    const data = parseOrThrow(skill.impl.input, body);
+    const requests = (data as { requests?: unknown[] }).requests;
     if (!Array.isArray(requests) || requests.length !== 1) {
       throw invalidParameter([
         { path: 'requests', message: 'the anonymous route takes exactly one request item' },
       ]);
     }
-    return parsed.data;
+    return data;
   }
 
   /** Could this call run now, and what would it cost? Reserves nothing and runs nothing. */

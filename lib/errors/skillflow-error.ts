@@ -62,3 +62,29 @@ export function invalidParameter(issues: FieldIssue[], message?: string): Skillf
     { issues },
   );
 }
+
+/** Maps zod issues to field issues with bracketed paths (`requests[0].tlds`). */
+export function issuesFromZod(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): FieldIssue[] {
+  return issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+}
+
+/** Parses `value` with a zod schema, or throws INVALID_PARAMETER naming every failing path. */
+export function parseOrThrow<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | {
+          success: false;
+          error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+        };
+  },
+  value: unknown,
+): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidParameter(issuesFromZod(parsed.error.issues));
+  return parsed.data;
+}

@@ -1,0 +1,12 @@
+/** The catalogue code and message of a failed step, read from Temporal's failure chain. */
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { StepError } from './progress.js';
+
+export function stepError(err: unknown): StepError {
+  let cur: unknown = err;
+  for (let i = 0; i < 6 && cur; i++) {
+    if (cur instanceof ApplicationFailure && cur.type) return { code: cur.type, message: cur.message };
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return { code: 'INTERNAL', message: 'The step failed.' };
+}
