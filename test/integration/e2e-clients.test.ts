@@ -144,6 +144,7 @@ describe('CLI and SDK against npm start', () => {
     expect(normalise(cliBody)).toEqual(normalise(rest));
     if (!isCompleted(sdk)) throw new Error('expected a completed call');
     expect(sdk.results.map((g) => g.id)).toEqual(['a', null]);
+    expect(sdk.results[0]?.results.length).toBeGreaterThan(0);
     expect(sdk.results[0]?.results.every((r) => r.domain.endsWith('.com'))).toBe(true);
     // Hyphens and snake_case resolve to the same skill.
     const hyphen = await cli('apps', 'hosting', 'search-domains', '--input', JSON.stringify(INPUT), '--json');

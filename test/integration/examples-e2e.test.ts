@@ -82,11 +82,26 @@ describe('example definitions against the simulators', () => {
     const task = await h.waitForTask(runs[0]!.task_id, (t) => t.status === 'completed');
     const search = task.result.outputs.search;
     expect(search.raw.results.map((g: { query: string }) => g.query)).toEqual(['cedar', 'juniper']);
+    expect(search.result_count).toBeGreaterThan(0);
     expect(search.results.every((r: { availability: string }) => r.availability === 'available')).toBe(true);
-    expect(task.steps.map((s: { status: string }) => s.status)).toEqual([
-      'completed',
-      search.result_count > 0 ? 'completed' : 'skipped',
-    ]);
+    expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed']);
+    const msg = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', runs[0]!.task_id)
+      .executeTakeFirstOrThrow();
+    const content = openJson<{ title: string; message: string }>(TEST_KEYRING, msg.content_sealed);
+    expect(content.title).toBe(`Domain watch: ${search.result_count} free`);
+    expect(
+      content.message
+        .trim()
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(
+      search.results.map(
+        (r: { domain: string; premium: boolean }) => `- ${r.domain}${r.premium ? ' (premium)' : ''}`,
+      ),
+    );
   });
 
   it('serves hosting.search_domains over REST: grouped results in request order, previews, and per-field validation', async () => {

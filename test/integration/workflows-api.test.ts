@@ -226,12 +226,43 @@ describe('workflow definitions and runs through the API', () => {
   });
 
   it('saves a new version with PUT; a running task keeps its snapshot', async () => {
-    const v2 = SHOUT.replace('title: Shout test', 'title: Shout test v2');
-    const res = await h.request('PUT', `/v1/workflows/${id}`, v2, 'application/yaml');
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id, version: 2, title: 'Shout test v2' });
+    // Version 2 waits in its first step, so version 3 can be saved while that run is open.
+    const slow = SHOUT.replace(
+      '- text: "{{inputs.word}}"',
+      '- text: "{{inputs.word}}"\n          wait_ms: 1500',
+    );
+    const v2 = await h.request('PUT', `/v1/workflows/${id}`, slow, 'application/yaml');
+    expect(v2.status).toBe(200);
+    expect(v2.json).toMatchObject({ id, version: 2, title: 'Shout test' });
+    const run = await h.request('POST', `/v1/workflows/${id}/runs`, { inputs: { word: 'old' } });
+    await h.waitForTask(run.json.task_id, (t) => t.steps?.[0]?.status === 'running');
+
+    const v3 = await h.request(
+      'PUT',
+      `/v1/workflows/${id}`,
+      SHOUT.replace('shouted:', 'NEW TEMPLATE:').replace('title: Shout test', 'title: Shout test v3'),
+      'application/yaml',
+    );
+    expect(v3.json).toMatchObject({ id, version: 3, title: 'Shout test v3' });
+
+    const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'completed');
+    expect(task.definition).toEqual({ id, version: 2 });
+    const msg = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', run.json.task_id)
+      .executeTakeFirstOrThrow();
+    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+      title: 'Shouted',
+      message: '1 shouted: OLD',
+    });
+
     const runs = await h.request('GET', `/v1/workflows/${id}/runs`);
-    expect(runs.status).toBe(200);
+    expect(runs.json.runs.find((r: { task_id: string }) => r.task_id === run.json.task_id)).toMatchObject({
+      status: 'COMPLETED',
+      trigger: 'manual',
+      definition_version: 2,
+    });
   });
 
   it('deletes a definition', async () => {

@@ -184,7 +184,7 @@ describe('secrets', () => {
     up.sim.setFaults([{ type: 'status', status: 503, op: 'lookup' }]);
     const res = await call(up, { requests: [{ query: 'cedarwood.com' }] });
     expect(connects()).toHaveLength(1);
-    expect(res.error).toBeDefined();
+    expect(res.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     const text = [renderings(res.error), renderings(res.output), res.logs.join('\n')].join('\n');
     for (const secret of [
       PROXY_USER,
