@@ -3,9 +3,8 @@
  * over the Kysely adapter) must hold its all-or-nothing and no-overspend guarantees on PGlite
  * and on a real PostgreSQL, where concurrent transactions really run in parallel.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeEngines } from '../../test/helpers/store-engines.js';
-import type { Store } from '../store/db.js';
+import { describe, expect, it } from 'vitest';
+import { storeEngines, useEngineStore } from '../../test/helpers/store-engines.js';
 import { AnonymousCredits, type Allowances } from './anonymous-credits.js';
 
 const allowances = (identityDaily: number): Allowances => ({
@@ -14,19 +13,11 @@ const allowances = (identityDaily: number): Allowances => ({
   pool: { daily: 1000, weekly: 1000, monthly: 1000 },
 });
 
-describe.each(storeEngines())('anonymous credits on $name', ({ open }) => {
-  let store: Store;
-  let done: () => void;
-  beforeAll(async () => {
-    ({ store, done } = await open());
-  });
-  afterAll(async () => {
-    await store?.close();
-    done?.();
-  });
+describe.each(storeEngines())('anonymous credits on $name', (engine) => {
+  const current = useEngineStore(engine);
 
   it('charges until the daily allowance is used up, then rejects without charging, and refunds', async () => {
-    const credits = new AnonymousCredits(store, allowances(3), Buffer.alloc(32, 1));
+    const credits = new AnonymousCredits(current(), allowances(3), Buffer.alloc(32, 1));
     const keys = credits.keysFor('guest-aaaaaaaaaaaaaaaa', '203.0.113.7');
     const reservations = [];
     for (let i = 0; i < 3; i++) reservations.push(await credits.reserve(keys, 1));
@@ -44,7 +35,7 @@ describe.each(storeEngines())('anonymous credits on $name', ({ open }) => {
   });
 
   it('never overspends under concurrency: 12 parallel reservations against 5 credits', async () => {
-    const credits = new AnonymousCredits(store, allowances(5), Buffer.alloc(32, 2));
+    const credits = new AnonymousCredits(current(), allowances(5), Buffer.alloc(32, 2));
     const keys = credits.keysFor('guest-bbbbbbbbbbbbbbbb', '203.0.113.8');
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => credits.reserve(keys, 1)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
@@ -54,8 +45,8 @@ describe.each(storeEngines())('anonymous credits on $name', ({ open }) => {
   });
 
   it('stores only keyed hashes of the guest id and the IP', async () => {
-    const rows = await store.db
-      .selectFrom('rate_limits' as never)
+    const rows = await current()
+      .db.selectFrom('rate_limits' as never)
       .selectAll()
       .execute();
     const text = JSON.stringify(rows);

@@ -1,61 +1,53 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeEngines } from '../../test/helpers/store-engines.js';
-import { migrateToLatest, type Store } from './db.js';
+import { describe, expect, it } from 'vitest';
+import { storeEngines, useEngineStore } from '../../test/helpers/store-engines.js';
+import { migrateToLatest } from './db.js';
 
 /** The same SQL must work on both engines: run the suite on PGlite and on a real PostgreSQL. */
 const engines = storeEngines();
 
-describe.each(engines)('platform store on $name', ({ open }) => {
-  let store: Store;
-  let done: () => void;
-  beforeAll(async () => {
-    ({ store, done } = await open());
-  });
-  afterAll(async () => {
-    await store?.close();
-    done?.();
-  });
+describe.each(engines)('platform store on $name', (engine) => {
+  const current = useEngineStore(engine);
 
   it('applies every migration, in order, exactly once', async () => {
     const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
-      store.db,
+      current().db,
     );
     expect(rows.rows.map((r) => r.name)).toEqual([
       '0001-platform-base',
       '0002-embeds-teams',
       '0003-limits-workspace',
     ]);
-    expect(await migrateToLatest(store.db)).toEqual([]);
+    expect(await migrateToLatest(current().db)).toEqual([]);
   });
 
   it('round-trips rows and enforces constraints', async () => {
-    await store.db
-      .insertInto('definitions')
+    await current()
+      .db.insertInto('definitions')
       .values({ id: 'def_1', owner_id: 'owner_1', current_version: 1, trigger_type: 'manual' })
       .execute();
-    await store.db
-      .insertInto('definition_versions')
+    await current()
+      .db.insertInto('definition_versions')
       .values({ definition_id: 'def_1', version: 1, source_sealed: 'k1.AAA', plan_sealed: 'k1.BBB' })
       .execute();
-    const row = await store.db
-      .selectFrom('definition_versions')
+    const row = await current()
+      .db.selectFrom('definition_versions')
       .select(['definition_id', 'version', 'plan_sealed'])
       .where('definition_id', '=', 'def_1')
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ definition_id: 'def_1', version: 1, plan_sealed: 'k1.BBB' });
     await expect(
-      store.db
-        .insertInto('definition_versions')
+      current()
+        .db.insertInto('definition_versions')
         .values({ definition_id: 'def_1', version: 1, source_sealed: 'x', plan_sealed: 'y' })
         .execute(),
     ).rejects.toThrow(/duplicate key/);
-    await store.db.deleteFrom('definitions').where('id', '=', 'def_1').execute();
-    const left = await store.db.selectFrom('definition_versions').selectAll().execute();
+    await current().db.deleteFrom('definitions').where('id', '=', 'def_1').execute();
+    const left = await current().db.selectFrom('definition_versions').selectAll().execute();
     expect(left).toEqual([]);
   });
 
   it('answers the health ping', async () => {
-    await expect(store.ping()).resolves.toBeUndefined();
+    await expect(current().ping()).resolves.toBeUndefined();
   });
 });

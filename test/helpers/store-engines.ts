@@ -3,6 +3,7 @@
  * and a real PostgreSQL server (started on loopback; CI installs it in .ci/run). A developer
  * machine without PostgreSQL runs the PGlite half only.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../lib/store/db.js';
 import { postgresAvailable, startTestPostgres } from './postgres.js';
 
@@ -29,4 +30,24 @@ export function storeEngines(): StoreEngine[] {
     });
   }
   return engines;
+}
+
+/**
+ * Opens the engine's store before the suite and closes it (and its server) after; returns a
+ * getter for use inside the tests.
+ */
+export function useEngineStore(engine: StoreEngine): () => Store {
+  let store: Store | undefined;
+  let done: (() => void) | undefined;
+  beforeAll(async () => {
+    ({ store, done } = await engine.open());
+  });
+  afterAll(async () => {
+    await store?.close();
+    done?.();
+  });
+  return () => {
+    if (!store) throw new Error('store not open yet');
+    return store;
+  };
 }
