@@ -92,8 +92,9 @@ describe('API base', () => {
         payload: '{"payloads": [',
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.code).toBe('INVALID_BODY');
-      expect(res.json().error.message).toBe('The request body is not valid JSON or YAML.');
+      expect(res.json()).toEqual({
+        error: { code: 'INVALID_BODY', message: 'The request body is not valid JSON or YAML.', details: {} },
+      });
     });
 
     it('names the failing path of a schema violation', async () => {
@@ -120,7 +121,13 @@ describe('API base', () => {
         payload: 'x',
       });
       expect(res.statusCode).toBe(415);
-      expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(res.json()).toEqual({
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'The request content type is not supported.',
+          details: {},
+        },
+      });
     });
   });
 
@@ -154,7 +161,13 @@ describe('API base', () => {
         payload: { payloads: [] },
       });
       expect(res.statusCode).toBe(403);
-      expect(res.json().error.code).toBe('FORBIDDEN');
+      expect(res.json()).toEqual({
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The codec endpoint is open to loopback clients only unless codec_auth_token is set.',
+          details: {},
+        },
+      });
     });
 
     it('requires the bearer token when one is configured', async () => {
@@ -169,7 +182,9 @@ describe('API base', () => {
           payload: { payloads: [] },
         });
         expect(denied.statusCode).toBe(401);
-        expect(denied.json().error.code).toBe('UNAUTHENTICATED');
+        expect(denied.json()).toEqual({
+          error: { code: 'UNAUTHENTICATED', message: 'A valid API token is required.', details: {} },
+        });
         expect(denied.body).not.toContain('op-token-123');
         const ok = await guarded.app.inject({
           method: 'POST',
