@@ -4,10 +4,17 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
 import type { Config } from '../../lib/config.js';
+import { openJson } from '../../lib/crypto/aead.js';
+import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
+
+type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
+  chat_id: string;
+  content_sealed: string;
+};
 
 export interface EngineHarness {
   env: TestWorkflowEnvironment;
@@ -25,6 +32,10 @@ export interface EngineHarness {
     token?: string,
   ): Promise<{ status: number; json: any; body: string }>;
   waitForTask(taskId: string, until: (t: any) => boolean, ms?: number): Promise<any>;
+  /** The chat message a run stored (sealed row plus decrypted content), or undefined. */
+  chatMessage(
+    taskId: string,
+  ): Promise<{ row: ChatMessageRow; content: { title: string; message: string } } | undefined>;
   close(): Promise<void>;
 }
 
@@ -91,6 +102,19 @@ export async function startEngine(
         await new Promise((r) => setTimeout(r, 150));
       }
       throw new Error(`task ${taskId} did not reach the expected state; last: ${JSON.stringify(last)}`);
+    },
+    async chatMessage(taskId) {
+      const row = await api.deps.store.db
+        .selectFrom('chat_messages')
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .executeTakeFirst();
+      return (
+        row && {
+          row,
+          content: openJson<{ title: string; message: string }>(TEST_KEYRING, row.content_sealed),
+        }
+      );
     },
     async close() {
       await h.worker?.shutdown();

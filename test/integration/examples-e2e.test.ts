@@ -7,10 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITIES_DIR } from '../../activities/registry/registry.js';
-import { openJson } from '../../lib/crypto/aead.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
-import { TEST_KEYRING } from '../helpers/fixtures.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
 const example = (name: string) => readFileSync(path.join(PROJECT_ROOT, 'definitions/examples', name), 'utf8');
@@ -51,12 +49,8 @@ describe('example definitions against the simulators', () => {
     expect(search.results.every((r: { domain: string }) => r.domain.endsWith('.com'))).toBe(true);
     expect(task.steps[0].output_summary).toEqual({ result_count: search.result_count });
 
-    const msg = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', run.json.task_id)
-      .executeTakeFirstOrThrow();
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+    const msg = (await h.chatMessage(run.json.task_id))!;
+    expect(msg.content).toEqual({
       title: 'Domains',
       message: `${search.result_count} domains found`,
     });
@@ -85,12 +79,8 @@ describe('example definitions against the simulators', () => {
     expect(search.result_count).toBeGreaterThan(0);
     expect(search.results.every((r: { availability: string }) => r.availability === 'available')).toBe(true);
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed']);
-    const msg = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', runs[0]!.task_id)
-      .executeTakeFirstOrThrow();
-    const content = openJson<{ title: string; message: string }>(TEST_KEYRING, msg.content_sealed);
+    const msg = (await h.chatMessage(runs[0]!.task_id))!;
+    const content = msg.content;
     expect(content.title).toBe(`Domain watch: ${search.result_count} free`);
     expect(
       content.message

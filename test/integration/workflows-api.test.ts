@@ -126,14 +126,10 @@ describe('workflow definitions and runs through the API', () => {
     expect(task.links.temporal_ui).toContain(`/namespaces/default/workflows/${taskId}`);
     expect(Date.parse(task.finished_at)).toBeGreaterThanOrEqual(Date.parse(task.started_at));
 
-    const msg = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', taskId)
-      .executeTakeFirstOrThrow();
-    expect(msg.chat_id).toBe(`workflow:${id}`);
-    expect(msg.content_sealed).not.toContain('ZEBRA');
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+    const msg = (await h.chatMessage(taskId))!;
+    expect(msg.row.chat_id).toBe(`workflow:${id}`);
+    expect(msg.row.content_sealed).not.toContain('ZEBRA');
+    expect(msg.content).toEqual({
       title: 'Shouted',
       message: '1 shouted: ZEBRA',
     });
@@ -193,12 +189,8 @@ describe('workflow definitions and runs through the API', () => {
       raw: null,
       error: { code: 'FORBIDDEN', message: 'The API key is not allowed to do this.' },
     });
-    const msg = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', run2.json.task_id)
-      .executeTakeFirstOrThrow();
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({ title: 'Shouted', message: '0 shouted:' });
+    const msg = (await h.chatMessage(run2.json.task_id))!;
+    expect(msg.content).toEqual({ title: 'Shouted', message: '0 shouted:' });
   });
 
   it('cancels cleanly at the current step', async () => {
@@ -217,12 +209,7 @@ describe('workflow definitions and runs through the API', () => {
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'cancelled', 15_000);
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['cancelled', 'cancelled']);
     expect(task.error.code).toBe('CANCELLED');
-    const msgs = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', run.json.task_id)
-      .execute();
-    expect(msgs).toEqual([]);
+    expect(await h.chatMessage(run.json.task_id)).toBeUndefined();
   });
 
   it('saves a new version with PUT; a running task keeps its snapshot', async () => {
@@ -247,12 +234,8 @@ describe('workflow definitions and runs through the API', () => {
 
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'completed');
     expect(task.definition).toEqual({ id, version: 2 });
-    const msg = await h.api.deps.store.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('task_id', '=', run.json.task_id)
-      .executeTakeFirstOrThrow();
-    expect(openJson(TEST_KEYRING, msg.content_sealed)).toEqual({
+    const msg = (await h.chatMessage(run.json.task_id))!;
+    expect(msg.content).toEqual({
       title: 'Shouted',
       message: '1 shouted: OLD',
     });
