@@ -204,6 +204,11 @@ describe('workflow definitions and runs through the API', () => {
       run.json.task_id,
       (t) => t.status === 'running' && t.steps?.[0]?.status === 'running',
     );
+    // The same progress is readable by Temporal query from the running workflow.
+    const queried = await h.env.client.workflow
+      .getHandle(run.json.task_id)
+      .query<{ steps: { id: string; status: string }[] }>('progress');
+    expect(queried.steps.map((s) => `${s.id}:${s.status}`)).toEqual(['shout:running', 'notify:pending']);
     const cancel = await h.request('POST', `/v1/tasks/${run.json.task_id}/cancel`);
     expect(cancel.status).toBe(202);
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'cancelled', 15_000);
