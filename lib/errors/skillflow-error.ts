@@ -73,9 +73,7 @@ export function issuesFromZod(
 /** Parses `value` with a zod schema, or throws INVALID_PARAMETER naming every failing path. */
 export function parseOrThrow<T>(
   schema: {
-    safeParse(
-      v: unknown,
-    ):
+    safeParse(v: unknown):
       | { success: true; data: T }
       | {
           success: false;
