@@ -1,18 +1,26 @@
 /**
  * Errors cross into Temporal once, here: as ApplicationFailure with the catalogue code as type,
- * `nonRetryable` from the catalogue, client-safe details, and `nextRetryDelay` from a 429's
- * Retry-After. Anything unrecognised becomes INTERNAL with no internals in the message.
+ * `nonRetryable` from the catalogue (or forced by `final`), client-safe details, and
+ * `nextRetryDelay` from a 429's Retry-After. Anything unrecognised becomes INTERNAL with no
+ * internals in the message.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 
-export function toApplicationFailure(err: unknown): ApplicationFailure {
+/**
+ * `final: true` marks the outcome as the answer of the call: Temporal must not re-run the
+ * activity for it, whatever the catalogue says. A skill's upstream outcomes are final (spec 4.3
+ * rule 9: the one lazy proxy attempt and the per-domain retries happen inside the call; a
+ * Temporal retry would repeat them). Only losing the worker (a heartbeat or start-to-close
+ * timeout, raised by Temporal itself) is retried.
+ */
+export function toApplicationFailure(err: unknown, opts: { final?: boolean } = {}): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const e = err instanceof SkillflowError ? err : new SkillflowError('INTERNAL');
   return ApplicationFailure.create({
     type: e.code,
     message: e.message,
-    nonRetryable: !e.retryable,
+    nonRetryable: opts.final === true || !e.retryable,
     details: [e.details],
     ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
   });

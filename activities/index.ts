@@ -8,7 +8,7 @@ import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
 
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
 
-/** Skill activities; with `providerLimits`, each charges its provider counters before running. */
+/** Skill activities; with `providerLimits`, each charges its provider counters per upstream request. */
 export function createActivities(
   registry: Registry,
   providerLimits?: ProviderLimits,
@@ -17,7 +17,7 @@ export function createActivities(
   for (const skill of registry.all()) {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
     activities[ref] = skill.impl
-      ? skillActivity(skill.impl, providerLimits ? { manifest: skill.manifest, providerLimits } : undefined)
+      ? skillActivity({ ...skill, impl: skill.impl }, providerLimits)
       : unavailableSkillActivity(ref);
   }
   return activities;

@@ -1,9 +1,14 @@
 /**
- * Our own limits on upstream providers (spec 8: tracked per provider, skill and model). Each
- * (provider, skill, model) triple of a skill's manifest has a counter; a call charges one point
- * per request item to each, all or nothing. When one is used up the caller gets
- * UPSTREAM_RATE_LIMITED with the time to the reset: on the workflow route the activity throws it
- * and Temporal retries at that time (`nextRetryDelay`), on the anonymous route it is a 429 at once.
+ * Our own limits on upstream providers (spec 8: tracked per provider, skill and model). A
+ * counter per (provider, skill, model) is charged one point per request actually sent to that
+ * provider (see upstream-meter.ts): a domain search with no relevance criteria charges only the
+ * shop, once per lookup or stream page it opens. Providers without their own rule share the `*`
+ * rule's numbers, each with its own counters.
+ *
+ * Before a call is dispatched, {@link ProviderLimits.waitSeconds} tells whether the providers it
+ * will use have room: the authenticated route then queues the call to the reset time (202), the
+ * anonymous route answers 429 at once. A limit used up in the middle of a call is handled by the
+ * skill like an upstream 429 (the call's Retry-After gate).
  *
  * Store-backed (shared by every worker and API replica) when given the platform store,
  * in-memory otherwise.
@@ -11,18 +16,19 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../lib/config.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
-import { inLimiterTransaction, isRejection, storeLimiter } from '../lib/limits/store-limiter.js';
+import { isRejection, storeLimiter } from '../lib/limits/store-limiter.js';
 import type { Store } from '../lib/store/db.js';
-import type { SkillManifest } from './registry/types.js';
+import type { ProviderUse } from './registry/types.js';
 
 export interface ProviderRule {
   /** A provider id from app definitions, or `*` for every provider without its own rule. */
   provider: string;
+  /** Requests per window, per provider, skill and model. */
   points: number;
   durationSec: number;
 }
 
-/** Parses PROVIDER_RATE_LIMITS: `shop=120/60,decision=30/60,*=300/60`. */
+/** Parses PROVIDER_RATE_LIMITS: `shop=600/60,decision=60/60,*=300/60`. */
 export function parseProviderRules(spec: string): ProviderRule[] {
   return spec
     .split(',')
@@ -35,6 +41,11 @@ export function parseProviderRules(spec: string): ProviderRule[] {
     });
 }
 
+/** The counter key of one provider, skill and model; `-` when the provider has no model. */
+function counterKey(provider: string, skill: string, model: string | undefined): string {
+  return `${provider}:${skill}:${model ?? '-'}`;
+}
+
 export class ProviderLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
@@ -43,95 +54,68 @@ export class ProviderLimits {
     private readonly store?: Store,
   ) {}
 
-  private limiterFor(provider: string): RateLimiterAbstract | undefined {
-    const rule =
-      this.rules.find((r) => r.provider === provider) ?? this.rules.find((r) => r.provider === '*');
-    if (!rule) return undefined;
+  private ruleFor(provider: string): ProviderRule | undefined {
+    return this.rules.find((r) => r.provider === provider) ?? this.rules.find((r) => r.provider === '*');
+  }
+
+  private limiterFor(rule: ProviderRule): RateLimiterAbstract {
     let limiter = this.limiters.get(rule.provider);
     if (!limiter) {
-      const spec = {
-        keyPrefix: `provider:${rule.provider}`,
-        points: rule.points,
-        durationSec: rule.durationSec,
-      };
+      const spec = { keyPrefix: `provider:${rule.provider}`, points: rule.points, durationSec: rule.durationSec };
       limiter = this.store
         ? storeLimiter(this.store, spec)
-        : new RateLimiterMemory({
-            keyPrefix: spec.keyPrefix,
-            points: spec.points,
-            duration: spec.durationSec,
-          });
+        : new RateLimiterMemory({ keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.durationSec });
       this.limiters.set(rule.provider, limiter);
     }
     return limiter;
   }
 
-  /** The counters a call of this skill charges: one per provider and model. */
-  private countersOf(
-    manifest: SkillManifest,
-  ): { provider: string; model: string; key: string; limiter: RateLimiterAbstract }[] {
-    const skill = `${manifest.appId}.${manifest.id}`;
-    const models = manifest.models.length > 0 ? manifest.models : ['-'];
-    return manifest.providers.flatMap((provider) => {
-      const limiter = this.limiterFor(provider);
-      return limiter ? models.map((model) => ({ provider, model, key: `${skill}:${model}`, limiter })) : [];
-    });
-  }
-
-  /** Read-only: seconds until every counter of the skill has room for `items`, or 0 when it has now. */
-  async waitSeconds(manifest: SkillManifest, items: number): Promise<number> {
+  /**
+   * Read-only: seconds until every given provider of `skill` has room for one more request, or
+   * 0 when all have room now. `uses` lists the providers (with the model, for model providers)
+   * the call will use.
+   */
+  async waitSeconds(skill: string, uses: readonly ProviderUse[]): Promise<number> {
     let ms = 0;
-    for (const c of this.countersOf(manifest)) {
-      const res = await c.limiter.get(c.key);
-      const rule =
-        this.rules.find((r) => r.provider === c.provider) ?? this.rules.find((r) => r.provider === '*');
-      if (res && rule && res.consumedPoints + items > rule.points) ms = Math.max(ms, res.msBeforeNext);
+    for (const use of uses) {
+      const rule = this.ruleFor(use.provider);
+      if (!rule) continue;
+      const res = await this.limiterFor(rule).get(counterKey(use.provider, skill, use.model));
+      if (res && res.consumedPoints >= rule.points) ms = Math.max(ms, res.msBeforeNext);
     }
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
   }
 
-  /** Charges `items` points to every counter of the skill, or throws UPSTREAM_RATE_LIMITED. */
-  async acquire(manifest: SkillManifest, items: number): Promise<void> {
-    const counters = this.countersOf(manifest);
-    if (counters.length === 0) return;
-    const charged: typeof counters = [];
-    const chargeAll = async () => {
-      for (const c of counters) {
-        charged.push(c);
-        await c.limiter.consume(c.key, items);
-      }
-    };
+  /** Charges one request to `provider` for `skill`, or throws UPSTREAM_RATE_LIMITED. */
+  async charge(provider: string, skill: string, model?: string): Promise<void> {
+    const rule = this.ruleFor(provider);
+    if (!rule) return;
     try {
-      if (this.store) await inLimiterTransaction(this.store, chargeAll);
-      else await chargeAll();
+      await this.limiterFor(rule).consume(counterKey(provider, skill, model), 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      // In memory there is no transaction to roll back: give back what this call charged.
-      if (!this.store) await Promise.all(charged.map((c) => c.limiter.reward(c.key, items)));
-      const failed = charged[charged.length - 1]!;
       const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new SkillflowError(
-        'UPSTREAM_RATE_LIMITED',
-        `The ${failed.provider} provider limit for ${manifest.appId}.${manifest.id} is reached; retry in ${seconds} s.`,
-        {
-          provider: failed.provider,
-          skill: `${manifest.appId}.${manifest.id}`,
-          model: failed.model === '-' ? null : failed.model,
-          retry_after_seconds: seconds,
-        },
-        seconds * 1000,
-      );
+      throw providerLimitError(provider, skill, model, seconds);
     }
   }
+}
+
+/** The error of a used-up provider limit; details name the counter, never the input. */
+export function providerLimitError(
+  provider: string,
+  skill: string,
+  model: string | undefined,
+  seconds: number,
+): SkillflowError {
+  return new SkillflowError(
+    'UPSTREAM_RATE_LIMITED',
+    `The ${provider} provider limit for ${skill} is reached; retry in ${seconds} s.`,
+    { provider, skill, model: model ?? null, retry_after_seconds: seconds },
+    seconds * 1000,
+  );
 }
 
 /** Provider limits from PROVIDER_RATE_LIMITS, on the store when one is given. */
 export function createProviderLimits(config: Config, store?: Store): ProviderLimits {
   return new ProviderLimits(parseProviderRules(config.PROVIDER_RATE_LIMITS), store);
-}
-
-/** Request items in a skill input (`requests.length`), at least one. */
-export function requestItems(input: unknown): number {
-  const requests = (input as { requests?: unknown } | null)?.requests;
-  return Array.isArray(requests) && requests.length > 0 ? requests.length : 1;
 }

@@ -25,6 +25,7 @@ import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
+import { usageRoutes } from './routes/usage.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { createServices } from './services/index.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   await app.register(anonymousRoutes(deps));
   await app.register(keyRoutes(deps));
+  await app.register(usageRoutes(deps, services.usage, services.teams));
   await app.register(embedRoutes(deps));
   await app.register(chatRoutes(deps));
   await app.register(workspaceRoutes(deps));

@@ -11,13 +11,20 @@ import type { Store } from '../lib/store/db.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** Set on routes that queue (`config.queueWhenLimited`) when the tier limit is used up. */
+    tierLimited?: SkillflowError;
+  }
+  interface FastifyContextConfig {
+    /** Skill calls: over the tier limit the call is queued to the reset, not rejected. */
+    queueWhenLimited?: boolean;
   }
 }
 
 /**
  * The preHandler of authenticated routes: verifies the bearer token, then applies the per-tier
  * rate limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-*
- * headers on every authenticated response and answers 429 RATE_LIMITED once it is used up.
+ * headers on every authenticated response. Once it is used up, a route that queues gets
+ * `request.tierLimited` and queues the call; every other route answers 429 RATE_LIMITED.
  */
 export function authenticate(store: Store) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -29,7 +36,10 @@ export function authenticate(store: Store) {
     const principal = await verifyToken(store, m[1]!);
     if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
     req.principal = principal;
-    await req.server.tierRateLimits?.apply(principal, reply);
+    const limited = await req.server.tierRateLimits?.apply(principal, reply);
+    if (!limited) return;
+    if (req.routeOptions.config.queueWhenLimited !== true) throw limited;
+    req.tierLimited = limited;
   };
 }
 

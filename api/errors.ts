@@ -34,7 +34,14 @@ export function fromTemporalFailure(err: unknown): SkillflowError | undefined {
         Array.isArray(cur.details) && cur.details[0] && typeof cur.details[0] === 'object'
           ? (cur.details[0] as Record<string, unknown>)
           : {};
-      return new SkillflowError(cur.type, typeof cur.message === 'string' ? cur.message : undefined, details);
+      const seconds = details.retry_after_seconds;
+      const retryAfterMs = typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : undefined;
+      return new SkillflowError(
+        cur.type,
+        typeof cur.message === 'string' ? cur.message : undefined,
+        details,
+        retryAfterMs,
+      );
     }
     cur = cur.cause as FailureLike | undefined;
   }
@@ -72,8 +79,15 @@ export function toSkillflowError(err: unknown): SkillflowError {
   return new SkillflowError('INTERNAL');
 }
 
+/** Retry-After for a 429 that knows no time of its own (spec 8: every 429 carries one). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
 export function sendError(reply: FastifyReply, err: SkillflowError): FastifyReply {
-  if (err.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(err.retryAfterMs / 1000));
+  if (err.retryAfterMs !== undefined) {
+    reply.header('retry-after', Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
+  } else if (err.status === 429) {
+    reply.header('retry-after', DEFAULT_RETRY_AFTER_SECONDS);
+  }
   return reply.status(err.status).type('application/json').send(toEnvelope(err));
 }
 

@@ -37,10 +37,21 @@ export const StepProgressSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 
+/** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */
+export const TaskStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** Who pays for a skill call (its usage record); null for workflow runs. */
+export const TaskBillingSchema = z.object({
+  billed_to: z.object({ type: z.enum(['owner', 'team']), id: z.string() }),
+  request_items: z.number().int(),
+  credits: z.number(),
+});
+
 export const TaskSchema = z.object({
   task_id: z.string(),
   kind: z.enum(['workflow_run', 'skill_call']),
-  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  status: TaskStatusSchema,
   definition: z.object({ id: z.string(), version: z.number().int().nullable() }).nullable(),
   skill: z.string().nullable(),
   trigger: z.string().nullable(),
@@ -53,7 +64,20 @@ export const TaskSchema = z.object({
   error: z
     .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
     .nullable(),
+  billing: TaskBillingSchema.nullable(),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
+export type TaskView = z.infer<typeof TaskSchema>;
+
+/** One run in a definition's run history. */
+export const RunSummarySchema = z.object({
+  task_id: z.string(),
+  status: TaskStatusSchema,
+  trigger: z.string().nullable(),
+  definition_version: z.number().int().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
 
 export const TaskIdParams = z.object({ task_id: z.string().min(1).max(220) });

@@ -18,6 +18,7 @@ import { createClient, isCompleted, type SkillCallResponse } from '../sdk/index.
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
 import { best, measure as measureBench, printTable } from './stats.js';
+import { createUpstreamMeter } from '../activities/upstream-meter.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_RUNS ?? 30);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -49,7 +50,12 @@ const viaApi = async (): Promise<void> => {
   }
 };
 const direct = async (): Promise<void> => {
-  const ctx = { signal: AbortSignal.timeout(60_000), heartbeat: () => {}, anonymous: false };
+  const ctx = {
+    signal: AbortSignal.timeout(60_000),
+    heartbeat: () => {},
+    anonymous: false,
+    meter: createUpstreamMeter('hosting.search_domains'),
+  };
   await runSkill(impl, INPUT, ctx);
 };
 

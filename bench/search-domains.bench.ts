@@ -13,6 +13,7 @@ import { startShopSimulator } from '../simulators/shop/server.js';
 import type { SearchDiagnostics } from '../activities/skills/search-domains/search-domains.js';
 import { createSearchDomainsSkill } from '../activities/skills/search-domains/skill.js';
 import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/skills/search-domains/operation-limiter.js';
+import { createUpstreamMeter } from '../activities/upstream-meter.js';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -56,7 +57,12 @@ async function main(): Promise<void> {
       },
       { onDiagnostics: (d) => (last = d) },
     );
-    const ctx = { signal: new AbortController().signal, heartbeat: () => {}, anonymous: false };
+    const ctx = {
+      signal: new AbortController().signal,
+      heartbeat: () => {},
+      anonymous: false,
+      meter: createUpstreamMeter('hosting.search_domains'),
+    };
     for (let run = 0; run < RUNS; run++) {
       sim.reset();
       sim.setFaults([{ type: 'latency', ms: LATENCY_MS }]);

@@ -74,7 +74,7 @@ export const ConfigSchema = z.object({
       /^$|^([a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})(,[a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})*$/,
       'must be comma-separated <provider>=<requests>/<seconds> entries (provider * = every provider)',
     )
-    .default('*=300/60'),
+    .default('shop=600/60,decision=120/60,*=300/60'),
   ANONYMOUS_IDENTITY_DAILY_CREDITS: credits.default(20),
   ANONYMOUS_IDENTITY_WEEKLY_CREDITS: credits.default(60),
   ANONYMOUS_IDENTITY_MONTHLY_CREDITS: credits.default(150),
@@ -86,6 +86,7 @@ export const ConfigSchema = z.object({
   ANONYMOUS_POOL_MONTHLY_CREDITS: credits.default(60_000),
 
   SKILL_CALL_WAIT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
+  QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()

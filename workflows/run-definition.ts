@@ -130,6 +130,7 @@ async function runStep(
   const { deliverChatMessage } = proxyActivities<ChatDelivery>(activityOptions(policy));
   const message: DeliveredChatMessage = await deliverChatMessage({
     ownerId: args.ownerId,
+    // The default chat id matches lib/chat-id.ts, so POST /v1/chats/messages can read it.
     chatId: step.chatId ? renderTemplate(step.chatId, scope) : `workflow:${args.definitionId}`,
     title: renderTemplate(step.title, scope),
     message: renderTemplate(step.message, scope),

@@ -53,6 +53,8 @@ describe('chat delivery', () => {
     expect(first).toEqual({
       message_id: messageIdFor('task_1', 'notify'),
       chat_id: 'chat_plain',
+      title: 'Domains',
+      message: '3 domains found',
       stored: true,
       webhook_delivered: false,
     });

@@ -9,7 +9,8 @@ import { request } from 'undici';
 import { Context } from '@temporalio/activity';
 import { openJson, sealJson } from '../../lib/crypto/aead.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { CHAT_ID_RULE, ChatIdSchema } from '../../lib/chat-id.js';
+import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
 import { toApplicationFailure } from '../boundary.js';
 
@@ -23,10 +24,15 @@ export interface ChatMessageInput {
   stepId: string;
 }
 
-/** The chat step's workflow-visible output. */
+/**
+ * The chat step's workflow-visible output. It carries the rendered title and message (bounded),
+ * so the owner sees what was delivered in the run's task result, beside the skill outputs.
+ */
 export interface DeliveredChatMessage {
   message_id: string;
   chat_id: string;
+  title: string;
+  message: string;
   stored: true;
   webhook_delivered: boolean;
 }
@@ -89,6 +95,9 @@ export async function deliver(
   input: ChatMessageInput,
   signal?: AbortSignal,
 ): Promise<DeliveredChatMessage> {
+  if (!ChatIdSchema.safeParse(input.chatId).success) {
+    throw invalidParameter([{ path: 'chat_id', message: `the rendered chat id ${CHAT_ID_RULE}` }]);
+  }
   const id = messageIdFor(input.taskId, input.stepId);
   const content: StoredChatContent = {
     title: bound(input.title, MAX_TITLE_CHARS),
@@ -133,7 +142,13 @@ export async function deliver(
     }
     webhookDelivered = true;
   }
-  return { message_id: id, chat_id: input.chatId, stored: true, webhook_delivered: webhookDelivered };
+  return {
+    message_id: id,
+    chat_id: input.chatId,
+    ...content,
+    stored: true,
+    webhook_delivered: webhookDelivered,
+  };
 }
 
 export function createChatDelivery(store: Store, keyring: Keyring): ChatDelivery {

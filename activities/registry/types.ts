@@ -60,14 +60,39 @@ export interface Platform {
   secrets: SecretStore;
 }
 
+/** One provider a call will use, with the model for model providers. */
+export interface ProviderUse {
+  provider: string;
+  model?: string | undefined;
+}
+
+/** Counts and limits one call's upstream requests (activities/upstream-meter.ts). */
+export interface UpstreamMeter {
+  /**
+   * Called right before one request to `provider` (`model` for model providers) is sent.
+   * Rejects with UPSTREAM_RATE_LIMITED (with `retryAfterMs`) when our own limit for it is used
+   * up; the request must then not be sent. Resolves once it is counted.
+   */
+  charge(provider: string, model?: string): Promise<void>;
+  /** Requests sent so far, per provider. */
+  sent(): Record<string, number>;
+  /** Requests sent so far, all providers together. */
+  total(): number;
+}
+
 /** Per-invocation context. */
 export interface SkillContext {
   /** Aborts on cancellation or deadline. */
   signal: AbortSignal;
   /** Records liveness for long activities; a no-op outside Temporal. */
   heartbeat: (details?: unknown) => void;
-  /** True on the anonymous in-process route. */
+  /**
+   * True on the anonymous in-process route: the call must never wait for an upstream's
+   * Retry-After (spec 7); an upstream 429 ends it at once.
+   */
   anonymous: boolean;
+  /** Every upstream request is charged here right before it is sent (upstream-meter.ts). */
+  meter: UpstreamMeter;
 }
 
 export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
@@ -85,6 +110,11 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
   toWorkflowOutput: (output: O) => W;
   /** Short previews for a quick REST response. */
   previews: (output: O) => unknown[];
+  /**
+   * The providers (and models) a call with this input will use, for the provider-limit check
+   * before dispatch. Default: every provider of the manifest.
+   */
+  providerUses?: (input: I) => ProviderUse[];
 }
 
 export interface LoadedSkill {

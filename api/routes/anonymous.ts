@@ -46,8 +46,8 @@ export const anonymousRoutes =
       async (req) => {
         const skill = service.eligible(req.params.app_id, req.params.skill_id);
         const guestId = service.guestId(req.headers[GUEST_HEADER]);
-        service.parse(skill, req.body);
-        return service.quote(skill, guestId, req.ip);
+        const input = service.parse(skill, req.body);
+        return service.quote(skill, input, guestId, req.ip);
       },
     );
 

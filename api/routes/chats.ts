@@ -10,6 +10,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StoredChatContent } from '../../activities/platform/chat-delivery.js';
+import { ChatIdSchema } from '../../lib/chat-id.js';
 import { openJson, sealJson } from '../../lib/crypto/aead.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
@@ -17,7 +18,7 @@ import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
-const ChatId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be 1 to 128 letters, digits, _ or -');
+const ChatId = ChatIdSchema;
 const FocusBody = z
   .union([
     z

@@ -104,11 +104,17 @@ export const skillRoutes =
     ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
       if (teamId) await teams.requireSpender(principal, teamId);
-      const outcome = await calls.call(principal, skill, parseOrThrow(skill.impl.input, body));
+      const outcome = await calls.call(principal, skill, parseOrThrow(skill.impl.input, body), {
+        payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },
+        tierWaitMs: req.tierLimited?.retryAfterMs,
+      });
       if (outcome.kind === 'started')
         return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });
-      if (outcome.kind === 'queued')
+      if (outcome.kind === 'queued') {
+        // When to poll: the reset time of the limit that queued it.
+        if (outcome.retryAfterMs > 0) reply.header('retry-after', Math.ceil(outcome.retryAfterMs / 1000));
         return reply.status(202).send({ task_id: outcome.taskId, status: 'queued' });
+      }
       const output = outcome.result.output as Record<string, unknown>;
       return reply
         .status(200)
@@ -121,6 +127,7 @@ export const skillRoutes =
       app.post(
         `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
         {
+          config: { queueWhenLimited: true },
           schema: {
             tags,
             security: BEARER,
@@ -148,7 +155,7 @@ export const skillRoutes =
     // Hyphenated ids and unknown skills: hidden from the OpenAPI document.
     app.post(
       '/v1/apps/:app_id/skills/:skill_id',
-      { schema: { hide: true, params: SkillParams, querystring: CallQuery } },
+      { config: { queueWhenLimited: true }, schema: { hide: true, params: SkillParams, querystring: CallQuery } },
       (req, reply) =>
         handle(
           req,

@@ -8,7 +8,7 @@ import type { SourceFormat } from '../../definitions/index.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { DiagnosticSchema, errorResponses } from '../schemas.js';
+import { DiagnosticSchema, errorResponses, RunSummarySchema } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
@@ -213,18 +213,7 @@ export const workflowRoutes =
           summary: 'Run history (from Temporal visibility)',
           params: IdParams,
           response: {
-            200: z.object({
-              runs: z.array(
-                z.object({
-                  task_id: z.string(),
-                  status: z.string(),
-                  trigger: z.string().nullable(),
-                  definition_version: z.number().int().nullable(),
-                  started_at: z.string(),
-                  finished_at: z.string().nullable(),
-                }),
-              ),
-            }),
+            200: z.object({ runs: z.array(RunSummarySchema) }),
             ...errorResponses(400, 401, 403, 404),
           },
         },

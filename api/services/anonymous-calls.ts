@@ -9,7 +9,8 @@ import { hkdfSync } from 'node:crypto';
 import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
-import { runSkill } from '../../activities/skill-activity.js';
+import { providerWait, runSkill } from '../../activities/skill-activity.js';
+import { createUpstreamMeter } from '../../activities/upstream-meter.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
   allowancesFromConfig,
@@ -19,6 +20,11 @@ import {
 import type { ApiDeps } from '../deps.js';
 
 type Skill = LoadedSkill & { impl: SkillImplementation };
+
+/** Not the guest's doing: upstream or platform trouble (a bad request is the guest's). */
+function notTheGuests(err: unknown): boolean {
+  return !(err instanceof SkillflowError) || err.retryable || err.code === 'INTERNAL';
+}
 
 /** What a guest may send as `X-Skillflow-Anonymous-ID` (e.g. a UUID). */
 export const GUEST_ID = /^[A-Za-z0-9_-]{16,128}$/;
@@ -35,11 +41,6 @@ export interface Quote {
 /** Every anonymous call costs at least one credit, so a free skill cannot be called unmetered. */
 export function anonymousCost(skill: Skill): number {
   return Math.max(1, Math.ceil(skill.manifest.pricing.creditsPerRequest));
-}
-
-/** Refund when the failure is not the guest's doing: upstream or platform trouble. */
-function refundable(err: unknown): boolean {
-  return !(err instanceof SkillflowError) || err.retryable || err.code === 'INTERNAL';
 }
 
 export class AnonymousCallsService {
@@ -106,7 +107,7 @@ export class AnonymousCallsService {
   }
 
   /** Could this call run now, and what would it cost? Reserves nothing and runs nothing. */
-  async quote(skill: Skill, guestId: string, ip: string): Promise<Quote> {
+  async quote(skill: Skill, parsed: unknown, guestId: string, ip: string): Promise<Quote> {
     const credits = anonymousCost(skill);
     const base = { app_id: skill.manifest.appId, skill_id: skill.manifest.id, credits };
     const available = await this.credits.check(this.credits.keysFor(guestId, ip), credits);
@@ -117,35 +118,54 @@ export class AnonymousCallsService {
         reason: available.reason,
         retry_after_seconds: Math.ceil(available.retryAfterMs / 1000),
       };
-    const wait = await this.providers.waitSeconds(skill.manifest, 1);
-    if (wait > 0) return { ...base, can_run: false, reason: 'provider_busy', retry_after_seconds: wait };
+    const wait = await providerWait(skill, parsed, this.providers);
+    if (wait) {
+      return {
+        ...base,
+        can_run: false,
+        reason: 'provider_busy',
+        retry_after_seconds: Math.ceil((wait.retryAfterMs ?? 1000) / 1000),
+      };
+    }
     return { ...base, can_run: true, reason: 'available', retry_after_seconds: null };
   }
 
-  /** Reserves credits, charges the provider counters, runs the skill in-process. */
+  /**
+   * Checks the provider limits (a used-up one is a 429 at once, never a wait), reserves the
+   * credits, and runs the skill in-process with an upstream meter. The reservation is refunded
+   * only when the call sent nothing upstream and the failure was not the guest's doing: a guest
+   * cannot get free calls by making the upstream fail, nor by sending bad requests.
+   */
   async call(
     skill: Skill,
     input: unknown,
     guestId: string,
     ip: string,
   ): Promise<{ output: unknown; previews: unknown[] }> {
+    const busy = await providerWait(skill, input, this.providers);
+    if (busy) throw busy;
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
+    const meter = createUpstreamMeter(`${skill.manifest.appId}.${skill.manifest.id}`, this.providers);
     try {
-      await this.providers.acquire(skill.manifest, 1);
       const policy = isPolicyName(skill.manifest.policy)
         ? POLICY_PROFILES[skill.manifest.policy]
         : POLICY_PROFILES['upstream-lookup'];
       const signal = AbortSignal.timeout(policy.startToCloseMs);
       let output: unknown;
       try {
-        output = await runSkill(skill.impl, input, { signal, heartbeat: () => undefined, anonymous: true });
+        output = await runSkill(skill.impl, input, {
+          signal,
+          heartbeat: () => undefined,
+          anonymous: true,
+          meter,
+        });
       } catch (err) {
         if (signal.aborted) throw new SkillflowError('DEADLINE_EXCEEDED');
         throw err;
       }
       return { output, previews: skill.impl.previews(output) };
     } catch (err) {
-      if (refundable(err)) await this.credits.refund(reservation);
+      if (meter.total() === 0 && notTheGuests(err)) await this.credits.refund(reservation);
       throw err;
     }
   }

@@ -20,7 +20,9 @@ import {
 } from '../../lib/temporal/search-attributes.js';
 import { PROGRESS_MEMO_KEY, pendingStep, type RunProgress } from '../../workflows/progress.js';
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
+import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
+import { taskStatus } from './tasks.js';
 
 /** Explicit schedule policies (README "Schedules"). */
 export const SCHEDULE_POLICIES = {
@@ -35,14 +37,6 @@ export function scheduleIdOf(definitionId: string): string {
   return `schedule_${definitionId}`;
 }
 
-export interface RunSummary {
-  task_id: string;
-  status: string;
-  trigger: string | null;
-  definition_version: number | null;
-  started_at: string;
-  finished_at: string | null;
-}
 
 export class RunsService {
   constructor(
@@ -124,7 +118,7 @@ export class RunsService {
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: limit })) {
       runs.push({
         task_id: wf.workflowId,
-        status: wf.status.name,
+        status: taskStatus(wf.status.name, (wf.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined)?.steps ?? []),
         trigger: wf.typedSearchAttributes.get(TriggerType) ?? null,
         definition_version: wf.typedSearchAttributes.get(DefinitionVersion) ?? null,
         started_at: wf.startTime.toISOString(),

@@ -18,27 +18,16 @@ import {
 } from '../../lib/temporal/search-attributes.js';
 import type { StepProgress } from '../../workflows/progress.js';
 import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
+import type { UsageRecords } from '../../lib/usage/usage-records.js';
 import { fromTemporalFailure } from '../errors.js';
+import type { TaskStatus, TaskView } from '../schemas.js';
 
-export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-
-export interface TaskView {
-  task_id: string;
-  kind: 'workflow_run' | 'skill_call';
-  status: TaskStatus;
-  definition: { id: string; version: number | null } | null;
-  skill: string | null;
-  trigger: string | null;
-  started_at: string;
-  finished_at: string | null;
-  steps: StepProgress[];
-  result: unknown;
-  error: { code: string; message: string; details: Record<string, unknown> } | null;
-  links: { self: string; temporal_ui: string };
-}
-
-function mapStatus(desc: WorkflowExecutionDescription, steps: StepProgress[]): TaskStatus {
-  switch (desc.status.name) {
+/**
+ * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
+ * one of its steps has started (a delayed start, or a worker not yet picked it up).
+ */
+export function taskStatus(temporalStatus: string, steps: readonly StepProgress[]): TaskStatus {
+  switch (temporalStatus) {
     case 'COMPLETED':
       return 'completed';
     case 'CANCELLED':
@@ -56,6 +45,7 @@ export class TasksService {
   constructor(
     private readonly temporal: TemporalClient,
     private readonly uiUrl: string | undefined,
+    private readonly usage: UsageRecords,
   ) {}
 
   private async describeOwned(ownerId: string, taskId: string): Promise<WorkflowExecutionDescription> {
@@ -76,7 +66,7 @@ export class TasksService {
   async get(ownerId: string, taskId: string): Promise<TaskView> {
     const desc = await this.describeOwned(ownerId, taskId);
     const progress = (desc.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined) ?? { steps: [] };
-    const status = mapStatus(desc, progress.steps);
+    const status = taskStatus(desc.status.name, progress.steps);
     let result: unknown = null;
     let error: TaskView['error'] = null;
     const handle = this.temporal.client.workflow.getHandle(taskId, desc.runId);
@@ -99,6 +89,7 @@ export class TasksService {
       }
     }
     const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
+    const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, ownerId) : undefined;
     const defId = desc.typedSearchAttributes.get(DefinitionId);
     return {
       task_id: taskId,
@@ -114,6 +105,9 @@ export class TasksService {
       steps: progress.steps,
       result,
       error,
+      billing: usage
+        ? { billed_to: usage.billed_to, request_items: usage.request_items, credits: usage.credits }
+        : null,
       links: {
         self: `/v1/tasks/${taskId}`,
         temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,

@@ -9,7 +9,8 @@ import type { Store } from '../../lib/store/db.js';
 export class TeamsService {
   constructor(private readonly store: Store) {}
 
-  async requireSpender(principal: Principal, teamId: string): Promise<void> {
+  /** The caller's membership of the team, or 403 (a team the caller cannot see looks the same). */
+  async requireMember(principal: Principal, teamId: string): Promise<{ role: string; can_spend: boolean }> {
     const member = await this.store.db
       .selectFrom('team_members')
       .select(['role', 'can_spend'])
@@ -17,6 +18,11 @@ export class TeamsService {
       .where('owner_id', '=', principal.ownerId)
       .executeTakeFirst();
     if (!member) throw new SkillflowError('FORBIDDEN', 'Not a member of this team.', { team_id: teamId });
+    return member;
+  }
+
+  async requireSpender(principal: Principal, teamId: string): Promise<void> {
+    const member = await this.requireMember(principal, teamId);
     if (!member.can_spend || member.role === 'viewer') {
       throw new SkillflowError('FORBIDDEN', 'This team role may not spend credits.', {
         team_id: teamId,

@@ -1,6 +1,7 @@
 /**
  * Per-tier request limits for authenticated routes (spec 8: per-user limits depend on the
- * subscription tier). One store-backed counter per owner and tier, one-minute windows, shared
+ * subscription tier; on the authenticated route tasks are queued instead of rejected, so a
+ * skill call over the limit is queued to the reset time and other routes answer 429). One store-backed counter per owner and tier, one-minute windows, shared
  * by every API replica. Every authenticated response carries X-RateLimit-Limit,
  * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets).
  */
@@ -42,8 +43,12 @@ export class TierRateLimits {
     ) as Record<Tier, RateLimiterPostgres>;
   }
 
-  /** Counts one request, sets the headers, and throws RATE_LIMITED (429) once the window is used up. */
-  async apply(principal: Principal, reply: FastifyReply): Promise<void> {
+  /**
+   * Counts one request and sets the headers. Returns undefined while the window has room, and
+   * the RATE_LIMITED error (429, Retry-After = the reset) once it is used up: routes that queue
+   * (skill calls) queue to the reset, every other route throws it.
+   */
+  async apply(principal: Principal, reply: FastifyReply): Promise<SkillflowError | undefined> {
     const limit = this.perMinute[principal.tier];
     const setHeaders = (remaining: number, msBeforeNext: number) => {
       reply.header('x-ratelimit-limit', limit);
@@ -53,11 +58,12 @@ export class TierRateLimits {
     try {
       const res = await this.limiters[principal.tier].consume(principal.ownerId, 1);
       setHeaders(res.remainingPoints, res.msBeforeNext);
+      return undefined;
     } catch (err) {
       if (!isRejection(err)) throw err;
       setHeaders(0, err.msBeforeNext);
       const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new SkillflowError(
+      return new SkillflowError(
         'RATE_LIMITED',
         `The ${principal.tier} tier allows ${limit} requests per minute; retry in ${seconds} s.`,
         { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS, retry_after_seconds: seconds },

@@ -93,7 +93,33 @@ export interface WorkspaceResultsTable {
   updated_at: Timestamp;
 }
 
+export interface SkillCallQueueTable {
+  task_id: string;
+  key_id: string;
+  owner_id: string;
+  run_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: Timestamp;
+}
+
+export interface UsageRecordsTable {
+  id: string;
+  task_id: string;
+  owner_id: string;
+  key_id: string;
+  team_id: string | null;
+  /** `owner:<owner id>` or `team:<team id>`: who is charged. */
+  billed_to: string;
+  skill: string;
+  request_items: number;
+  /** numeric: PGlite and pg return it as a string. */
+  credits: ColumnType<string | number, number, number>;
+  queued: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  skill_call_queue: SkillCallQueueTable;
+  usage_records: UsageRecordsTable;
   rate_limits: RateLimitsTable;
   workspace_results: WorkspaceResultsTable;
   embeds: EmbedsTable;

@@ -17,6 +17,7 @@ export type FaultType =
   | 'billing_failed'
   | 'wrong_currency'
   | 'wrong_fqdn'
+  | 'price_overflow'
   | 'latency';
 
 export interface Fault {
@@ -70,6 +71,8 @@ export function magicFault(label: string): Fault | undefined {
       return { type: 'wrong_currency' };
     case 'fault-fqdn':
       return { type: 'wrong_fqdn' };
+    case 'fault-price':
+      return { type: 'price_overflow' };
     case 'fault-slow':
       return { type: 'latency', ms: 1500 };
     default:

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describeName, pricesFor } from './catalogue.js';
 import { FaultState, findFault, type Fault, type FaultRule, type ShopOperation } from './faults.js';
-import { buildStream, frame } from './stream.js';
+import { buildStream, frame, overflowPrices } from './stream.js';
 
 /** One request as the simulator saw it (admin routes are not logged). */
 export interface ShopRequestRecord {
@@ -23,6 +23,8 @@ export interface ShopRequestRecord {
   status?: number;
   /** True when the client closed the connection before the answer was complete. */
   clientClosed?: boolean;
+  /** Arrival time (epoch ms), to assert when requests were sent (e.g. after a Retry-After). */
+  at: number;
 }
 
 export interface ShopSimulatorOptions {
@@ -113,6 +115,12 @@ function handleLookup(url: URL, res: ServerResponse, faults: readonly Fault[]): 
     availability: status,
     premium: info.premium ? 1 : 0,
   };
+  if (findFault(faults, 'price_overflow')) {
+    // JSON.stringify cannot write an overflowing literal; the real shop's serializer can.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(overflowPrices(JSON.stringify(body)));
+    return;
+  }
   sendJson(res, 200, body);
 }
 
@@ -189,6 +197,7 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
         query: url.search.slice(1),
         params,
         headers: { ...req.headers },
+        at: Date.now(),
       };
       log.push(rec);
       res.once('finish', () => (rec.status ??= res.statusCode));

@@ -31,11 +31,23 @@ const SUFFIX_WORDS = ['', '', 'hq', '', 'app', '', 'hub', 'online', '', 'lab', '
 /** Some candidates fall outside the requested suffix, as the real shop's do. */
 const OTHER_SUFFIX: Readonly<Record<number, string>> = { 2: 'online', 3: 'nyc', 6: 'ai' };
 
-/** Candidate number `i` (0-based across pages) for a keyword; multiword keywords are joined. */
+/** The shop's own ranking of extensions, used when a request carries no `tlds` filter. */
+export const RANKED_SUFFIXES = ['com', 'online', 'ai', 'net', 'app', 'io', 'org', 'de'];
+
+/**
+ * Candidate number `i` (0-based across pages) for a keyword; multiword keywords are joined.
+ * With no extension filter (`tld` empty) the extensions follow the shop's own ranking.
+ */
 export function candidateName(keyword: string, tld: string, i: number): string {
   const word = keyword.trim().toLowerCase().split(/\s+/).join('');
   const label = i < PREFIXES.length ? `${PREFIXES[i]}${word}${SUFFIX_WORDS[i]}` : `${word}${i}`;
-  return `${label}.${OTHER_SUFFIX[i] ?? tld}`;
+  const suffix = tld === '' ? RANKED_SUFFIXES[i % RANKED_SUFFIXES.length]! : (OTHER_SUFFIX[i] ?? tld);
+  return `${label}.${suffix}`;
+}
+
+/** Replaces every price amount with a number literal that overflows to Infinity in JSON.parse. */
+export function overflowPrices(serialized: string): string {
+  return serialized.replace(/"price_(before|after)_taxes":[0-9.]+/g, '"price_$1_taxes":1e999');
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
@@ -86,7 +98,8 @@ function resultEvents(info: NameInfo, req: SuggestRequest, requestFaults: readon
         : 'USD'
       : undefined;
     const prices = pricesFor(info, req.currency, req.country, wrong);
-    out.push({ event: 'billing', data: json({ fqdn: billingName, prices }) });
+    const data = json({ fqdn: billingName, prices });
+    out.push({ event: 'billing', data: findFault(faults, 'price_overflow') ? overflowPrices(data) : data });
   }
   return out;
 }
@@ -106,7 +119,7 @@ export function buildStream(req: SuggestRequest, faults: readonly Fault[]): SimE
   const lastPage = Math.ceil(RAW_TOTAL / req.perPage);
   const meta: SimEvent = {
     event: 'suggest_meta',
-    data: json({ tld_filter: [req.tld], search_uuid: searchUuid }),
+    data: json({ tld_filter: req.tld === '' ? [] : [req.tld], search_uuid: searchUuid }),
   };
   const pagination: SimEvent = {
     event: 'pagination',

@@ -94,19 +94,28 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(task.steps[0]).toMatchObject({ id: 'metered.ping', status: 'completed' });
   });
 
-  it('charges provider counters per provider, skill and model, all or nothing, in memory too', async () => {
-    const limits = new ProviderLimits(parseProviderRules('sim=2/60'));
-    const manifest = h.api.deps.registry.available('metered', 'ping')!.manifest;
-    await limits.acquire(manifest, 2);
-    const err = await limits.acquire(manifest, 1).catch((e: unknown) => e);
+  it('charges one point per request actually sent, per provider, skill and model, in memory too', async () => {
+    const limits = new ProviderLimits(parseProviderRules('sim=2/60,*=1/60'));
+    await limits.charge('sim', 'metered.ping', 'sim-model-1');
+    // Another model, another skill and another provider each have their own counters.
+    await limits.charge('sim', 'metered.ping', 'sim-model-2');
+    await limits.charge('sim', 'other.skill', 'sim-model-1');
+    await limits.charge('shop', 'metered.ping');
+    await limits.charge('decision', 'metered.ping', 'd-1');
+    expect(await limits.waitSeconds('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }])).toBe(0);
+    await limits.charge('sim', 'metered.ping', 'sim-model-1');
+    const wait = await limits.waitSeconds('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }]);
+    expect(wait).toBeGreaterThanOrEqual(59);
+    const err = await limits.charge('sim', 'metered.ping', 'sim-model-1').catch((e: unknown) => e);
     expect(err).toMatchObject({
       code: 'UPSTREAM_RATE_LIMITED',
-      details: { provider: 'sim', skill: 'metered.ping', model: 'sim-model-1' },
+      message: `The sim provider limit for metered.ping is reached; retry in ${wait} s.`,
+      details: { provider: 'sim', skill: 'metered.ping', model: 'sim-model-1', retry_after_seconds: wait },
     });
-    expect((err as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(58_000);
-    // A skill without providers is never limited.
-    const shout = h.api.deps.registry.available('echo', 'shout')!.manifest;
-    await expect(limits.acquire(shout, 5)).resolves.toBeUndefined();
+    expect((err as { retryAfterMs: number }).retryAfterMs).toBe(wait * 1000);
+    // The `*` rule gives every other provider its own counter: shop and decision never share one.
+    await expect(limits.charge('shop', 'metered.ping')).rejects.toMatchObject({ code: 'UPSTREAM_RATE_LIMITED' });
+    expect(await limits.waitSeconds('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBe(0);
     expect(() => parseProviderRules('sim=abc')).toThrow('bad provider limit entry: sim=abc');
   });
 });

@@ -13,10 +13,10 @@ export interface ShopClient {
   readonly origin: string;
   /** Exact lookup of one full domain name; see {@link lookup}. */
   lookup(fqdn: string, quote: QuoteParams, opts?: LookupOptions): Promise<LookupResult>;
-  /** One suggestion stream page for one extension; see {@link suggest}. */
+  /** One suggestion stream page for one extension, or none; see {@link suggest}. */
   suggest(
     keyword: string,
-    tld: string,
+    tld: string | undefined,
     params: SuggestParams,
     opts?: SuggestOptions,
   ): AsyncIterable<ShopStreamEvent>;

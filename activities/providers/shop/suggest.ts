@@ -52,21 +52,23 @@ function parseEvent(msg: EventSourceMessage, via: ShopVia): ShopStreamEvent | Sh
   return parsed.success ? ({ event: name, data: parsed.data } as ShopStreamEvent) : malformed;
 }
 
-function validateRequest(keyword: string, tld: string, params: SuggestParams, via: ShopVia) {
+function validateRequest(keyword: string, tld: string | undefined, params: SuggestParams, via: ShopVia) {
   const invalid = (message: string) => new ShopError({ kind: 'invalid', operation: 'suggest', via, message });
   const search = keyword.trim();
   // eslint-disable-next-line no-control-regex
   if (!search || search.length > 253 || /[\u0000-\u001f\u007f]/.test(search))
     throw invalid('The keyword is empty, too long or has control characters.');
-  const suffix = suffixParam(tld);
-  if (!suffix) throw invalid('Exactly one valid extension is sent per suggestion request.');
+  const suffix = tld === undefined ? undefined : suffixParam(tld);
+  if (tld !== undefined && suffix === undefined)
+    throw invalid('At most one valid extension is sent per suggestion request.');
   if (!Number.isInteger(params.page) || params.page < 1)
     throw invalid('The page must be a positive integer.');
   return { search, suffix, ...quoteParams(params, 'suggest', via) };
 }
 
 /**
- * Opens one suggestion stream for one keyword and exactly one extension, and yields its events
+ * Opens one suggestion stream for one keyword and at most one extension (`tld` undefined: no
+ * extension filter, so the shop ranks extensions itself), and yields its events
  * in arrival order. Bundle and unknown events are dropped. Throws a {@link ShopError}:
  * `invalid` before sending (a comma list of extensions included), `timeout` when no byte
  * arrives within the idle timeout, `malformed` for event data failing its schema or a non-SSE
@@ -76,7 +78,7 @@ function validateRequest(keyword: string, tld: string, params: SuggestParams, vi
 export async function* suggest(
   transport: ShopTransport,
   keyword: string,
-  tld: string,
+  tld: string | undefined,
   params: SuggestParams,
   opts: SuggestOptions = {},
 ): AsyncGenerator<ShopStreamEvent, void, undefined> {
@@ -96,7 +98,7 @@ export async function* suggest(
       ['source', 'shop'],
       ['lock_sentence', 'false'],
       ['phases', 'golive'],
-      ['tlds', suffix],
+      ...(suffix === undefined ? [] : ([['tlds', suffix]] as const)),
     ],
     accept: 'text/event-stream',
     via,

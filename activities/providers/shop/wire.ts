@@ -54,9 +54,21 @@ export const PricesSchema = z.union([
 ]);
 export type Prices = z.infer<typeof PricesSchema>;
 
-export function hasPricing(p: Prices): p is Extract<Prices, { currency: string }> {
-  return 'currency' in p;
+export function hasPricing(p: Prices | null): p is Extract<Prices, { currency: string }> {
+  return p !== null && 'currency' in p;
 }
+
+/**
+ * A pricing object as it arrives. One that does not parse (an amount that is not a finite
+ * number, e.g. an overflowing exponent, or a broken shape) becomes `null`: that name's pricing
+ * is unknown while its availability is kept. It is not a malformed answer: a missing price
+ * never triggers the proxy fallback or a retry (spec 4.3 rule 9), and NaN or Infinity never
+ * reach the output.
+ */
+export const LenientPricesSchema = z.unknown().transform((value): Prices | null => {
+  const parsed = PricesSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : null;
+});
 
 /** Values seen: available, unavailable, error. Anything else is treated as unknown. */
 export const AvailabilitySchema = z.string();
@@ -67,7 +79,7 @@ export const LookupResultSchema = z.object({
   availability: AvailabilitySchema,
   premium: finite.optional(),
   reserved: finite.optional(),
-  prices: PricesSchema.default({}),
+  prices: LenientPricesSchema.default({}),
 });
 export type LookupResult = z.infer<typeof LookupResultSchema>;
 
@@ -92,7 +104,7 @@ export const DasEventSchema = z.object({
 });
 export type DasEvent = z.infer<typeof DasEventSchema>;
 
-export const BillingEventSchema = z.object({ fqdn: z.string().min(1), prices: PricesSchema });
+export const BillingEventSchema = z.object({ fqdn: z.string().min(1), prices: LenientPricesSchema });
 export type BillingEvent = z.infer<typeof BillingEventSchema>;
 
 export const PaginationEventSchema = z.object({

@@ -1,10 +1,13 @@
 /**
  * The two upstream operations of a group: one exact lookup, and one suggestion page (one
- * keyword, one extension, one page). Each attempt holds a slot of the call's shared limiter and
- * follows the fallback policy; neither ever rejects: what completed is returned together with
- * the issue that cut the rest (rules 5, 9, 10).
+ * keyword, at most one extension, one page). Each attempt passes the call's Retry-After gate,
+ * holds a slot of the call's shared limiter, is charged to the shop's provider limit and follows
+ * the fallback policy; neither ever rejects: what completed is returned together with the issue
+ * that cut the rest (rules 5, 9, 10).
  */
-import type { QuoteParams, ShopClient, ShopVia } from '../../providers/shop/index.js';
+import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { ShopError, type QuoteParams, type ShopClient, type ShopVia } from '../../providers/shop/index.js';
+import type { UpstreamMeter } from '../../registry/types.js';
 import type { Deadline } from './deadline.js';
 import { MAX_LOOKUP_ATTEMPTS, MAX_STREAM_ATTEMPTS, mergeEvidence, runWithFallback } from './fallback.js';
 import { issueFrom, type GroupIssue } from './group-issues.js';
@@ -12,6 +15,7 @@ import { isCandidateComplete, StreamJoiner, type CheckedCandidate } from './join
 import { suffixOf } from './names.js';
 import type { OperationLimiter } from './operation-limiter.js';
 import { candidateFromLookup } from './result.js';
+import type { RateGate } from './rate-gate.js';
 import type { PagePlan } from './search-plan.js';
 
 /** Attempts per transport, for diagnostics (never user-facing, rule 12). */
@@ -24,6 +28,10 @@ export interface TransportCounters {
 export interface OperationContext {
   shop: ShopClient;
   limiter: OperationLimiter;
+  /** The call's Retry-After gate, shared by every group. */
+  gate: RateGate;
+  /** The call's upstream meter (provider limit and counts). */
+  meter: UpstreamMeter;
   proxyEnabled: boolean;
   /** Currency and tax country: the only user data besides the name or keyword (rule 11). */
   quote: QuoteParams;
@@ -50,10 +58,54 @@ function fallbackOptions(ctx: OperationContext) {
     proxyEnabled: ctx.proxyEnabled,
     signal: ctx.deadline.signal,
     remainingMs: () => ctx.deadline.remainingMs(),
-    onAttempt: (via: ShopVia) => {
-      ctx.counters[via] += 1;
-    },
   };
+}
+
+/** Our own shop provider limit, used up, as the 429 it stands for (never sent upstream). */
+function limitAsShopError(err: unknown, operation: 'lookup' | 'suggest'): unknown {
+  if (!(err instanceof SkillflowError) || err.code !== 'UPSTREAM_RATE_LIMITED') return err;
+  return new ShopError({
+    kind: 'rate_limited',
+    via: 'direct',
+    operation,
+    message: 'Not sent: the shop provider limit is used up.',
+    ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }),
+  });
+}
+
+/**
+ * Sends one shop request: waits at the call's Retry-After gate (holding no slot), takes a slot
+ * of the call's limiter, charges the shop's provider limit, and closes the gate on a 429. The
+ * request is counted only when it is really sent.
+ */
+async function send<T>(
+  ctx: OperationContext,
+  operation: 'lookup' | 'suggest',
+  via: ShopVia,
+  request: () => Promise<T>,
+): Promise<T> {
+  const signal = ctx.deadline.signal;
+  for (;;) {
+    await ctx.gate.pass(operation, ctx.deadline.remainingMs(), signal);
+    const sent = await ctx.limiter.run(async () => {
+      // A 429 may have closed the gate while this operation waited for its slot.
+      if (ctx.gate.waitMs() > 0) return undefined;
+      try {
+        await ctx.meter.charge('shop');
+      } catch (err) {
+        const limited = limitAsShopError(err, operation);
+        throw limited instanceof ShopError ? ctx.gate.rateLimited(limited) : limited;
+      }
+      ctx.counters[via] += 1;
+      try {
+        return { value: await request() };
+      } catch (err) {
+        if (err instanceof ShopError && err.kind === 'rate_limited') throw ctx.gate.rateLimited(err);
+        throw err;
+      }
+    }, signal);
+    if (sent) return sent.value;
+  }
 }
 
 /**
@@ -66,9 +118,8 @@ export async function exactLookup(ctx: OperationContext, domain: string): Promis
   try {
     const answer = await runWithFallback(
       (via) =>
-        ctx.limiter.run(
-          () => ctx.shop.lookup(domain, ctx.quote, { via, signal, timeoutMs: ctx.idleTimeoutMs }),
-          signal,
+        send(ctx, 'lookup', via, () =>
+          ctx.shop.lookup(domain, ctx.quote, { via, signal, timeoutMs: ctx.idleTimeoutMs }),
         ),
       { ...fallbackOptions(ctx), retryTransient: true, maxAttempts: MAX_LOOKUP_ATTEMPTS },
     );
@@ -99,7 +150,7 @@ export async function suggestionPage(
   plan: PagePlan,
   suffixes: readonly string[] | undefined,
 ): Promise<OperationResult> {
-  const what = `suggestion page ${plan.page} (.${plan.tld})`;
+  const what = `suggestion page ${plan.page} (${plan.tld === undefined ? 'any extension' : `.${plan.tld}`})`;
   const signal = ctx.deadline.signal;
   const joiners: StreamJoiner[] = [];
   const params = { ...ctx.quote, page: plan.page };
@@ -107,7 +158,7 @@ export async function suggestionPage(
   try {
     await runWithFallback(
       (via) =>
-        ctx.limiter.run(async () => {
+        send(ctx, 'suggest', via, async () => {
           const joiner = new StreamJoiner(suffixes);
           joiners.push(joiner);
           const stream = ctx.shop.suggest(keyword, plan.tld, params, {
@@ -116,7 +167,7 @@ export async function suggestionPage(
             idleTimeoutMs: ctx.idleTimeoutMs,
           });
           for await (const event of stream) joiner.push(event);
-        }, signal),
+        }),
       { ...fallbackOptions(ctx), retryTransient: false, maxAttempts: MAX_STREAM_ATTEMPTS },
     );
   } catch (err) {

@@ -47,9 +47,12 @@ describe('parseSearchInput tlds', () => {
     expect(parsed.requests[0]?.tlds).toEqual(['xn--80asehdb']);
   });
 
-  it('rejects six extensions and invalid labels with their paths', () => {
-    const six = ['com', 'net', 'org', 'de', 'io', 'ai'];
-    expect(paths({ requests: [{ query: 'cedar', tlds: six }] })).toEqual(['requests[0].tlds']);
+  it('accepts 20 extensions (the exact-lookup cap), rejects 21, and rejects invalid labels with their paths', () => {
+    const tlds = (n: number) => Array.from({ length: n }, (_, i) => `x${i}z`);
+    expect(parseSearchInput({ requests: [{ query: 'cedar', tlds: tlds(20) }] }).requests[0]!.tlds).toHaveLength(20);
+    expect(issuesOf({ requests: [{ query: 'cedar', tlds: tlds(21) }] })).toEqual([
+      { path: 'requests[0].tlds', message: 'At most 20 extensions are allowed.' },
+    ]);
     expect(paths({ requests: [{ query: 'cedar', tlds: ['com', 'co.uk', '-x', '123'] }] })).toEqual([
       'requests[0].tlds[1]',
       'requests[0].tlds[2]',
@@ -182,6 +185,6 @@ describe('JSON Schema of the input', () => {
     expect(item['max_results']).toMatchObject({ type: 'integer', minimum: 1, maximum: 20, default: 10 });
     expect(item['country']).toMatchObject({ default: 'DE' });
     expect(item['currency']).toMatchObject({ enum: ['EUR', 'USD'], default: 'EUR' });
-    expect(item['tlds']).toMatchObject({ maxItems: 5 });
+    expect(item['tlds']).toMatchObject({ maxItems: 20 });
   });
 });

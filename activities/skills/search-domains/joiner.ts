@@ -109,7 +109,8 @@ export class StreamJoiner {
       case 'billing_failed': {
         const fqdn = canonicalDomain(event.data.fqdn);
         if (fqdn === undefined) return;
-        if (event.event === 'billing_failed') this.billingFailures.add(fqdn);
+        // Unreadable pricing (prices null) is a failed quote: availability stays as checked.
+        if (event.event === 'billing_failed' || event.data.prices === null) this.billingFailures.add(fqdn);
         else if (hasPricing(event.data.prices)) this.prices.set(fqdn, event.data.prices);
         return;
       }

@@ -14,6 +14,8 @@ import { startShopSimulator, type ShopSimulator } from '../../../simulators/shop
 import type { SearchDomainsOutput } from './output.js';
 import type { SearchDiagnostics, SearchLimits } from './search-domains.js';
 import { createSearchDomainsSkill, type SearchDomainsSkill } from './skill.js';
+import { createUpstreamMeter } from '../../upstream-meter.js';
+import type { UpstreamMeter } from '../../registry/types.js';
 
 export const PROXY_USER = 'res-user-4410';
 export const PROXY_PASS = 'pr0xy-Pa55-x7q';
@@ -38,6 +40,8 @@ export interface CallOptions {
   shopUrl?: string;
   /** The caller's cancellation signal. */
   signal?: AbortSignal;
+  /** The call's upstream meter (default: one that only counts). */
+  meter?: UpstreamMeter;
 }
 
 export interface CallResult {
@@ -99,6 +103,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
     signal: opts.signal ?? new AbortController().signal,
     heartbeat: () => {},
     anonymous: opts.anonymous ?? false,
+    meter: opts.meter ?? createUpstreamMeter('hosting.search_domains'),
   };
   try {
     const output = await skill.run(skill.input.parse(raw), ctx);

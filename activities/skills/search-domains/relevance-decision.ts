@@ -5,6 +5,7 @@
  * fallback (provider order, availability selection, a warning): never an error.
  */
 import { DecisionUnavailableError, type DecisionClient } from '../../providers/decision/client.js';
+import type { UpstreamMeter } from '../../registry/types.js';
 import type { RelevanceDecisionInput, RelevanceOutcome } from './relevance.js';
 
 /** Upper bound of one decision; the group deadline may cut it shorter. */
@@ -15,24 +16,28 @@ export const MIN_DECISION_TIME_MS = 200;
 /** Decides relevance for one group; never rejects. */
 export type RelevanceDecider = (
   input: RelevanceDecisionInput | undefined,
-  opts: { signal: AbortSignal; remainingMs: number },
+  opts: { signal: AbortSignal; remainingMs: number; meter: UpstreamMeter },
 ) => Promise<RelevanceOutcome>;
 
 /**
  * Creates the decider. `client` is undefined when no decision helper is configured
- * (no DECISION_URL): every non-blank criteria then gets the `not_configured` fallback.
+ * (no DECISION_URL): every non-blank criteria then gets the `not_configured` fallback. Each
+ * request is charged to the `decision` provider limit for `model` first; a used-up limit is a
+ * failed decision (the documented fallback), never a wait.
  */
 export function createRelevanceDecider(
   client: DecisionClient | undefined,
+  model: string,
   timeoutMs: number = DECISION_TIMEOUT_MS,
 ): RelevanceDecider {
-  return async (input, { signal, remainingMs }) => {
+  return async (input, { signal, remainingMs, meter }) => {
     if (client === undefined) return { kind: 'not_configured' };
     // Nothing survived the hard filters: there is nothing to score, and nothing to remove.
     if (input === undefined) return { kind: 'scores', scores: {} };
     const budget = Math.min(timeoutMs, remainingMs);
     if (budget < MIN_DECISION_TIME_MS || signal.aborted) return { kind: 'failed' };
     try {
+      await meter.charge('decision', model);
       const scores = await client.scoreCandidates(
         {
           criteria: input.criteria,

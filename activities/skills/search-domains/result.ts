@@ -123,7 +123,8 @@ export function candidateFromLookup(asked: string, lookup: LookupResult): Checke
     reserved: (lookup.reserved ?? 0) > 0,
     corporate: false,
     restriction: null,
-    prices: lookup.prices,
-    billingFailed: false,
+    prices: lookup.prices ?? {},
+    // Unreadable pricing (e.g. an overflowing amount) is a failed quote, never a guess.
+    billingFailed: lookup.prices === null,
   };
 }

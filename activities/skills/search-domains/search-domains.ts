@@ -1,16 +1,20 @@
 /**
  * One skill call: every group runs concurrently under one shared limiter of 2 in-flight
- * upstream operations (spec 4.2, section 8); the output keeps request order. When every group
+ * upstream operations (spec 4.2, section 8) and one shared Retry-After gate (rule 9: after a
+ * 429 no operation of the call sends before the Retry-After time); the output keeps request
+ * order. When every group
  * failed, {@link totalFailureError} turns the output into one catalogue error the activity
  * boundary can hand to Temporal (with nextRetryDelay from Retry-After).
  */
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import type { ErrorCode } from '../../../lib/errors/catalogue.js';
 import type { ShopClient } from '../../providers/shop/index.js';
+import type { UpstreamMeter } from '../../registry/types.js';
 import { GROUP_DEADLINE_MS, STREAM_IDLE_TIMEOUT_MS } from './deadline.js';
 import { prepareGroups, type SearchDomainsInput } from './input.js';
 import { MAX_IN_FLIGHT_OPERATIONS, OperationLimiter, type LimiterStats } from './operation-limiter.js';
 import type { SearchDomainsOutput } from './output.js';
+import { RateGate } from './rate-gate.js';
 import type { RelevanceDecider } from './relevance-decision.js';
 import { searchGroup, type GroupDiagnostics } from './search-group.js';
 
@@ -36,6 +40,10 @@ export interface SearchDomainsDeps {
   shopOrigin: string;
   limits?: Partial<SearchLimits>;
   signal?: AbortSignal | undefined;
+  /** Charged before every upstream request (provider limits, counts). */
+  meter: UpstreamMeter;
+  /** Called when a 429 closes the call's Retry-After gate (the anonymous route aborts). */
+  onRateLimited?: (waitMs: number) => void;
 }
 
 /** Operational metadata of a call (counts and timing only; rule 11-12). */
@@ -58,6 +66,7 @@ export interface SearchRun {
 export async function searchDomains(input: SearchDomainsInput, deps: SearchDomainsDeps): Promise<SearchRun> {
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const limiter = new OperationLimiter(limits.maxInFlight);
+  const gate = new RateGate(deps.onRateLimited);
   const started = performance.now();
   const groups = prepareGroups(input);
   const runs = await Promise.all(
@@ -65,6 +74,8 @@ export async function searchDomains(input: SearchDomainsInput, deps: SearchDomai
       searchGroup(group, {
         shop: deps.shop,
         limiter,
+        gate,
+        meter: deps.meter,
         proxyEnabled: deps.proxyEnabled,
         decide: deps.decide,
         clock: deps.clock,
@@ -88,9 +99,11 @@ export async function searchDomains(input: SearchDomainsInput, deps: SearchDomai
 
 /**
  * The error of a call in which every group failed with nothing checked, or undefined.
- * All groups rate-limited → UPSTREAM_RATE_LIMITED with the longest Retry-After (retryAfterMs,
- * which becomes Temporal's nextRetryDelay); all sharing one code → that code; otherwise
- * UPSTREAM_UNAVAILABLE. Details list each group's index and code, never a query.
+ * All groups rate-limited → UPSTREAM_RATE_LIMITED with the longest Retry-After (`retryAfterMs`
+ * and `details.retry_after_seconds`, which become the 429's Retry-After header, also when the
+ * error comes back through a workflow); all sharing one code → that code; otherwise
+ * UPSTREAM_UNAVAILABLE. Details list each group's index and code, never a query. The error is
+ * the call's final answer: Temporal never re-runs the search for it (rule 9).
  */
 export function totalFailureError(output: SearchDomainsOutput): SkillflowError | undefined {
   const groups = output.results;
@@ -102,6 +115,7 @@ export function totalFailureError(output: SearchDomainsOutput): SkillflowError |
   const retryAfterMs =
     code === 'UPSTREAM_RATE_LIMITED' && waits.length > 0 ? Math.max(...waits) * 1000 : undefined;
   const details = {
+    ...(retryAfterMs === undefined ? {} : { retry_after_seconds: retryAfterMs / 1000 }),
     groups: groups.map((g, index) => ({
       index,
       code: g.error?.code,

@@ -6,6 +6,7 @@
  * Never rejects for upstream trouble, so one group's failure never fails its siblings.
  */
 import type { ShopClient } from '../../providers/shop/index.js';
+import type { UpstreamMeter } from '../../registry/types.js';
 import { startDeadline } from './deadline.js';
 import { mergeEvidence } from './fallback.js';
 import { groupErrorFrom, issueFrom, type GroupIssue } from './group-issues.js';
@@ -19,6 +20,7 @@ import {
 import type { PreparedGroup } from './input.js';
 import type { CheckedCandidate } from './joiner.js';
 import type { OperationLimiter } from './operation-limiter.js';
+import type { RateGate } from './rate-gate.js';
 import { buildGroupOutput, buildGroupPool, failedGroupOutput, type GroupOutput } from './output.js';
 import type { RelevanceDecider } from './relevance-decision.js';
 import { buildRelevanceInput, isRelevanceRequested } from './relevance.js';
@@ -29,6 +31,10 @@ export interface GroupDeps {
   shop: ShopClient;
   /** The call's limiter, shared by every group. */
   limiter: OperationLimiter;
+  /** The call's Retry-After gate, shared by every group. */
+  gate: RateGate;
+  /** The call's upstream meter. */
+  meter: UpstreamMeter;
   proxyEnabled: boolean;
   decide: RelevanceDecider;
   /** Source of `checked_at`. */
@@ -80,6 +86,8 @@ export async function searchGroup(group: PreparedGroup, deps: GroupDeps): Promis
   const ctx: OperationContext = {
     shop: deps.shop,
     limiter: deps.limiter,
+    gate: deps.gate,
+    meter: deps.meter,
     proxyEnabled: deps.proxyEnabled,
     quote: { currency: input.currency, country: input.country },
     idleTimeoutMs: deps.idleTimeoutMs,
@@ -96,7 +104,7 @@ export async function searchGroup(group: PreparedGroup, deps: GroupDeps): Promis
   };
   try {
     for (const r of await Promise.all(plan.exact.map((domain) => exactLookup(ctx, domain)))) collect(r);
-    const exhausted = new Set<string>();
+    const exhausted = new Set<string | undefined>();
     for (const page of plan.pages) {
       // A rate limit or a failed page means the shop is struggling: ask it nothing more.
       if (issues.some((i) => i.code === 'UPSTREAM_RATE_LIMITED')) break;
@@ -104,7 +112,7 @@ export async function searchGroup(group: PreparedGroup, deps: GroupDeps): Promis
       if (page.page > 1 && exhausted.has(page.tld)) continue;
       if (deadline.signal.aborted) {
         issues.push(
-          issueFrom(`suggestion page ${page.page} (.${page.tld}), not started`, deadline.signal.reason),
+          issueFrom(`suggestion page ${page.page}, not started`, deadline.signal.reason),
         );
         break;
       }
@@ -128,7 +136,7 @@ export async function searchGroup(group: PreparedGroup, deps: GroupDeps): Promis
       const outcome = isRelevanceRequested(criteria)
         ? await deps.decide(
             buildRelevanceInput({ criteria, pool: pool.pool, policy: input.availability, exactDomain }),
-            { signal: deadline.signal, remainingMs: deadline.remainingMs() },
+            { signal: deadline.signal, remainingMs: deadline.remainingMs(), meter: deps.meter },
           )
         : undefined;
       output = buildGroupOutput({ group, pool, outcome, error });

@@ -73,30 +73,38 @@ describe('modes (rules 2-3)', () => {
     expect(shopCalls(up.sim).sort()).toEqual(['lookup cedarwood.com', 'lookup cedarwood.net']);
   });
 
-  it('a keyword without tlds reads .com pages 1 and 2 and keeps the shop’s other extensions', async () => {
+  it('a keyword without tlds sends no extension filter and keeps the shop’s own ranking of extensions', async () => {
     const out = await ok(up, { requests: [{ query: 'cedarwood' }] });
-    expect(shopCalls(up.sim)).toEqual(['suggest cedarwood|com|1', 'suggest cedarwood|com|2']);
+    expect(shopCalls(up.sim)).toEqual(['suggest cedarwood||1', 'suggest cedarwood||2']);
+    // No `tlds` parameter at all, not an empty one: the shop decides which extensions to rank.
+    expect(up.sim.requests().map((r) => Object.hasOwn(r.params, 'tlds'))).toEqual([false, false]);
     expect(out.results[0]!.results.map((r) => r.domain)).toEqual([
       'cedarwood.com',
-      'getcedarwood.com',
-      'cedarwoodhq.online',
-      'mycedarwood.nyc',
-      'cedarwoodapp.com',
-      'thecedarwood.com',
-      'cedarwoodhub.ai',
-      'cedarwoodonline.com',
+      'getcedarwood.online',
+      'cedarwoodhq.ai',
+      'mycedarwood.net',
+      'cedarwoodapp.app',
+      'thecedarwood.io',
+      'cedarwoodhub.org',
+      'cedarwoodonline.de',
       'trycedarwood.com',
-      'cedarwoodlab.com',
+      'cedarwoodlab.online',
     ]);
-    const nyc = out.results[0]!.results[3]!;
-    expect(nyc.restrictions).toBe('Registrants must have a New York City address. Read more');
+  });
+
+  it('a restricted extension’s restriction reaches the result as plain text', async () => {
+    const out = await ok(up, { requests: [{ query: 'cedarwood', tlds: ['nyc'], max_results: 3 }] });
+    expect(out.results[0]!.results[0]).toMatchObject({
+      domain: 'cedarwood.nyc',
+      restrictions: 'Registrants must have a New York City address. Read more',
+    });
   });
 
   it('a brief is reduced to a keyword before anything goes upstream', async () => {
     const out = await ok(up, {
       requests: [{ query: 'a cozy bakery in Berlin selling sourdough', max_results: 3 }],
     });
-    expect(shopCalls(up.sim)).toEqual(['suggest bakerysourdough|com|1']);
+    expect(shopCalls(up.sim)).toEqual(['suggest bakerysourdough||1']);
     expect(out.results[0]).toMatchObject({
       searched_query: 'bakerysourdough',
       warnings: [{ code: 'QUERY_REDUCED' }],

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidate } from './fixtures.test-helpers.js';
 import { parseSearchInput, prepareGroups, type PreparedGroup } from './input.js';
-import {
-  DEFAULT_SUGGEST_TLD,
-  exactNames,
-  MAX_EXACT_LOOKUPS,
-  planSearch,
-  suggestPages,
-  usefulCount,
-} from './search-plan.js';
+import { exactNames, planSearch, suggestPages, usefulCount } from './search-plan.js';
 
 function group(item: Record<string, unknown>): PreparedGroup {
   return prepareGroups(parseSearchInput({ requests: [item] }))[0]!;
@@ -41,18 +34,18 @@ describe('planSearch', () => {
     expect(suggestPages(['a', 'b', 'c', 'd'])).toHaveLength(2);
   });
 
-  it(`a keyword without tlds searches .${DEFAULT_SUGGEST_TLD} pages 1 and 2 and enforces no suffix`, () => {
+  it('a keyword without tlds asks pages 1 and 2 with no extension filter and enforces no suffix', () => {
     const plan = planSearch(group({ query: 'cedarwood' }));
     expect(plan).toMatchObject({ mode: 'keyword', exact: [], keyword: 'cedarwood', suffixes: undefined });
     expect(plan.pages).toEqual([
-      { tld: 'com', page: 1 },
-      { tld: 'com', page: 2 },
+      { tld: undefined, page: 1 },
+      { tld: undefined, page: 2 },
     ]);
   });
 
   it('exact lookups are capped at 20 per group and use the ASCII keyword', () => {
     const tlds = Array.from({ length: 25 }, (_, i) => `t${i}x`);
-    expect(exactNames('xn--bcher-kva', tlds)).toHaveLength(MAX_EXACT_LOOKUPS);
+    expect(exactNames('xn--bcher-kva', tlds)).toHaveLength(20);
     expect(exactNames('xn--bcher-kva', ['ai'])).toEqual(['xn--bcher-kva.ai']);
   });
 });

@@ -2,28 +2,19 @@
  * What one group asks upstream (spec 4.3 rules 2-3, limits in section 8), decided before any
  * request: an FQDN gets one exact lookup; a keyword with `tlds` gets bounded exact lookups
  * (keyword.tld per requested extension) and then suggestion pages to fill; a keyword without
- * `tlds` gets suggestion pages for the default extension. Every suggestion request carries one
- * extension, never a comma list. Pure.
+ * `tlds` gets suggestion pages with no extension filter, so the shop's own ranking of
+ * extensions shows. A suggestion request carries at most one extension, never a comma list.
+ * Pure.
  */
-import type { AvailabilityPolicy, PreparedGroup } from './input.js';
+import { MAX_EXACT_LOOKUPS, type AvailabilityPolicy, type PreparedGroup } from './input.js';
 import type { CheckedCandidate } from './joiner.js';
 import { checkDomainName, matchesSuffixes } from './names.js';
 
-/** Spec section 8: exact lookup candidates per group. */
-export const MAX_EXACT_LOOKUPS = 20;
 /** Spec section 8: suggestion pages per group, in total. */
 export const MAX_SUGGEST_PAGES = 2;
-/**
- * The extension suggestion requests use when the caller named none. The shop's own "no filter"
- * search would need a comma list (which stalls) or no `tlds` (not a documented request), so the
- * skill asks for `.com`, the most requested extension; the shop still mixes in names under
- * other extensions (`.online`, `.ai`, ...), which are kept because no suffix was requested.
- */
-export const DEFAULT_SUGGEST_TLD = 'com';
-
-/** One suggestion request: one keyword, one extension, one page. */
+/** One suggestion request: one keyword, one extension (undefined: no filter), one page. */
 export interface PagePlan {
-  tld: string;
+  tld: string | undefined;
   page: number;
 }
 
@@ -47,7 +38,7 @@ export interface SearchPlan {
  * cut to {@link MAX_SUGGEST_PAGES}. One extension gives pages 1 and 2 of it; two or more give
  * page 1 of the first two (later extensions are covered by their exact lookups only).
  */
-export function suggestPages(tlds: readonly string[]): PagePlan[] {
+export function suggestPages(tlds: readonly (string | undefined)[]): PagePlan[] {
   const pages: PagePlan[] = [];
   for (let page = 1; page <= MAX_SUGGEST_PAGES; page++) {
     for (const tld of tlds) pages.push({ tld, page });
@@ -85,7 +76,7 @@ export function planSearch(group: PreparedGroup): SearchPlan {
     mode: 'keyword',
     exact: [],
     keyword: target.keyword,
-    pages: suggestPages([DEFAULT_SUGGEST_TLD]),
+    pages: suggestPages([undefined]),
     suffixes: undefined,
   };
 }

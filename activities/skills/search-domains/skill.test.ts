@@ -11,9 +11,15 @@ import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import { loadRegistry } from '../../registry/registry.js';
 import { runSkill } from '../../skill-activity.js';
 import { call, CHECKED_AT, DECISION_KEY, ok, useUpstreams } from './orchestration.test-helpers.js';
+import { createUpstreamMeter } from '../../upstream-meter.js';
 
 const up = useUpstreams();
-const ctx = { signal: new AbortController().signal, heartbeat: () => {}, anonymous: false };
+const ctx = {
+  signal: new AbortController().signal,
+  heartbeat: () => {},
+  anonymous: false,
+  meter: createUpstreamMeter('hosting.search_domains'),
+};
 const GREENTEA = { query: 'greentea', tlds: ['com'] };
 const GREENTEA_ORDER = [
   'greentea.com',

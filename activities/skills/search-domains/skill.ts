@@ -22,6 +22,7 @@ import {
   type WorkflowOutput,
 } from './output.js';
 import { buildPreviews } from './previews.js';
+import { isRelevanceRequested } from './relevance.js';
 import { createRelevanceDecider, DECISION_TIMEOUT_MS } from './relevance-decision.js';
 import {
   searchDomains,
@@ -59,6 +60,37 @@ function summary(d: SearchDiagnostics): Record<string, unknown> {
   };
 }
 
+/**
+ * The signal of one call. On the anonymous route nothing may wait for an upstream (spec 7): the
+ * first 429 ends the call at once with UPSTREAM_RATE_LIMITED and its Retry-After; in-flight
+ * requests are aborted. Elsewhere the call's Retry-After gate waits within each group deadline.
+ */
+function callSignal(ctx: SkillContext): {
+  signal: AbortSignal;
+  onRateLimited: ((waitMs: number) => void) | undefined;
+  dispose: () => void;
+} {
+  if (!ctx.anonymous) return { signal: ctx.signal, onRateLimited: undefined, dispose: () => undefined };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    onRateLimited: (waitMs) => {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      controller.abort(
+        new SkillflowError(
+          'UPSTREAM_RATE_LIMITED',
+          `The shop asked us to slow down; retry in ${seconds} s.`,
+          { provider: 'shop', retry_after_seconds: seconds },
+          seconds * 1000,
+        ),
+      );
+    },
+    dispose: () => ctx.signal.removeEventListener('abort', onAbort),
+  };
+}
+
 /** Creates the skill with explicit options (tests, benchmark). */
 export function createSearchDomainsSkill(
   platform: Platform,
@@ -66,7 +98,11 @@ export function createSearchDomainsSkill(
 ): SearchDomainsSkill {
   const { config, secrets, logger } = platform;
   const decision = config.DECISION_URL ? createDecisionClient({ config, secrets }) : undefined;
-  const decide = createRelevanceDecider(decision, options.decisionTimeoutMs ?? DECISION_TIMEOUT_MS);
+  const decide = createRelevanceDecider(
+    decision,
+    config.DECISION_MODEL,
+    options.decisionTimeoutMs ?? DECISION_TIMEOUT_MS,
+  );
   const clock = options.clock ?? (() => new Date());
 
   async function run(input: SearchDomainsInput, ctx: SkillContext): Promise<SearchDomainsOutput> {
@@ -87,6 +123,7 @@ export function createSearchDomainsSkill(
     const shop = createShopClient({ shopUrl: config.SHOP_URL, proxyUrl: config.PROXY_URL, secrets });
     const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
     heartbeat.unref();
+    const call = callSignal(ctx);
     try {
       const { output, diagnostics } = await searchDomains(input, {
         shop,
@@ -95,7 +132,9 @@ export function createSearchDomainsSkill(
         clock,
         shopOrigin: shop.origin,
         limits: options.limits,
-        signal: ctx.signal,
+        signal: call.signal,
+        meter: ctx.meter,
+        onRateLimited: call.onRateLimited,
       });
       options.onDiagnostics?.(diagnostics);
       // Counts and timing only: queries and results never reach a log (rule 11).
@@ -104,9 +143,19 @@ export function createSearchDomainsSkill(
       if (failure) throw failure;
       return output;
     } finally {
+      call.dispose();
       clearInterval(heartbeat);
       await shop.close();
     }
+  }
+
+  /** The shop always; the decision helper when a group asks for relevance and one is configured. */
+  function providerUses(input: SearchDomainsInput) {
+    const relevance = input.requests.some((r) => isRelevanceRequested(r.relevance_criteria));
+    return [
+      { provider: 'shop' },
+      ...(relevance && decision ? [{ provider: 'decision', model: config.DECISION_MODEL }] : []),
+    ];
   }
 
   return {
@@ -118,6 +167,7 @@ export function createSearchDomainsSkill(
     run,
     toWorkflowOutput,
     previews: buildPreviews,
+    providerUses,
   };
 }
 

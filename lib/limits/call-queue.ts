@@ -1,0 +1,67 @@
+/**
+ * The owner of `skill_call_queue`: authenticated skill calls that wait for a limit to reset
+ * (spec 8: on the authenticated route tasks are queued and retried on reset instead of
+ * rejected). The queue is bounded per API key; past the depth the caller gets 429 with
+ * Retry-After (the time until the earliest queued call of that key starts). Rows hold ids and
+ * times only.
+ */
+import { sql } from 'kysely';
+import { SkillflowError } from '../errors/skillflow-error.js';
+import type { Store } from '../store/db.js';
+
+export interface QueuedCall {
+  taskId: string;
+  keyId: string;
+  ownerId: string;
+  runAt: Date;
+}
+
+export class CallQueue {
+  constructor(
+    private readonly store: Store,
+    /** QUEUE_MAX_PER_KEY: calls one API key may have waiting at once. */
+    private readonly maxPerKey: number,
+  ) {}
+
+  /**
+   * Adds a call to its key's queue, or throws RATE_LIMITED (429, Retry-After) when the key
+   * already has `maxPerKey` calls waiting. Serialised per key, so replicas cannot overshoot.
+   */
+  async enqueue(call: QueuedCall, now: Date = new Date()): Promise<void> {
+    await this.store.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`skill_call_queue:${call.keyId}`}))`.execute(tx);
+      await tx.deleteFrom('skill_call_queue').where('key_id', '=', call.keyId).where('run_at', '<=', now).execute();
+      const waiting = await tx
+        .selectFrom('skill_call_queue')
+        .select(['run_at'])
+        .where('key_id', '=', call.keyId)
+        .orderBy('run_at', 'asc')
+        .execute();
+      if (waiting.length >= this.maxPerKey) {
+        const first = new Date(waiting[0]!.run_at).getTime();
+        const seconds = Math.max(1, Math.ceil((first - now.getTime()) / 1000));
+        throw new SkillflowError(
+          'RATE_LIMITED',
+          `This API key already has ${this.maxPerKey} calls queued; retry in ${seconds} s.`,
+          { queue_depth: waiting.length, max_queue_depth: this.maxPerKey, retry_after_seconds: seconds },
+          seconds * 1000,
+        );
+      }
+      await tx
+        .insertInto('skill_call_queue')
+        .values({ task_id: call.taskId, key_id: call.keyId, owner_id: call.ownerId, run_at: call.runAt })
+        .execute();
+    });
+  }
+
+  /** Calls of this key still waiting at `now`. */
+  async depth(keyId: string, now: Date = new Date()): Promise<number> {
+    const row = await this.store.db
+      .selectFrom('skill_call_queue')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('key_id', '=', keyId)
+      .where('run_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
