@@ -76,14 +76,27 @@ export class ProviderLimits {
    * the call will use.
    */
   async waitSeconds(skill: string, uses: readonly ProviderUse[]): Promise<number> {
-    let ms = 0;
+    const busy = await this.busy(skill, uses);
+    return busy ? Number(busy.details['retry_after_seconds']) : 0;
+  }
+
+  /**
+   * Read-only: the UPSTREAM_RATE_LIMITED error of the used-up provider with the longest wait
+   * among `uses`, or undefined when every one has room now.
+   */
+  async busy(skill: string, uses: readonly ProviderUse[]): Promise<SkillflowError | undefined> {
+    let worst: { use: ProviderUse; ms: number } | undefined;
     for (const use of uses) {
       const rule = this.ruleFor(use.provider);
       if (!rule) continue;
       const res = await this.limiterFor(rule).get(counterKey(use.provider, skill, use.model));
-      if (res && res.consumedPoints >= rule.points) ms = Math.max(ms, res.msBeforeNext);
+      if (res && res.consumedPoints >= rule.points && res.msBeforeNext > (worst?.ms ?? 0)) {
+        worst = { use, ms: res.msBeforeNext };
+      }
     }
-    return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
+    if (!worst) return undefined;
+    const seconds = Math.max(1, Math.ceil(worst.ms / 1000));
+    return providerLimitError(worst.use.provider, skill, worst.use.model, seconds);
   }
 
   /** Charges one request to `provider` for `skill`, or throws UPSTREAM_RATE_LIMITED. */

@@ -35,22 +35,16 @@ export async function runSkill(
   return impl.run(parseOrThrow(impl.input, rawInput), ctx);
 }
 
-/** Seconds until the providers this call will use have room, as a queueing error, or nothing. */
-export async function providerWait(
+/**
+ * The UPSTREAM_RATE_LIMITED error (with Retry-After) of a provider this call will use whose
+ * limit is used up now, or undefined when all have room. Reads only; charges nothing.
+ */
+export function providerWait(
   skill: LoadedSkill & { impl: SkillImplementation },
   input: unknown,
   limits: ProviderLimits,
 ): Promise<SkillflowError | undefined> {
-  const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
-  const uses = providerUsesOf(skill, input);
-  const seconds = await limits.waitSeconds(ref, uses);
-  if (seconds === 0) return undefined;
-  return new SkillflowError(
-    'UPSTREAM_RATE_LIMITED',
-    `A provider limit of ${ref} is reached; retry in ${seconds} s.`,
-    { skill: ref, retry_after_seconds: seconds },
-    seconds * 1000,
-  );
+  return limits.busy(`${skill.manifest.appId}.${skill.manifest.id}`, providerUsesOf(skill, input));
 }
 
 /** The activity for one skill, metered against `providerLimits` when given. */

@@ -5,6 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
 import type { Config } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/aead.js';
+import type { SecretStore } from '../../lib/secrets.js';
 import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
@@ -40,7 +41,7 @@ export interface EngineHarness {
 }
 
 export async function startEngine(
-  opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string } = {},
+  opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string; secrets?: SecretStore } = {},
 ): Promise<EngineHarness> {
   const env = await startTestTemporal();
   const taskQueue = `engine-${randomUUID()}`;
@@ -48,6 +49,7 @@ export async function startEngine(
     taskQueue,
     ...(opts.config ? { config: opts.config } : {}),
     ...(opts.appsDir ? { appsDir: opts.appsDir } : {}),
+    ...(opts.secrets ? { secrets: opts.secrets } : {}),
   });
   const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
   const { token: otherToken } = await createKey(api.deps.store, {

@@ -54,6 +54,32 @@ describe('example definitions against the simulators', () => {
       title: 'Domains',
       message: `${search.result_count} domains found`,
     });
+    // The user can read the message the run delivered: through the chat the engine assigned…
+    const chat = await h.request('POST', '/v1/chats/messages', { chat_id: `workflow:${def.json.id}` });
+    expect(chat.status).toBe(200);
+    expect(chat.json).toEqual({
+      chat_id: `workflow:${def.json.id}`,
+      messages: [
+        {
+          message_id: msg.row.id,
+          title: 'Domains',
+          message: `${search.result_count} domains found`,
+          task_id: run.json.task_id,
+          step_id: 'notify',
+          created_at: expect.any(String),
+          webhook_delivered: false,
+        },
+      ],
+    });
+    // …and in the chat step's output of the task, beside the skill output.
+    expect(task.result.outputs.notify).toEqual({
+      message_id: msg.row.id,
+      chat_id: `workflow:${def.json.id}`,
+      title: 'Domains',
+      message: `${search.result_count} domains found`,
+      stored: true,
+      webhook_delivered: false,
+    });
     const lookups = shop.requests().filter((r) => r.op === 'lookup');
     expect(lookups.map((r) => r.params.search?.[0])).toContain('cedar.com');
   });
@@ -69,7 +95,7 @@ describe('example definitions against the simulators', () => {
     expect(def.json.schedule).toMatchObject({ timezone: 'Europe/Berlin', paused: false });
     await h.request('POST', `/v1/workflows/${def.json.id}/schedule/trigger`);
     let runs: { task_id: string; status: string }[] = [];
-    for (let i = 0; i < 120 && !runs.some((r) => r.status !== 'RUNNING'); i++) {
+    for (let i = 0; i < 120 && !runs.some((r) => !['queued', 'running'].includes(r.status)); i++) {
       await new Promise((r) => setTimeout(r, 250));
       runs = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
     }
@@ -120,7 +146,7 @@ describe('example definitions against the simulators', () => {
     const bad = await h.request('POST', '/v1/apps/hosting/skills/search_domains', {
       requests: [
         { id: 'ok', query: 'cedar' },
-        { id: 'bad', query: 'cedar', max_results: 21, tlds: ['com', 'net', 'org', 'io', 'ai', 'de'] },
+        { id: 'bad', query: 'cedar', max_results: 21, tlds: Array.from({ length: 21 }, (_, i) => `x${i}`) },
       ],
     });
     expect(bad.status).toBe(400);

@@ -11,7 +11,12 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
   beforeAll(async () => {
     h = await startEngine({
       worker: false,
-      config: { SKILL_CALL_WAIT_MS: 1000, RATE_LIMIT_FREE_PER_MINUTE: 3, PROVIDER_RATE_LIMITS: 'sim=1/3' },
+      config: {
+        SKILL_CALL_WAIT_MS: 20_000,
+        RATE_LIMIT_FREE_PER_MINUTE: 3,
+        PROVIDER_RATE_LIMITS: 'sim=1/3',
+        QUEUE_MAX_PER_KEY: 2,
+      },
     });
     // The worker charges the same store-backed provider counters as the API would.
     h.worker = await startWorker({
@@ -36,7 +41,7 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
   const get = (url: string, token = freeToken) =>
     h.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
-  it('counts every authenticated request per tier, with X-RateLimit headers, and answers 429 RATE_LIMITED', async () => {
+  it('counts every authenticated request per tier, with X-RateLimit headers; a read over the limit is 429 with Retry-After', async () => {
     const first = await get('/v1/apps/echo');
     expect(first.statusCode).toBe(200);
     expect(first.headers).toMatchObject({
@@ -44,17 +49,10 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
       'x-ratelimit-remaining': '2',
       'x-ratelimit-reset': '60',
     });
-    const skill = await h.api.app.inject({
-      method: 'POST',
-      url: '/v1/apps/echo/skills/shout',
-      headers: { authorization: `Bearer ${freeToken}`, 'content-type': 'application/json' },
-      payload: { requests: [{ text: 'x' }] },
-    });
-    expect(skill.statusCode).toBe(200);
-    expect(skill.headers['x-ratelimit-remaining']).toBe('1');
     const missing = await get('/v1/tasks/task_nope');
     expect(missing.statusCode).toBe(404);
-    expect(missing.headers['x-ratelimit-remaining']).toBe('0');
+    expect(missing.headers['x-ratelimit-remaining']).toBe('1');
+    await get('/v1/apps/echo');
     const over = await get('/v1/apps/echo');
     expect(over.statusCode).toBe(429);
     expect(over.headers).toMatchObject({
@@ -78,20 +76,98 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(anon.headers['x-ratelimit-remaining']).toBeUndefined();
   });
 
-  it('queues a call whose provider limit is used up and lets Temporal retry it at the reset time', async () => {
+  it('a skill call over the tier limit is queued to the reset (202 at once), up to the per-key queue depth, then 429', async () => {
+    const post = () =>
+      h.api.app.inject({
+        method: 'POST',
+        url: '/v1/apps/echo/skills/shout',
+        headers: { authorization: `Bearer ${freeToken}`, 'content-type': 'application/json' },
+        payload: { requests: [{ text: 'later' }] },
+      });
+    const queued = [await post(), await post()];
+    for (const res of queued) {
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ task_id: expect.stringMatching(/^task_/), status: 'queued' });
+      expect(res.headers).toMatchObject({ 'x-ratelimit-remaining': '0' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(50);
+      expect(res.headers['retry-after']).toBe(res.headers['x-ratelimit-reset']);
+    }
+    // The workflow exists, waiting for its start delay; the task says queued.
+    const taskId = queued[0]!.json().task_id as string;
+    // Reading is over the tier limit too, so polling waits for the reset like the call does.
+    expect((await get(`/v1/tasks/${taskId}`)).statusCode).toBe(429);
+    const desc = await h.env.client.workflow.getHandle(taskId).describe();
+    expect(desc.status.name).toBe('RUNNING');
+    const history = await h.env.client.workflow.getHandle(taskId).fetchHistory();
+    const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+    expect(Number(started.firstWorkflowTaskBackoff!.seconds)).toBeGreaterThanOrEqual(50);
+    // The third one would exceed QUEUE_MAX_PER_KEY=2.
+    const full = await post();
+    expect(full.statusCode).toBe(429);
+    const wait = Number(full.headers['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(50);
+    expect(full.json()).toEqual({
+      error: {
+        code: 'RATE_LIMITED',
+        message: `This API key already has 2 calls queued; retry in ${wait} s.`,
+        details: { queue_depth: 2, max_queue_depth: 2, retry_after_seconds: wait },
+      },
+    });
+    // Both queued calls have usage records, marked queued, on the free key's owner.
+    const rows = await h.api.deps.store.db
+      .selectFrom('usage_records')
+      .select(['task_id', 'queued', 'owner_id'])
+      .where('owner_id', '=', 'owner_free')
+      .execute();
+    expect(
+      rows
+        .filter((r) => r.queued)
+        .map((r) => r.task_id)
+        .sort(),
+    ).toEqual(queued.map((r) => r.json().task_id as string).sort());
+  });
+
+  it('a provider limit queues the call at once (202, never a 200 that hangs) and Temporal runs it at the reset', async () => {
     const post = () => h.request('POST', '/v1/apps/metered/skills/ping', { requests: [{ text: 'a' }] });
     const first = await post();
     expect(first.status).toBe(200);
     expect(first.json.results).toEqual([{ text: 'A' }]);
     const started = Date.now();
     const second = await post();
+    expect(Date.now() - started).toBeLessThan(1500);
     expect(second.status).toBe(202);
     expect(second.json).toEqual({ task_id: expect.stringMatching(/^task_/), status: 'queued' });
+    const queuedTask = await h.request('GET', `/v1/tasks/${second.json.task_id}`);
+    expect(queuedTask.json).toMatchObject({ status: 'queued', billing: { request_items: 1, credits: 2 } });
     const task = await h.waitForTask(second.json.task_id, (t) => t.status === 'completed', 20_000);
-    // The limit (1 per 3 s) resets about 3 s after the first call; the retry came no earlier.
+    // The limit (1 per 3 s) resets about 3 s after the first call; the run came no earlier.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(task.result).toEqual({ output: { results: [{ text: 'A' }] }, previews: [{ title: 'A' }] });
     expect(task.steps[0]).toMatchObject({ id: 'metered.ping', status: 'completed' });
+  });
+
+  it('20 concurrent calls over a used-up provider limit all answer at once: queued, or 429 with Retry-After past the queue depth', async () => {
+    const started = Date.now();
+    const all = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        h.api.app.inject({
+          method: 'POST',
+          url: '/v1/apps/metered/skills/ping',
+          headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+          payload: { requests: [{ text: 'b' }] },
+        }),
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const by = (code: number) => all.filter((r) => r.statusCode === code);
+    expect(by(200).length + by(202).length + by(429).length).toBe(20);
+    // At most one finds the counter free; the queue holds QUEUE_MAX_PER_KEY=2; the rest are 429.
+    expect(by(200).length).toBeLessThanOrEqual(1);
+    expect(by(202)).toHaveLength(2);
+    for (const r of by(429)) {
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(r.json().error.code).toBe('RATE_LIMITED');
+    }
   });
 
   it('charges one point per request actually sent, per provider, skill and model, in memory too', async () => {
@@ -114,7 +190,9 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     });
     expect((err as { retryAfterMs: number }).retryAfterMs).toBe(wait * 1000);
     // The `*` rule gives every other provider its own counter: shop and decision never share one.
-    await expect(limits.charge('shop', 'metered.ping')).rejects.toMatchObject({ code: 'UPSTREAM_RATE_LIMITED' });
+    await expect(limits.charge('shop', 'metered.ping')).rejects.toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+    });
     expect(await limits.waitSeconds('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBe(0);
     expect(() => parseProviderRules('sim=abc')).toThrow('bad provider limit entry: sim=abc');
   });

@@ -45,11 +45,11 @@ describe('scheduled definitions', () => {
     const triggered = await h.request('POST', `/v1/workflows/${id}/schedule/trigger`);
     expect(triggered.status).toBe(200);
     let runs: { task_id: string; status: string; trigger: string }[] = [];
-    for (let i = 0; i < 60 && !runs.some((r) => r.status === 'COMPLETED'); i++) {
+    for (let i = 0; i < 60 && !runs.some((r) => r.status === 'completed'); i++) {
       await new Promise((r) => setTimeout(r, 250));
       runs = (await h.request('GET', `/v1/workflows/${id}/runs`)).json.runs;
     }
-    expect(runs[0]).toMatchObject({ status: 'COMPLETED', trigger: 'schedule', definition_version: 1 });
+    expect(runs[0]).toMatchObject({ status: 'completed', trigger: 'schedule', definition_version: 1 });
     expect(runs[0]!.task_id).toMatch(new RegExp(`^task_sched_${id}-`));
     const task = await h.waitForTask(runs[0]!.task_id, (t) => t.status === 'completed');
     expect(task.result.outputs.shout).toEqual({ results: ['TICK'], result_count: 1 });

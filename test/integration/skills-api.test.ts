@@ -24,6 +24,41 @@ describe('skill discovery and authenticated skill calls', () => {
     expect((await h.request('GET', '/v1/apps/nope')).json.error.code).toBe('SKILL_NOT_FOUND');
   });
 
+  it('describes one skill (GET /v1/apps/{app}/skills/{skill}), hyphens resolving, 404 when unloadable', async () => {
+    const expected = {
+      id: 'shout',
+      app_id: 'echo',
+      title: 'Shout',
+      description: "Upper-cases each request's text.",
+      capabilities: {
+        mode: 'sync',
+        access: 'read',
+        unattended: true,
+        needs_connected_account: false,
+        needs_approval: false,
+      },
+      anonymous_access: 'inline',
+      pricing: { credits_per_request: 1 },
+      providers: [],
+      models: [],
+      available: true,
+    };
+    const res = await h.request('GET', '/v1/apps/echo/skills/shout');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(expected);
+    const missing = await h.request('GET', '/v1/apps/echo/skills/missing_impl');
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({
+      error: {
+        code: 'SKILL_NOT_FOUND',
+        message: 'No available skill echo.missing_impl.',
+        details: {},
+      },
+    });
+    const unauthenticated = await h.api.app.inject({ method: 'GET', url: '/v1/apps/echo/skills/shout' });
+    expect(unauthenticated.statusCode).toBe(401);
+  });
+
   it('serves skill details with the JSON Schema generated from zod', async () => {
     const res = await h.request('GET', '/v1/apps/echo/skills/shout/details');
     expect(res.status).toBe(200);
@@ -149,8 +184,50 @@ describe('skill discovery and authenticated skill calls', () => {
         { team_id: 'team_1', owner_id: 'owner_b', role: 'viewer', can_spend: false },
       ])
       .execute();
-    const body = { requests: [{ text: 'x' }] };
-    expect((await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_1', body)).status).toBe(200);
+    const body = { requests: [{ text: 'x' }, { text: 'y' }] };
+    const teamCall = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_1', body);
+    expect(teamCall.status).toBe(200);
+    // The call runs and is charged for the team, not the caller (usage records and the task).
+    const task = await h.request('GET', `/v1/tasks/${teamCall.json.task_id}`);
+    expect(task.json.billing).toEqual({
+      billed_to: { type: 'team', id: 'team_1' },
+      request_items: 2,
+      credits: 2,
+    });
+    const teamUsage = await h.request('GET', '/v1/usage?team_id=team_1');
+    expect(teamUsage.status).toBe(200);
+    expect(teamUsage.json.records).toEqual([
+      {
+        id: expect.stringMatching(/^use_[0-9a-f]{20}$/),
+        task_id: teamCall.json.task_id,
+        skill: 'echo.shout',
+        key_id: expect.stringMatching(/^k[0-9a-f]{16}$/),
+        owner_id: 'owner_a',
+        billed_to: { type: 'team', id: 'team_1' },
+        request_items: 2,
+        credits: 2,
+        queued: false,
+        created_at: expect.any(String),
+      },
+    ]);
+    const own = await h.request('GET', '/v1/usage');
+    expect(own.json.records.map((r: { task_id: string }) => r.task_id)).not.toContain(teamCall.json.task_id);
+    const ownCall = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'z' }] });
+    const ownTask = await h.request('GET', `/v1/tasks/${ownCall.json.task_id}`);
+    expect(ownTask.json.billing).toEqual({
+      billed_to: { type: 'owner', id: 'owner_a' },
+      request_items: 1,
+      credits: 1,
+    });
+    expect((await h.request('GET', '/v1/usage')).json.records[0]).toMatchObject({
+      task_id: ownCall.json.task_id,
+      billed_to: { type: 'owner', id: 'owner_a' },
+    });
+    // Usage of a team the caller is not in is 403, like spending for it.
+    const notMember = await h.request('GET', '/v1/usage?team_id=team_2');
+    expect(notMember.json).toEqual({
+      error: { code: 'FORBIDDEN', message: 'Not a member of this team.', details: { team_id: 'team_2' } },
+    });
     const viewer = await h.request(
       'POST',
       '/v1/apps/echo/skills/shout?team_id=team_1',
@@ -224,17 +301,30 @@ describe('skill discovery and authenticated skill calls', () => {
     });
   });
 
-  it('keeps retrying a retryable failure in the background instead of failing the call', async () => {
+  it('a skill’s upstream failure is the final answer of the call: no Temporal retry', async () => {
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
       requests: [{ text: 'x', fail: 'UPSTREAM_MALFORMED' }],
     });
-    expect(res.status).toBe(202);
-    const task = await h.waitForTask(res.json.task_id, (t) => t.status === 'failed');
-    expect(task.error).toEqual({
-      code: 'UPSTREAM_MALFORMED',
-      message: 'An upstream provider sent a malformed answer.',
-      details: {},
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({
+      error: {
+        code: 'UPSTREAM_MALFORMED',
+        message: 'An upstream provider sent a malformed answer.',
+        details: {},
+      },
     });
-    expect(task.steps[0]).toMatchObject({ status: 'failed', error: { code: 'UPSTREAM_MALFORMED' } });
+    const history = await h.env.client.workflow
+      .getHandle(
+        (
+          await h.api.deps.store.db
+            .selectFrom('usage_records')
+            .select('task_id')
+            .orderBy('created_at', 'desc')
+            .executeTakeFirstOrThrow()
+        ).task_id,
+      )
+      .fetchHistory();
+    const attempts = history.events!.filter((e) => e.activityTaskStartedEventAttributes);
+    expect(attempts).toHaveLength(1);
   });
 });

@@ -247,7 +247,7 @@ describe('workflow definitions and runs through the API', () => {
 
     const runs = await h.request('GET', `/v1/workflows/${id}/runs`);
     expect(runs.json.runs.find((r: { task_id: string }) => r.task_id === run.json.task_id)).toMatchObject({
-      status: 'COMPLETED',
+      status: 'completed',
       trigger: 'manual',
       definition_version: 2,
     });

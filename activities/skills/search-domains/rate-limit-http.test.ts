@@ -4,6 +4,8 @@
  * within the attempt budget.
  */
 import { describe, expect, it } from 'vitest';
+import { ProviderLimits, parseProviderRules } from '../../provider-limits.js';
+import { createUpstreamMeter } from '../../upstream-meter.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
 
 const up = useUpstreams();
@@ -86,5 +88,94 @@ describe('429 and transient errors', () => {
     const out = await ok(up, { requests: [{ query: 'fault-flaky-3.com' }, { query: 'cedarwood.com' }] });
     expect(shopCalls(up.sim).filter((c) => c.includes('flaky'))).toHaveLength(3);
     expect(out.results[0]).toMatchObject({ partial: false, error: { code: 'UPSTREAM_UNAVAILABLE' } });
+  });
+});
+
+/** Arrival times of the shop log, relative to the first 429's arrival. */
+function afterFirst429(up: ReturnType<typeof useUpstreams>) {
+  const log = up.sim.requests();
+  const limited = log.find((r) => r.status === 429)!;
+  return log.map((r) => ({ call: shopCalls({ requests: () => [r] } as never)[0]!, ms: r.at - limited.at }));
+}
+
+describe('Retry-After holds for the whole call (rule 9, section 8)', () => {
+  const groups = [
+    { id: 'g', query: 'gatewood', tlds: ['com', 'net', 'org', 'io'], max_results: 4 },
+    { id: 'b', query: 'birchwood.com' },
+  ];
+
+  it('after a 429 no operation of the call, in any group, sends before the Retry-After time', async () => {
+    up.sim.setFaults([
+      { type: 'status', status: 429, retryAfter: '1', op: 'lookup', match: 'gatewood.com', times: 1 },
+    ]);
+    const res = await call(up, { requests: groups });
+    const log = afterFirst429(up);
+    // Two operations were in flight when the 429 came (the limit is 2); nothing else was sent
+    // until a second later: the retried lookup, the group's other lookups and the sibling group.
+    expect(log.filter((r) => r.ms < 1000).map((r) => r.call).sort()).toEqual([
+      'lookup gatewood.com',
+      'lookup gatewood.net',
+    ]);
+    expect(log.filter((r) => r.ms >= 1000).map((r) => r.call).sort()).toEqual([
+      'lookup birchwood.com',
+      'lookup gatewood.com',
+      'lookup gatewood.io',
+      'lookup gatewood.org',
+    ]);
+    expect(up.proxy.log()).toEqual([]);
+    expect(res.output!.results.map((g) => [g.id, g.error, g.results.length])).toEqual([
+      ['g', null, 4],
+      ['b', null, 1],
+    ]);
+  });
+
+  it('a wait that does not fit the deadline: the affected groups report UPSTREAM_RATE_LIMITED and nothing more is sent', async () => {
+    up.sim.setFaults([{ type: 'status', status: 429, retryAfter: '30', op: 'lookup', match: 'gatewood.com' }]);
+    const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 } });
+    expect(shopCalls(up.sim).sort()).toEqual(['lookup gatewood.com', 'lookup gatewood.net']);
+    const [g, b] = res.output!.results;
+    expect(g).toMatchObject({ partial: true, error: { code: 'UPSTREAM_RATE_LIMITED', retry_after: 30 } });
+    expect(g!.results.map((r) => r.domain)).toEqual(['gatewood.net']);
+    expect(b).toMatchObject({
+      partial: false,
+      results: [],
+      error: { code: 'UPSTREAM_RATE_LIMITED', retry_after: 30 },
+    });
+    expect(b!.error!.message).toBe(
+      'Not completed: exact lookup (.com): rate limited (HTTP 429; retry after 30 s). nothing was checked.',
+    );
+  });
+
+  it('a 429 without Retry-After holds the call for 60 s (never a guess of zero)', async () => {
+    up.sim.setFaults([{ type: 'status', status: 429, op: 'lookup', match: 'gatewood.com' }]);
+    const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 } });
+    expect(shopCalls(up.sim).sort()).toEqual(['lookup gatewood.com', 'lookup gatewood.net']);
+    expect(res.output!.results[1]!.error).toMatchObject({ code: 'UPSTREAM_RATE_LIMITED', retry_after: 60 });
+  });
+
+  it('the anonymous route never waits: the first 429 ends the call at once with its Retry-After', async () => {
+    up.sim.setFaults([
+      { type: 'status', status: 429, retryAfter: '1', op: 'lookup', match: 'gatewood.com', times: 1 },
+    ]);
+    const res = await call(up, { requests: [groups[0]] }, { anonymous: true });
+    expect(res.elapsedMs).toBeLessThan(900);
+    expect(res.error).toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+      message: 'The shop asked us to slow down; retry in 1 s.',
+      details: { provider: 'shop', retry_after_seconds: 1 },
+      retryAfterMs: 1000,
+    });
+    expect(shopCalls(up.sim).sort()).toEqual(['lookup gatewood.com', 'lookup gatewood.net']);
+  });
+
+  it('our own shop provider limit closes the gate like a 429, and counts only requests really sent', async () => {
+    const limits = new ProviderLimits(parseProviderRules('shop=3/60'));
+    const meter = createUpstreamMeter('hosting.search_domains', limits);
+    const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 }, meter });
+    expect(shopCalls(up.sim)).toHaveLength(3);
+    expect(meter.sent()).toEqual({ shop: 3 });
+    const errors = res.output!.results.map((g) => g.error?.code);
+    expect(errors).toContain('UPSTREAM_RATE_LIMITED');
+    expect(res.output!.results.flatMap((g) => (g.error ? [g.error.retry_after] : []))[0]).toBeGreaterThan(50);
   });
 });
