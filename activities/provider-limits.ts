@@ -61,10 +61,18 @@ export class ProviderLimits {
   private limiterFor(rule: ProviderRule): RateLimiterAbstract {
     let limiter = this.limiters.get(rule.provider);
     if (!limiter) {
-      const spec = { keyPrefix: `provider:${rule.provider}`, points: rule.points, durationSec: rule.durationSec };
+      const spec = {
+        keyPrefix: `provider:${rule.provider}`,
+        points: rule.points,
+        durationSec: rule.durationSec,
+      };
       limiter = this.store
         ? storeLimiter(this.store, spec)
-        : new RateLimiterMemory({ keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.durationSec });
+        : new RateLimiterMemory({
+            keyPrefix: spec.keyPrefix,
+            points: spec.points,
+            duration: spec.durationSec,
+          });
       this.limiters.set(rule.provider, limiter);
     }
     return limiter;

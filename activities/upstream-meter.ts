@@ -25,6 +25,9 @@ export function createUpstreamMeter(skill: string, limits?: ProviderLimits): Ups
 }
 
 /** The providers a call with this (validated) input will use: the skill's own answer, or all. */
-export function providerUsesOf(skill: LoadedSkill & { impl: SkillImplementation }, input: unknown): ProviderUse[] {
+export function providerUsesOf(
+  skill: LoadedSkill & { impl: SkillImplementation },
+  input: unknown,
+): ProviderUse[] {
   return skill.impl.providerUses?.(input) ?? skill.manifest.providers.map((provider) => ({ provider }));
 }

@@ -42,6 +42,14 @@ export type Task = {
       [key: string]: unknown;
     };
   } | null;
+  billing: {
+    billed_to: {
+      type: 'owner' | 'team';
+      id: string;
+    };
+    request_items: number;
+    credits: number;
+  } | null;
   links: {
     self: string;
     temporal_ui: string;
@@ -142,7 +150,7 @@ export type RunStarted = {
 export type RunList = {
   runs: {
     task_id: string;
-    status: string;
+    status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
     trigger: string | null;
     definition_version: number | null;
     started_at: string;

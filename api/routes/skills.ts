@@ -155,7 +155,10 @@ export const skillRoutes =
     // Hyphenated ids and unknown skills: hidden from the OpenAPI document.
     app.post(
       '/v1/apps/:app_id/skills/:skill_id',
-      { config: { queueWhenLimited: true }, schema: { hide: true, params: SkillParams, querystring: CallQuery } },
+      {
+        config: { queueWhenLimited: true },
+        schema: { hide: true, params: SkillParams, querystring: CallQuery },
+      },
       (req, reply) =>
         handle(
           req,

@@ -48,11 +48,14 @@ export const usageRoutes =
         const p = principalOf(req);
         const { team_id: teamId, limit, before } = req.query;
         if (teamId) await teams.requireMember(p, teamId);
-        const records = await usage.list(teamId ? { type: 'team', id: teamId } : { type: 'owner', id: p.ownerId }, {
-          limit,
-          before: before ? new Date(before) : undefined,
-          keyId: allows(p, 'keys') ? undefined : p.keyId,
-        });
+        const records = await usage.list(
+          teamId ? { type: 'team', id: teamId } : { type: 'owner', id: p.ownerId },
+          {
+            limit,
+            before: before ? new Date(before) : undefined,
+            keyId: allows(p, 'keys') ? undefined : p.keyId,
+          },
+        );
         return { records };
       },
     );

@@ -24,7 +24,13 @@ export function createServices(deps: ApiDeps): Services {
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
-    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, deps.config.SKILL_CALL_WAIT_MS),
+    skillCalls: new SkillCallsService(
+      deps.temporal,
+      deps.config,
+      deps.store,
+      usage,
+      deps.config.SKILL_CALL_WAIT_MS,
+    ),
     teams: new TeamsService(deps.store),
     usage,
   };

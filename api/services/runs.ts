@@ -37,7 +37,6 @@ export function scheduleIdOf(definitionId: string): string {
   return `schedule_${definitionId}`;
 }
 
-
 export class RunsService {
   constructor(
     private readonly temporal: TemporalClient,
@@ -118,7 +117,10 @@ export class RunsService {
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: limit })) {
       runs.push({
         task_id: wf.workflowId,
-        status: taskStatus(wf.status.name, (wf.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined)?.steps ?? []),
+        status: taskStatus(
+          wf.status.name,
+          (wf.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined)?.steps ?? [],
+        ),
         trigger: wf.typedSearchAttributes.get(TriggerType) ?? null,
         definition_version: wf.typedSearchAttributes.get(DefinitionVersion) ?? null,
         started_at: wf.startTime.toISOString(),

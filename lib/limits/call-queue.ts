@@ -25,12 +25,17 @@ export class CallQueue {
 
   /**
    * Adds a call to its key's queue, or throws RATE_LIMITED (429, Retry-After) when the key
-   * already has `maxPerKey` calls waiting. Serialised per key, so replicas cannot overshoot.
+   * already has `maxPerKey` calls waiting (`0`: queueing is off). Serialised per key, so
+   * replicas cannot overshoot.
    */
   async enqueue(call: QueuedCall, now: Date = new Date()): Promise<void> {
     await this.store.db.transaction().execute(async (tx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${`skill_call_queue:${call.keyId}`}))`.execute(tx);
-      await tx.deleteFrom('skill_call_queue').where('key_id', '=', call.keyId).where('run_at', '<=', now).execute();
+      await tx
+        .deleteFrom('skill_call_queue')
+        .where('key_id', '=', call.keyId)
+        .where('run_at', '<=', now)
+        .execute();
       const waiting = await tx
         .selectFrom('skill_call_queue')
         .select(['run_at'])
@@ -38,7 +43,8 @@ export class CallQueue {
         .orderBy('run_at', 'asc')
         .execute();
       if (waiting.length >= this.maxPerKey) {
-        const first = new Date(waiting[0]!.run_at).getTime();
+        // The earliest queued call frees a place; with no queue at all, this call's own start.
+        const first = waiting[0] ? new Date(waiting[0].run_at).getTime() : call.runAt.getTime();
         const seconds = Math.max(1, Math.ceil((first - now.getTime()) / 1000));
         throw new SkillflowError(
           'RATE_LIMITED',

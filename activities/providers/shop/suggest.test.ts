@@ -46,7 +46,7 @@ describe('suggestion request', () => {
       ['cedar', ''],
       ['  ', 'com'],
     ]) {
-      const { error } = await collect(ctx.shop.suggest(keyword!, tld!, PAGE1));
+      const { error } = await collect(ctx.shop.suggest(keyword!, tld, PAGE1));
       expect(error).toBeInstanceOf(ShopError);
       expect((error as ShopError).kind).toBe('invalid');
       expect(isProxyEligible(error)).toBe(false);

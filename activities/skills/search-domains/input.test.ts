@@ -49,7 +49,9 @@ describe('parseSearchInput tlds', () => {
 
   it('accepts 20 extensions (the exact-lookup cap), rejects 21, and rejects invalid labels with their paths', () => {
     const tlds = (n: number) => Array.from({ length: n }, (_, i) => `x${i}z`);
-    expect(parseSearchInput({ requests: [{ query: 'cedar', tlds: tlds(20) }] }).requests[0]!.tlds).toHaveLength(20);
+    expect(
+      parseSearchInput({ requests: [{ query: 'cedar', tlds: tlds(20) }] }).requests[0]!.tlds,
+    ).toHaveLength(20);
     expect(issuesOf({ requests: [{ query: 'cedar', tlds: tlds(21) }] })).toEqual([
       { path: 'requests[0].tlds', message: 'At most 20 extensions are allowed.' },
     ]);

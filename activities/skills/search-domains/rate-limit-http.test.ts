@@ -112,16 +112,18 @@ describe('Retry-After holds for the whole call (rule 9, section 8)', () => {
     const log = afterFirst429(up);
     // Two operations were in flight when the 429 came (the limit is 2); nothing else was sent
     // until a second later: the retried lookup, the group's other lookups and the sibling group.
-    expect(log.filter((r) => r.ms < 1000).map((r) => r.call).sort()).toEqual([
-      'lookup gatewood.com',
-      'lookup gatewood.net',
-    ]);
-    expect(log.filter((r) => r.ms >= 1000).map((r) => r.call).sort()).toEqual([
-      'lookup birchwood.com',
-      'lookup gatewood.com',
-      'lookup gatewood.io',
-      'lookup gatewood.org',
-    ]);
+    expect(
+      log
+        .filter((r) => r.ms < 1000)
+        .map((r) => r.call)
+        .sort(),
+    ).toEqual(['lookup gatewood.com', 'lookup gatewood.net']);
+    expect(
+      log
+        .filter((r) => r.ms >= 1000)
+        .map((r) => r.call)
+        .sort(),
+    ).toEqual(['lookup birchwood.com', 'lookup gatewood.com', 'lookup gatewood.io', 'lookup gatewood.org']);
     expect(up.proxy.log()).toEqual([]);
     expect(res.output!.results.map((g) => [g.id, g.error, g.results.length])).toEqual([
       ['g', null, 4],
@@ -130,7 +132,9 @@ describe('Retry-After holds for the whole call (rule 9, section 8)', () => {
   });
 
   it('a wait that does not fit the deadline: the affected groups report UPSTREAM_RATE_LIMITED and nothing more is sent', async () => {
-    up.sim.setFaults([{ type: 'status', status: 429, retryAfter: '30', op: 'lookup', match: 'gatewood.com' }]);
+    up.sim.setFaults([
+      { type: 'status', status: 429, retryAfter: '30', op: 'lookup', match: 'gatewood.com' },
+    ]);
     const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 } });
     expect(shopCalls(up.sim).sort()).toEqual(['lookup gatewood.com', 'lookup gatewood.net']);
     const [g, b] = res.output!.results;

@@ -111,9 +111,7 @@ export async function searchGroup(group: PreparedGroup, deps: GroupDeps): Promis
       if (usefulCount(evidence, input.availability, plan.suffixes) >= input.max_results) break;
       if (page.page > 1 && exhausted.has(page.tld)) continue;
       if (deadline.signal.aborted) {
-        issues.push(
-          issueFrom(`suggestion page ${page.page}, not started`, deadline.signal.reason),
-        );
+        issues.push(issueFrom(`suggestion page ${page.page}, not started`, deadline.signal.reason));
         break;
       }
       const result = await suggestionPage(ctx, plan.keyword, page, plan.suffixes);
