@@ -33,7 +33,9 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.entries(ERROR_CATALOGU
 export const POLICY_PROFILES = {
   /**
    * Domain search and similar multi-operation upstream searches. Groups run concurrently with a
-   * 40 s group deadline (fallback included), so one attempt needs 40 s plus mapping slack.
+   * 40 s group deadline (fallback included), so one attempt needs 40 s plus mapping slack. The
+   * skill's own outcomes are final (activities/skill-activity.ts); the retries here are for a
+   * lost worker (heartbeat timeout) and a provider limit that queued the call before it sent.
    */
   'upstream-search': {
     startToCloseMs: 55_000,
