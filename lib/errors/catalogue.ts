@@ -66,6 +66,17 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
 
+  RUN_INPUTS_TOO_LARGE: {
+    status: 413,
+    message: "The run's inputs are larger than the limit; see details.issues for the input.",
+    retryable: false,
+  },
+  TEMPLATE_TOO_LARGE: {
+    status: 422,
+    message: 'The template renders more than the budget allows.',
+    retryable: false,
+  },
+
   CANCELLED: { status: 409, message: 'The task was cancelled.', retryable: false },
 
   // --- limits ---

@@ -152,8 +152,8 @@ describe('workflow definitions and runs through the API', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toEqual({
       code: 'INVALID_PARAMETER',
-      message: 'Invalid value at inputs.word: Missing required run input "word".',
-      details: { issues: [{ path: 'inputs.word', message: 'Missing required run input "word".' }] },
+      message: 'Invalid value at inputs.word: is required',
+      details: { issues: [{ path: 'inputs.word', message: 'is required' }] },
     });
   });
 
@@ -167,7 +167,7 @@ describe('workflow definitions and runs through the API', () => {
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed');
     expect(task.error).toEqual({
       code: 'FORBIDDEN',
-      message: 'Step shout failed: The API key is not allowed to do this.',
+      message: 'A step failed: The API key is not allowed to do this.',
       details: { step: 'shout' },
     });
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'pending']);
