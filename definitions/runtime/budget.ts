@@ -5,13 +5,19 @@
  * the workflow turns into a non-retryable step failure with code `TEMPLATE_TOO_LARGE`.
  */
 
+/** The two numbers of a render budget. */
+export interface RenderLimits {
+  maxIterations: number;
+  maxChars: number;
+}
+
 /** Limits of one render (documented in docs/workflow-language.md, "Limits"). */
-export const RENDER_BUDGET = {
+export const RENDER_BUDGET: Readonly<RenderLimits> = {
   /** `#each` iterations in one render, summed over every loop and nesting level. */
   maxIterations: 10_000,
   /** Characters of rendered output. */
   maxChars: 128 * 1024,
-} as const;
+};
 
 /** Which part of the budget ran out. */
 export type BudgetLimit = 'iterations' | 'characters';
@@ -33,7 +39,7 @@ export class TemplateBudgetError extends Error {
 export class RenderBudget {
   private iterations = 0;
 
-  constructor(private readonly limits: typeof RENDER_BUDGET = RENDER_BUDGET) {}
+  constructor(private readonly limits: Readonly<RenderLimits> = RENDER_BUDGET) {}
 
   /** Counts one `#each` iteration. */
   iterate(): void {
