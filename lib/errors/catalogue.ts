@@ -104,7 +104,11 @@ export const ERROR_CATALOGUE = {
     message: 'The operation did not finish within its deadline.',
     retryable: true,
   },
-  DELIVERY_REJECTED: { status: 502, message: 'The chat webhook rejected the message.', retryable: false },
+  WEBHOOK_DELIVERY_FAILED: {
+    status: 502,
+    message: 'The message could not be delivered to the chat webhook.',
+    retryable: true,
+  },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
   INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },
 } as const satisfies Record<string, ErrorSpec>;

@@ -7,7 +7,9 @@ import type { Config } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/aead.js';
 import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
+import { webhookPolicy } from '../../lib/net/webhook.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
+import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
 
@@ -69,7 +71,11 @@ export async function startEngine(
         taskQueue,
         keyring: TEST_KEYRING,
         registry: api.deps.registry,
-        extraActivities: platformActivities(api.deps.store, TEST_KEYRING),
+        extraActivities: platformActivities(
+          api.deps.store,
+          TEST_KEYRING,
+          webhookPolicy(api.deps.config, TEST_RESOLVE),
+        ),
       });
       return h.worker;
     },
