@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
 import type { Config } from '../../lib/config.js';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
 import { webhookPolicy } from '../../lib/net/webhook.js';
@@ -118,7 +119,11 @@ export async function startEngine(
       return (
         row && {
           row,
-          content: openJson<{ title: string; message: string }>(TEST_KEYRING, row.content_sealed),
+          content: openJson<{ title: string; message: string }>(
+            TEST_KEYRING,
+            row.content_sealed,
+            sealedCell.chatMessage(row.id as string, row.owner_id as string),
+          ),
         }
       );
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { TEST_KEYRING } from '../helpers/temporal.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
@@ -56,7 +57,9 @@ describe('workflow definitions and runs through the API', () => {
       .where('definition_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.source_sealed).not.toContain('Shout');
-    expect(openJson<string>(TEST_KEYRING, row.source_sealed)).toBe(SHOUT);
+    expect(
+      openJson<string>(TEST_KEYRING, row.source_sealed, sealedCell.definitionSource(id, 1, 'owner_a')),
+    ).toBe(SHOUT);
   });
 
   it('hides one owner’s definitions from another (404)', async () => {
