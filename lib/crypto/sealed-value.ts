@@ -33,7 +33,12 @@ function contextString(ctx: SealContext): string {
 
 /** Seals a JSON value for one cell of the store. */
 export function sealJson(keyring: Keyring, value: unknown, ctx: SealContext): string {
-  const { keyId, data } = seal(keyring, 'store', Buffer.from(JSON.stringify(value), 'utf8'), contextString(ctx));
+  const { keyId, data } = seal(
+    keyring,
+    'store',
+    Buffer.from(JSON.stringify(value), 'utf8'),
+    contextString(ctx),
+  );
   return `${PREFIX}${keyId}.${data.toString('base64')}`;
 }
 

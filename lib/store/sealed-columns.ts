@@ -19,7 +19,12 @@ export const sealedCell = {
     row: chatId,
     owner,
   }),
-  embed: (id: string, owner: string): SealContext => ({ table: 'embeds', column: 'content_sealed', row: id, owner }),
+  embed: (id: string, owner: string): SealContext => ({
+    table: 'embeds',
+    column: 'content_sealed',
+    row: id,
+    owner,
+  }),
   /** Keyed by the root id: a replacement upload keeps the row id, the (owner, root) is unique. */
   workspaceResult: (rootId: string, owner: string): SealContext => ({
     table: 'workspace_results',
