@@ -152,7 +152,11 @@ export class DefinitionsService {
         row.source_sealed,
         sealedCell.definitionSource(row.id, row.version, row.owner_id),
       ),
-      plan: openJson<Plan>(this.keyring, row.plan_sealed, sealedCell.definitionPlan(row.id, row.version, row.owner_id)),
+      plan: openJson<Plan>(
+        this.keyring,
+        row.plan_sealed,
+        sealedCell.definitionPlan(row.id, row.version, row.owner_id),
+      ),
       triggerType: row.trigger_type === 'schedule' ? 'schedule' : 'manual',
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),

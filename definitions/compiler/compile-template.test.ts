@@ -72,8 +72,7 @@ describe('templates: allowed constructs', () => {
 });
 
 describe('templates: nesting depth', () => {
-  const nested = (depth: number) =>
-    '{{#each inputs.tags}}'.repeat(depth) + 'x' + '{{/each}}'.repeat(depth);
+  const nested = (depth: number) => '{{#each inputs.tags}}'.repeat(depth) + 'x' + '{{/each}}'.repeat(depth);
 
   it('allows #each three deep', () => {
     expect(render(nested(3))).toBe('xxxxxxxx');

@@ -147,11 +147,7 @@ class TemplateCompiler {
     }
     if (!list) return undefined;
     if (this.eachDepth >= LIMITS.maxEachDepth) {
-      this.report(
-        'TOO_LARGE',
-        `#each may be nested at most ${LIMITS.maxEachDepth} deep.`,
-        at,
-      );
+      this.report('TOO_LARGE', `#each may be nested at most ${LIMITS.maxEachDepth} deep.`, at);
       return undefined;
     }
     this.eachDepth += 1;

@@ -132,7 +132,9 @@ describe('renderTemplate budget', () => {
 
   it('throws TEMPLATE_TOO_LARGE when the output passes the character budget', () => {
     const big = 'y'.repeat(20_000);
-    const nodes = [loop([{ kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'big', path: [] } } }])];
+    const nodes = [
+      loop([{ kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'big', path: [] } } }]),
+    ];
     expect(() => renderTemplate(nodes, { inputs: { items: items(6), big }, steps: {} })).not.toThrow();
     expect(() => renderTemplate(nodes, { inputs: { items: items(7), big }, steps: {} })).toThrow(
       expect.objectContaining({ code: 'TEMPLATE_TOO_LARGE', limit: 'characters', max: 128 * 1024 }),

@@ -69,7 +69,7 @@ export function subkey(keyring: Keyring, keyId: string, purpose: KeyPurpose): Bu
   const key = keyring.keys.get(keyId);
   if (!key) throw new Error('key missing from keyring');
   let perKey = subkeys.get(key);
-  if (!perKey) subkeys.set(key, (perKey = new Map()));
+  if (!perKey) subkeys.set(key, (perKey = new Map<KeyPurpose, Buffer>()));
   let derived = perKey.get(purpose);
   if (!derived) {
     derived = Buffer.from(hkdfSync('sha256', key, '', INFO[purpose], 32));

@@ -73,7 +73,8 @@ export async function checkWebhookTarget(
     return { ok: false, problem: HOST_PROBLEM };
   }
   const loopback = addresses.every((a) => classifyAddress(a.address) === 'loopback');
-  if (!loopback && webhookUrlProblem(raw, false)) return { ok: false, problem: webhookUrlProblem(raw, false)! };
+  if (!loopback && webhookUrlProblem(raw, false))
+    return { ok: false, problem: webhookUrlProblem(raw, false)! };
   return { ok: true, target: { url, address: first } };
 }
 

@@ -122,7 +122,7 @@ export async function startEngine(
           content: openJson<{ title: string; message: string }>(
             TEST_KEYRING,
             row.content_sealed,
-            sealedCell.chatMessage(row.id as string, row.owner_id as string),
+            sealedCell.chatMessage(row.id, row.owner_id),
           ),
         }
       );

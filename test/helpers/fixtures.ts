@@ -15,7 +15,7 @@ export const FIXTURE_APPS_DIR = path.resolve(import.meta.dirname, '../fixtures/a
  */
 export const TEST_HOSTS: Readonly<Record<string, string[]>> = {
   'hooks.example.com': ['93.184.215.14'],
-  'localhost': ['127.0.0.1'],
+  localhost: ['127.0.0.1'],
   'loopback.example.test': ['127.0.0.1'],
   'internal.example.test': ['10.0.0.5'],
   'mixed.example.test': ['93.184.215.14', '192.168.1.20'],

@@ -76,7 +76,9 @@ describe('template budget on a real Temporal server', () => {
     const raw = await h.env.client.workflow.getHandle(run.json.task_id).fetchHistory();
     expect(raw.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toHaveLength(0);
     const rssGrowthMb = Math.round((process.memoryUsage().rss - rssBefore) / 1e6);
-    console.log(`template probe: failed after ${probeMs} ms; ordinary run ${ordinaryMs} ms; rss +${rssGrowthMb} MB`);
+    console.log(
+      `template probe: failed after ${probeMs} ms; ordinary run ${ordinaryMs} ms; rss +${rssGrowthMb} MB`,
+    );
     expect(probeMs).toBeLessThan(10_000);
   });
 
@@ -90,7 +92,9 @@ describe('template budget on a real Temporal server', () => {
         code: 'RUN_INPUTS_TOO_LARGE',
         message: "The run's inputs are larger than the limit; see details.issues for the input.",
         details: {
-          issues: [{ path: 'inputs.items', message: 'takes the run inputs past 65536 characters of JSON in total' }],
+          issues: [
+            { path: 'inputs.items', message: 'takes the run inputs past 65536 characters of JSON in total' },
+          ],
           max_chars: 65536,
         },
       },
