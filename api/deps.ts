@@ -5,6 +5,7 @@ import type { Keyring } from '../lib/crypto/keyring.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretStore } from '../lib/secrets.js';
 import type { Store } from '../lib/store/db.js';
+import type { ResolveHost } from '../lib/net/webhook.js';
 import type { TemporalClient } from '../lib/temporal/client.js';
 
 export interface ApiDeps {
@@ -15,4 +16,6 @@ export interface ApiDeps {
   registry: Registry;
   keyring: Keyring;
   secrets: SecretStore;
+  /** Resolves chat webhook hosts; the system resolver when unset (tests inject a fixed table). */
+  resolveHost?: ResolveHost;
 }

@@ -10,13 +10,14 @@ import { Worker, bundleWorkflowCode, NativeConnection } from '@temporalio/worker
 import { ACTIVITIES_DIR } from '../activities/registry/registry.js';
 import { activityPolicy } from '../activities/policy.js';
 import { platformActivities } from '../activities/platform/index.js';
+import { webhookPolicy } from '../lib/net/webhook.js';
 import { createActivities } from '../activities/index.js';
 import { dataConverterFor } from '../lib/temporal/client.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
-import { TEST_KEYRING } from '../test/helpers/fixtures.js';
+import { TEST_KEYRING, TEST_RESOLVE } from '../test/helpers/fixtures.js';
 import { best, measure as measureBench, printTable } from './stats.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_RUNS ?? 30);
@@ -50,7 +51,7 @@ const bare = await Worker.create({
   }),
   activities: {
     ...createActivities(h.api.deps.registry),
-    ...platformActivities(h.api.deps.store, TEST_KEYRING),
+    ...platformActivities(h.api.deps.store, TEST_KEYRING, webhookPolicy(h.api.deps.config, TEST_RESOLVE)),
   },
   dataConverter: dataConverterFor(TEST_KEYRING),
 });

@@ -1,4 +1,7 @@
-/** Size limits of the workflow language (documented in docs/workflow-language.md). */
+/**
+ * Size limits of the workflow language (documented in docs/workflow-language.md). The limits of
+ * one template render at run time are in runtime/budget.ts.
+ */
 export const LIMITS = {
   /** Source text, in UTF-8 bytes. */
   maxSourceBytes: 64 * 1024,
@@ -6,6 +9,10 @@ export const LIMITS = {
   maxSteps: 200,
   /** Characters per template (`title`, `message`, `chat_id`, or a step input string). */
   maxTemplateChars: 16 * 1024,
+  /** `#each` blocks nested inside one another in one template. */
+  maxEachDepth: 3,
+  /** Total size of a run's inputs, in characters of their JSON (names included). */
+  maxRunInputChars: 64 * 1024,
   /** Characters per `if` expression. */
   maxConditionChars: 1024,
   /** Nesting depth of objects and lists in the source. */

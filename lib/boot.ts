@@ -9,6 +9,7 @@ import { loadKeyring, type Keyring } from './crypto/keyring.js';
 import { createLogger, type Logger } from './logger.js';
 import { createSecretStore, type SecretStore } from './secrets.js';
 import { openStore, type Store } from './store/db.js';
+import { countLegacySealed } from './store/reencrypt.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
 
 export interface Platform {
@@ -30,6 +31,15 @@ export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = proc
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
+  // Values sealed before context binding cannot open: refuse to start rather than fail later.
+  const legacy = await countLegacySealed(store);
+  if (legacy > 0) {
+    await store.close();
+    throw new Error(
+      `The platform store holds ${legacy} value(s) sealed in the old format. ` +
+        'Run `npm run store:reencrypt` once with the same SKILLFLOW_ENCRYPTION_KEY (or .data key file), then start again.',
+    );
+  }
   logger.info({ engine: store.engine }, 'platform store ready');
   const registry = await loadRegistry({ config, logger, secrets });
   for (const p of registry.problems)

@@ -52,6 +52,8 @@ export const ConfigSchema = z.object({
       )
       .optional(),
   ),
+  /** Lets chat webhooks reach loopback receivers (local development, tests); refused in production. */
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
   CODEC_CORS_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
 
   SECRETS_DIR: optionalString,
@@ -132,5 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = PROJE
     );
   }
   const raw = parsed.data;
+  if (raw.NODE_ENV === 'production' && raw.WEBHOOK_ALLOW_LOOPBACK)
+    throw new ConfigError([{ variable: 'WEBHOOK_ALLOW_LOOPBACK', message: 'must not be set in production' }]);
   return { ...raw, rootDir, dataDir: path.resolve(rootDir, raw.DATA_DIR) };
 }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
+import { webhookPolicy } from '../lib/net/webhook.js';
 import { createProviderLimits } from '../activities/provider-limits.js';
 import { buildApp } from '../api/app.js';
 import { createServices } from '../api/services/index.js';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         keyring: platform.keyring,
         registry: platform.registry,
-        extraActivities: platformActivities(platform.store, platform.keyring),
+        extraActivities: platformActivities(platform.store, platform.keyring, webhookPolicy(config)),
         providerLimits: createProviderLimits(config, platform.store),
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });

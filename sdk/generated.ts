@@ -531,6 +531,8 @@ export type HostingSearchDomainsOutput = {
         | 'EMBED_FAILED'
         | 'EXPECTED_USER_MISMATCH'
         | 'INVALID_DEFINITION'
+        | 'RUN_INPUTS_TOO_LARGE'
+        | 'TEMPLATE_TOO_LARGE'
         | 'CANCELLED'
         | 'RATE_LIMITED'
         | 'ANONYMOUS_LIMIT_EXHAUSTED'
@@ -538,7 +540,7 @@ export type HostingSearchDomainsOutput = {
         | 'UPSTREAM_RATE_LIMITED'
         | 'UPSTREAM_MALFORMED'
         | 'DEADLINE_EXCEEDED'
-        | 'DELIVERY_REJECTED'
+        | 'WEBHOOK_DELIVERY_FAILED'
         | 'SERVICE_UNAVAILABLE'
         | 'INTERNAL';
       /** Human-readable explanation. */

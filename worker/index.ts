@@ -8,7 +8,7 @@ import { createActivities } from '../activities/index.js';
 import type { ProviderLimits } from '../activities/provider-limits.js';
 import type { Registry } from '../activities/registry/registry.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
-import { dataConverterFor } from '../lib/temporal/client.js';
+import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/temporal/client.js';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
@@ -16,7 +16,11 @@ let bundle: Promise<WorkflowBundle> | undefined;
 
 /** The workflow bundle, built once per process (it takes seconds). */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: quietBundlerLogger,
+  });
   return bundle;
 }
 

@@ -76,7 +76,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     publish();
     try {
       const policy = args.policies[step.id];
-      if (!policy) throw ApplicationFailure.nonRetryable(`no policy for step ${step.id}`, 'INTERNAL');
+      if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
       const output = await runStep(step, scope, policy, args);
       scope.steps[step.id] = output;
       state.status = 'completed';
@@ -95,7 +95,8 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
         publish();
         throw ApplicationFailure.create({
           type: state.error.code,
-          message: `Step ${step.id} failed: ${state.error.message}`,
+          // The step id is the author's label: it travels in details (encoded), not the message.
+          message: `A step failed: ${state.error.message}`,
           nonRetryable: true,
           details: [{ step: step.id }],
         });

@@ -1,8 +1,11 @@
 /** The catalogue code and message of a failed step, read from Temporal's failure chain. */
 import { ApplicationFailure } from '@temporalio/workflow';
+import { TemplateBudgetError } from '../definitions/runtime/index.js';
 import type { StepError } from './progress.js';
 
 export function stepError(err: unknown): StepError {
+  // Thrown by the renderer inside this workflow task; its message quotes nothing the user wrote.
+  if (err instanceof TemplateBudgetError) return { code: err.code, message: err.message };
   let cur: unknown = err;
   for (let i = 0; i < 6 && cur; i++) {
     if (cur instanceof ApplicationFailure && cur.type) return { code: cur.type, message: cur.message };

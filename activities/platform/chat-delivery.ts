@@ -1,17 +1,19 @@
 /**
  * Delivers a rendered chat message: always into the chat store (sealed, idempotent per run and
  * step, so a retried activity never duplicates it), and to the chat's webhook when one is
- * configured. Webhook failures are retried by Temporal under the `chat-delivery` profile; a
- * webhook that rejects the message (4xx) fails the step without endless retries.
+ * configured (lib/net/webhook.ts: public addresses only, pinned, no redirects). Webhook failures
+ * are retried by Temporal under the `chat-delivery` profile; a refused address or a 4xx answer
+ * fails the step at once. Every failure is the same WEBHOOK_DELIVERY_FAILED to the caller.
  */
 import { createHash } from 'node:crypto';
-import { request } from 'undici';
 import { Context } from '@temporalio/activity';
-import { openJson, sealJson } from '../../lib/crypto/aead.js';
+import { openJson, sealJson } from '../../lib/crypto/sealed-value.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { CHAT_ID_RULE, ChatIdSchema } from '../../lib/chat-id.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { checkWebhookTarget, postJson, type WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { toApplicationFailure } from '../boundary.js';
 
 export interface ChatMessageInput {
@@ -60,32 +62,39 @@ export function messageIdFor(taskId: string, stepId: string): string {
   return 'msg_' + createHash('sha256').update(`${taskId}\0${stepId}`).digest('hex').slice(0, 24);
 }
 
-async function postWebhook(url: string, body: unknown, signal: AbortSignal | undefined): Promise<void> {
-  let status: number;
-  try {
-    const res = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'skillflow-webhook/1' },
-      body: JSON.stringify(body),
-      signal: signal
-        ? AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)])
-        : AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    status = res.statusCode;
-    await res.body.dump();
-  } catch {
-    throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The chat webhook could not be reached.', {
-      target: 'chat_webhook',
-    });
+/**
+ * The one error a caller sees for any webhook problem (refused address, unreachable host, any
+ * non-2xx answer), so the API reveals nothing about the remote side. Transport failures and
+ * 5xx/408/429 answers are retried by Temporal; everything else is final.
+ */
+export class WebhookDeliveryError extends SkillflowError {
+  constructor(private readonly retry: boolean) {
+    super('WEBHOOK_DELIVERY_FAILED');
   }
-  if (status >= 200 && status < 300) return;
-  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-    throw new SkillflowError('DELIVERY_REJECTED', `The chat webhook answered HTTP ${status}.`, { status });
+
+  override get retryable(): boolean {
+    return this.retry;
   }
-  throw new SkillflowError('UPSTREAM_UNAVAILABLE', `The chat webhook answered HTTP ${status}.`, {
-    target: 'chat_webhook',
-    status,
+}
+
+async function postWebhook(
+  url: string,
+  body: unknown,
+  policy: WebhookPolicy,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  // Checked again at delivery: DNS may have changed since registration.
+  const checked = await checkWebhookTarget(url, policy);
+  if (!checked.ok) throw new WebhookDeliveryError(false);
+  const outcome = await postJson(checked.target, body, {
+    timeoutMs: WEBHOOK_TIMEOUT_MS,
+    userAgent: 'skillflow-webhook/1',
+    ...(signal ? { signal } : {}),
   });
+  const { status } = outcome;
+  if (status === 'unreachable') throw new WebhookDeliveryError(true);
+  if (status >= 200 && status < 300) return;
+  throw new WebhookDeliveryError(status >= 500 || status === 408 || status === 429);
 }
 
 /** Delivery without Temporal; the activity below wraps it. */
@@ -93,6 +102,7 @@ export async function deliver(
   store: Store,
   keyring: Keyring,
   input: ChatMessageInput,
+  webhook: WebhookPolicy,
   signal?: AbortSignal,
 ): Promise<DeliveredChatMessage> {
   if (!ChatIdSchema.safeParse(input.chatId).success) {
@@ -111,7 +121,7 @@ export async function deliver(
       owner_id: input.ownerId,
       task_id: input.taskId,
       step_id: input.stepId,
-      content_sealed: sealJson(keyring, content),
+      content_sealed: sealJson(keyring, content, sealedCell.chatMessage(id, input.ownerId)),
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
@@ -128,10 +138,15 @@ export async function deliver(
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row?.webhook_delivered_at) {
-      const url = openJson<string>(keyring, chat.webhook_url_sealed);
+      const url = openJson<string>(
+        keyring,
+        chat.webhook_url_sealed,
+        sealedCell.chatWebhookUrl(input.chatId, chat.owner_id),
+      );
       await postWebhook(
         url,
         { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content },
+        webhook,
         signal,
       );
       await store.db
@@ -151,11 +166,11 @@ export async function deliver(
   };
 }
 
-export function createChatDelivery(store: Store, keyring: Keyring): ChatDelivery {
+export function createChatDelivery(store: Store, keyring: Keyring, webhook: WebhookPolicy): ChatDelivery {
   return {
     async deliverChatMessage(input) {
       try {
-        return await deliver(store, keyring, input, Context.current().cancellationSignal);
+        return await deliver(store, keyring, input, webhook, Context.current().cancellationSignal);
       } catch (err) {
         throw toApplicationFailure(err);
       }

@@ -2,9 +2,10 @@
  * Embeds: the stored result of a long-running skill call, sealed in the platform store and
  * downloadable by its owner through /v1/embeds/{embed_id}/file.
  */
-import { sealJson } from '../../lib/crypto/aead.js';
+import { sealJson } from '../../lib/crypto/sealed-value.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { Store } from '../../lib/store/db.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { toApplicationFailure } from '../boundary.js';
 import type { FullSkillResult } from '../skill-activity.js';
 
@@ -18,9 +19,16 @@ export function createEmbedStore(store: Store, keyring: Keyring): EmbedStore {
   return {
     async saveEmbed({ embedId, result }) {
       try {
+        const embed = await store.db
+          .selectFrom('embeds')
+          .select('owner_id')
+          .where('id', '=', embedId)
+          .executeTakeFirst();
+        if (!embed) return;
+        const sealed = sealJson(keyring, result, sealedCell.embed(embedId, embed.owner_id));
         await store.db
           .updateTable('embeds')
-          .set({ status: 'ready', content_sealed: sealJson(keyring, result), updated_at: new Date() })
+          .set({ status: 'ready', content_sealed: sealed, updated_at: new Date() })
           .where('id', '=', embedId)
           .execute();
       } catch (err) {

@@ -1,9 +1,10 @@
 /** Platform activities (not skills): chat delivery and embed storage, bound to the store. */
 import type { Keyring } from '../../lib/crypto/keyring.js';
+import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
 import { createChatDelivery } from './chat-delivery.js';
 import { createEmbedStore } from './embeds.js';
 
-export function platformActivities(store: Store, keyring: Keyring) {
-  return { ...createChatDelivery(store, keyring), ...createEmbedStore(store, keyring) };
+export function platformActivities(store: Store, keyring: Keyring, webhook: WebhookPolicy) {
+  return { ...createChatDelivery(store, keyring, webhook), ...createEmbedStore(store, keyring) };
 }

@@ -11,12 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StoredChatContent } from '../../activities/platform/chat-delivery.js';
 import { ChatIdSchema } from '../../lib/chat-id.js';
-import { openJson, sealJson } from '../../lib/crypto/aead.js';
+import { openJson, sealJson } from '../../lib/crypto/sealed-value.js';
+import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import { webhookUrlProblem } from './webhook-url.js';
 
 const ChatId = ChatIdSchema;
 const FocusBody = z
@@ -138,11 +139,13 @@ export const chatRoutes =
         const p = requireScope(req, 'workflows');
         const { chat_id: chatId, url } = req.body;
         if (url !== null) {
-          const problem = webhookUrlProblem(url, deps.config.NODE_ENV === 'production');
-          if (problem) throw invalidParameter([{ path: 'url', message: problem }]);
+          // Resolved now and again at every delivery (lib/net/webhook.ts); nothing is connected to here.
+          const checked = await checkWebhookTarget(url, webhookPolicy(deps.config, deps.resolveHost));
+          if (!checked.ok) throw invalidParameter([{ path: 'url', message: checked.problem }]);
         }
         return upsert(p.ownerId, chatId, {
-          webhook_url_sealed: url === null ? null : sealJson(deps.keyring, url),
+          webhook_url_sealed:
+            url === null ? null : sealJson(deps.keyring, url, sealedCell.chatWebhookUrl(chatId, p.ownerId)),
         });
       },
     );
@@ -182,7 +185,11 @@ export const chatRoutes =
         return {
           chat_id: chatId,
           messages: rows.map((r) => {
-            const content = openJson<StoredChatContent>(deps.keyring, r.content_sealed);
+            const content = openJson<StoredChatContent>(
+              deps.keyring,
+              r.content_sealed,
+              sealedCell.chatMessage(r.id, p.ownerId),
+            );
             return {
               message_id: r.id,
               title: content.title,

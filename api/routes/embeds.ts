@@ -10,7 +10,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FullSkillResult } from '../../activities/skill-activity.js';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
@@ -85,7 +86,11 @@ export const embedRoutes =
             PENDING_RETRY_MS,
           );
         }
-        const result = openJson<FullSkillResult>(deps.keyring, row.content_sealed);
+        const result = openJson<FullSkillResult>(
+          deps.keyring,
+          row.content_sealed,
+          sealedCell.embed(row.id, row.owner_id),
+        );
         const available = EMBED_FORMATS.filter((f) => f !== 'preview' || result.previews.length > 0);
         if (!available.includes(format as EmbedFormat)) throw badFormat(format, available);
         reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');

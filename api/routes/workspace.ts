@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { sealJson } from '../../lib/crypto/aead.js';
+import { sealJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
@@ -89,12 +90,11 @@ export const workspaceRoutes =
         const body = req.body;
         if (body.expected_user_id !== p.ownerId)
           throw new SkillflowError('EXPECTED_USER_MISMATCH', undefined, { field: 'expected_user_id' });
-        const sealed = sealJson(deps.keyring, {
-          key_id: body.key_id,
-          algorithm: body.algorithm,
-          root: body.root,
-          children: body.children,
-        });
+        const sealed = sealJson(
+          deps.keyring,
+          { key_id: body.key_id, algorithm: body.algorithm, root: body.root, children: body.children },
+          sealedCell.workspaceResult(body.root_id, p.ownerId),
+        );
         const now = new Date();
         // xmax = 0 only on a freshly inserted row: tells a first upload (201) from a replacement (200).
         const row = await deps.store.db

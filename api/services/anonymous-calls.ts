@@ -5,7 +5,7 @@
  * guest's, the IP's and the shared pool's allowances; an exhausted allowance or provider limit
  * is a 429 at once, never a queue.
  */
-import { hkdfSync } from 'node:crypto';
+import { subkey } from '../../lib/crypto/keyring.js';
 import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
@@ -48,19 +48,12 @@ export class AnonymousCallsService {
   readonly providers: ProviderLimits;
 
   constructor(private readonly deps: ApiDeps) {
-    // A dedicated secret when the operator sets one; otherwise one derived from the store key.
+    // A dedicated secret when the operator sets one; otherwise the keyring's guest-hash subkey,
+    // derived from the oldest key, so rotating the active key does not reset guest counters.
     const configured = deps.secrets.get('anonymous_hash_secret');
     const secret = configured
       ? Buffer.from(configured, 'utf8')
-      : Buffer.from(
-          hkdfSync(
-            'sha256',
-            deps.keyring.keys.get(deps.keyring.activeKeyId)!,
-            '',
-            'skillflow anonymous counters',
-            32,
-          ),
-        );
+      : subkey(deps.keyring, deps.keyring.hashKeyId, 'guest-hash');
     this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
     this.providers = createProviderLimits(deps.config, deps.store);
   }

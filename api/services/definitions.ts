@@ -11,7 +11,8 @@ import {
   type SkillCatalog,
   type SourceFormat,
 } from '../../definitions/index.js';
-import { openJson, sealJson } from '../../lib/crypto/aead.js';
+import { openJson, sealJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
@@ -78,8 +79,8 @@ export class DefinitionsService {
         .values({
           definition_id: defId,
           version: 1,
-          source_sealed: sealJson(this.keyring, source),
-          plan_sealed: sealJson(this.keyring, plan),
+          source_sealed: sealJson(this.keyring, source, sealedCell.definitionSource(defId, 1, ownerId)),
+          plan_sealed: sealJson(this.keyring, plan, sealedCell.definitionPlan(defId, 1, ownerId)),
         })
         .execute();
     });
@@ -111,8 +112,8 @@ export class DefinitionsService {
         .values({
           definition_id: id,
           version,
-          source_sealed: sealJson(this.keyring, source),
-          plan_sealed: sealJson(this.keyring, plan),
+          source_sealed: sealJson(this.keyring, source, sealedCell.definitionSource(id, version, ownerId)),
+          plan_sealed: sealJson(this.keyring, plan, sealedCell.definitionPlan(id, version, ownerId)),
         })
         .execute();
     });
@@ -146,8 +147,16 @@ export class DefinitionsService {
       id: row.id,
       ownerId: row.owner_id,
       version: row.version,
-      source: openJson<string>(this.keyring, row.source_sealed),
-      plan: openJson<Plan>(this.keyring, row.plan_sealed),
+      source: openJson<string>(
+        this.keyring,
+        row.source_sealed,
+        sealedCell.definitionSource(row.id, row.version, row.owner_id),
+      ),
+      plan: openJson<Plan>(
+        this.keyring,
+        row.plan_sealed,
+        sealedCell.definitionPlan(row.id, row.version, row.owner_id),
+      ),
       triggerType: row.trigger_type === 'schedule' ? 'schedule' : 'manual',
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
@@ -165,6 +174,7 @@ export class DefinitionsService {
       .select([
         'definitions.id',
         'definitions.current_version',
+        'definitions.owner_id',
         'definitions.trigger_type',
         'definitions.created_at',
         'definitions.updated_at',
@@ -175,7 +185,11 @@ export class DefinitionsService {
       .execute();
     return rows.map((r) => ({
       id: r.id,
-      title: openJson<Plan>(this.keyring, r.plan_sealed).title,
+      title: openJson<Plan>(
+        this.keyring,
+        r.plan_sealed,
+        sealedCell.definitionPlan(r.id, r.current_version, r.owner_id),
+      ).title,
       version: r.current_version,
       trigger_type: r.trigger_type === 'schedule' ? 'schedule' : 'manual',
       created_at: new Date(r.created_at).toISOString(),

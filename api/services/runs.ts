@@ -7,7 +7,8 @@ import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptionsActio
 import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, isPolicyName, type ActivityPolicy } from '../../activities/policy.js';
 import type { Registry } from '../../activities/registry/registry.js';
-import { applyRunInputs, type Plan } from '../../definitions/runtime/index.js';
+import { LIMITS } from '../../definitions/limits.js';
+import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
@@ -97,6 +98,12 @@ export class RunsService {
   /** Starts a manual run; the task id is the workflow id. */
   async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
     const specs = def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {};
+    const oversized = oversizedRunInput(provided, LIMITS.maxRunInputChars);
+    if (oversized)
+      throw new SkillflowError('RUN_INPUTS_TOO_LARGE', undefined, {
+        issues: [{ path: `inputs.${oversized.path}`, message: oversized.message }],
+        max_chars: LIMITS.maxRunInputChars,
+      });
     const checked = applyRunInputs(specs, provided);
     if (!checked.ok)
       throw invalidParameter(checked.issues.map((i) => ({ path: `inputs.${i.path}`, message: i.message })));

@@ -71,6 +71,19 @@ describe('templates: allowed constructs', () => {
   });
 });
 
+describe('templates: nesting depth', () => {
+  const nested = (depth: number) => '{{#each inputs.tags}}'.repeat(depth) + 'x' + '{{/each}}'.repeat(depth);
+
+  it('allows #each three deep', () => {
+    expect(render(nested(3))).toBe('xxxxxxxx');
+  });
+
+  it('rejects a fourth level with TOO_LARGE at the innermost #each', () => {
+    // The template starts in column 17; each opening block is 21 characters long.
+    expect(errorsOf(nested(4))).toEqual([['TOO_LARGE', 17 + 3 * 21, '#each may be nested at most 3 deep.']]);
+  });
+});
+
 describe('templates: the sandbox', () => {
   it.each([
     ['{{> partial}}', 'TEMPLATE_NOT_ALLOWED', 'Partials are not allowed in templates.'],

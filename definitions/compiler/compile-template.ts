@@ -24,6 +24,8 @@ export function compileTemplate(text: string, scope: ReferenceScope, site: Refer
 
 class TemplateCompiler {
   private readonly starts: number[];
+  /** How many `#each` blocks enclose the node being compiled. */
+  private eachDepth = 0;
 
   constructor(
     private readonly text: string,
@@ -144,12 +146,14 @@ class TemplateCompiler {
       list = this.expression(param, item);
     }
     if (!list) return undefined;
-    return {
-      kind: 'each',
-      list,
-      body: this.program(node.program, element),
-      else: this.program(node.inverse, item),
-    };
+    if (this.eachDepth >= LIMITS.maxEachDepth) {
+      this.report('TOO_LARGE', `#each may be nested at most ${LIMITS.maxEachDepth} deep.`, at);
+      return undefined;
+    }
+    this.eachDepth += 1;
+    const body = this.program(node.program, element);
+    this.eachDepth -= 1;
+    return { kind: 'each', list, body, else: this.program(node.inverse, item) };
   }
 
   private call(

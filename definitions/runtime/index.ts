@@ -5,11 +5,13 @@
 export * from './plan.js';
 export { FORBIDDEN_SEGMENTS, followPath, isTruthy, resolveReference, type EachFrame } from './lookup.js';
 export { renderTemplate, evaluateValue, toText } from './render-template.js';
+export { RENDER_BUDGET, RenderBudget, TemplateBudgetError, type BudgetLimit } from './budget.js';
 export { resolveInput } from './resolve-input.js';
 export { evaluateCondition } from './evaluate-condition.js';
 export {
   applyRunInputs,
   matchesRunInputType,
+  oversizedRunInput,
   type RunInputIssue,
   type RunInputsResult,
 } from './run-inputs.js';

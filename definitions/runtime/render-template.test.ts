@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunScope, TemplateNode, ValueExpr } from './plan.js';
+import { RENDER_BUDGET, RenderBudget, TemplateBudgetError } from './budget.js';
 import { renderTemplate, toText } from './render-template.js';
 
 const ref = (step: string, ...path: Array<string | number>): ValueExpr => ({
@@ -92,5 +93,59 @@ describe('renderTemplate', () => {
       helper('default', ref('search', 'result_count'), lit('-')),
     ];
     expect(renderTemplate(nodes, scope)).toBe('13nullnull-0');
+  });
+});
+
+describe('renderTemplate budget', () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const loop = (body: TemplateNode[]): TemplateNode => ({
+    kind: 'each',
+    list: { kind: 'ref', ref: { root: 'inputs', name: 'items', path: [] } },
+    body,
+    else: [],
+  });
+  const x: TemplateNode = { kind: 'text', text: 'x' };
+
+  it('renders exactly up to the iteration budget', () => {
+    const nodes = [loop([loop([x])])];
+    const out = renderTemplate(nodes, { inputs: { items: items(99) }, steps: {} });
+    expect(out).toBe('x'.repeat(99 * 99));
+  });
+
+  it('throws TEMPLATE_TOO_LARGE once nested loops pass the iteration budget, before finishing the work', () => {
+    const nodes = [loop([loop([loop([x])])])];
+    const err = (() => {
+      try {
+        renderTemplate(nodes, { inputs: { items: items(400) }, steps: {} });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(TemplateBudgetError);
+    expect(err).toMatchObject({
+      code: 'TEMPLATE_TOO_LARGE',
+      limit: 'iterations',
+      max: RENDER_BUDGET.maxIterations,
+      message: 'The template renders more than the budget allows.',
+    });
+  });
+
+  it('throws TEMPLATE_TOO_LARGE when the output passes the character budget', () => {
+    const big = 'y'.repeat(20_000);
+    const nodes = [
+      loop([{ kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'big', path: [] } } }]),
+    ];
+    expect(() => renderTemplate(nodes, { inputs: { items: items(6), big }, steps: {} })).not.toThrow();
+    expect(() => renderTemplate(nodes, { inputs: { items: items(7), big }, steps: {} })).toThrow(
+      expect.objectContaining({ code: 'TEMPLATE_TOO_LARGE', limit: 'characters', max: 128 * 1024 }),
+    );
+  });
+
+  it('shares one budget between renders given the same budget object', () => {
+    const nodes = [loop([x])];
+    const budget = new RenderBudget({ maxIterations: 5, maxChars: 100 });
+    const run = { inputs: { items: items(3) }, steps: {} };
+    expect(renderTemplate(nodes, run, budget)).toBe('xxx');
+    expect(() => renderTemplate(nodes, run, budget)).toThrow(TemplateBudgetError);
   });
 });

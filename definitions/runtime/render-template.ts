@@ -2,6 +2,7 @@
  * Renders compiled templates. Output is chat text, not HTML, so nothing is escaped. The
  * renderer reads no clock and no randomness, and resolves values through own properties only.
  */
+import { RenderBudget } from './budget.js';
 import { type EachFrame, isTruthy, resolveReference } from './lookup.js';
 import type { RunScope, TemplateNode, ValueExpr } from './plan.js';
 
@@ -47,13 +48,26 @@ function applyHelper(name: string, args: unknown[]): unknown {
   }
 }
 
-/** Renders a compiled template against the run scope. */
+/**
+ * Renders a compiled template against the run scope. Throws TemplateBudgetError when the render
+ * exceeds its budget (iterations or output size), before doing the excess work.
+ */
 export function renderTemplate(
   nodes: readonly TemplateNode[],
   scope: RunScope,
-  frames: readonly EachFrame[] = [],
+  budget: RenderBudget = new RenderBudget(),
 ): string {
-  let out = '';
+  return renderNodes(nodes, scope, [], budget, '');
+}
+
+function renderNodes(
+  nodes: readonly TemplateNode[],
+  scope: RunScope,
+  frames: readonly EachFrame[],
+  budget: RenderBudget,
+  prefix: string,
+): string {
+  let out = prefix;
   for (const node of nodes) {
     switch (node.kind) {
       case 'text':
@@ -64,21 +78,23 @@ export function renderTemplate(
         break;
       case 'if': {
         const truthy = isTruthy(evaluateValue(node.cond, scope, frames));
-        out += renderTemplate(truthy !== node.negate ? node.then : node.else, scope, frames);
+        out = renderNodes(truthy !== node.negate ? node.then : node.else, scope, frames, budget, out);
         break;
       }
       case 'each': {
         const list = evaluateValue(node.list, scope, frames);
         if (!Array.isArray(list) || list.length === 0) {
-          out += renderTemplate(node.else, scope, frames);
+          out = renderNodes(node.else, scope, frames, budget, out);
           break;
         }
-        list.forEach((item: unknown, index) => {
-          out += renderTemplate(node.body, scope, [...frames, { item, index, length: list.length }]);
-        });
+        for (const [index, item] of (list as unknown[]).entries()) {
+          budget.iterate();
+          out = renderNodes(node.body, scope, [...frames, { item, index, length: list.length }], budget, out);
+        }
         break;
       }
     }
+    budget.output(out.length);
   }
   return out;
 }

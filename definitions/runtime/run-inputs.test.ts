@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRunInputs } from './run-inputs.js';
+import { applyRunInputs, oversizedRunInput } from './run-inputs.js';
 
 describe('applyRunInputs', () => {
   const specs = {
@@ -23,10 +23,25 @@ describe('applyRunInputs', () => {
     expect(applyRunInputs(specs, { limit: 2.5, extra: 1 })).toEqual({
       ok: false,
       issues: [
-        { path: 'extra', message: 'Unknown run input "extra".' },
-        { path: 'keyword', message: 'Missing required run input "keyword".' },
-        { path: 'limit', message: 'Run input "limit" must be of type integer.' },
+        { path: 'extra', message: 'is not a declared run input' },
+        { path: 'keyword', message: 'is required' },
+        { path: 'limit', message: 'must be of type integer' },
       ],
+    });
+  });
+});
+
+describe('oversizedRunInput', () => {
+  it('names the input that takes the total past the limit, counting names and JSON', () => {
+    // "a" + "\"xxxx\"" = 7, "b" + "[1,2]" = 6
+    expect(oversizedRunInput({ a: 'xxxx', b: [1, 2] }, 13)).toBeUndefined();
+    expect(oversizedRunInput({ a: 'xxxx', b: [1, 2] }, 12)).toEqual({
+      path: 'b',
+      message: 'takes the run inputs past 12 characters of JSON in total',
+    });
+    expect(oversizedRunInput({ a: 'xxxx' }, 6)).toEqual({
+      path: 'a',
+      message: 'takes the run inputs past 6 characters of JSON in total',
     });
   });
 });

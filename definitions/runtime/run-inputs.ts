@@ -5,7 +5,7 @@
 import { cloneJson, defineField } from './lookup.js';
 import type { RunInputSpec, RunInputType } from './plan.js';
 
-/** One problem with a run's inputs; `path` is the input name. */
+/** One problem with a run's inputs; `path` is the input name, which the message never repeats. */
 export interface RunInputIssue {
   path: string;
   message: string;
@@ -34,6 +34,24 @@ export function matchesRunInputType(type: RunInputType, value: unknown): boolean
 }
 
 /**
+ * The input that takes the run's inputs past `maxChars` characters of JSON in total, or
+ * undefined when they fit. Checked before {@link applyRunInputs}, so an oversized run never
+ * reaches the workflow.
+ */
+export function oversizedRunInput(
+  provided: Readonly<Record<string, unknown>>,
+  maxChars: number,
+): RunInputIssue | undefined {
+  let total = 0;
+  for (const name of Object.keys(provided)) {
+    total += name.length + (JSON.stringify(provided[name]) ?? '').length;
+    if (total > maxChars)
+      return { path: name, message: `takes the run inputs past ${maxChars} characters of JSON in total` };
+  }
+  return undefined;
+}
+
+/**
  * Validates `provided` against `specs`: unknown names, missing required inputs and wrong types
  * are issues; an omitted optional input takes its default (or stays absent).
  */
@@ -44,17 +62,17 @@ export function applyRunInputs(
   const issues: RunInputIssue[] = [];
   const inputs: Record<string, unknown> = {};
   for (const name of Object.keys(provided)) {
-    if (!Object.hasOwn(specs, name)) issues.push({ path: name, message: `Unknown run input "${name}".` });
+    if (!Object.hasOwn(specs, name)) issues.push({ path: name, message: 'is not a declared run input' });
   }
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(provided, name) ? provided[name] : undefined;
     if (value === undefined) {
       if (spec.default !== undefined) defineField(inputs, name, cloneJson(spec.default));
-      else if (spec.required) issues.push({ path: name, message: `Missing required run input "${name}".` });
+      else if (spec.required) issues.push({ path: name, message: 'is required' });
       continue;
     }
     if (!matchesRunInputType(spec.type, value)) {
-      issues.push({ path: name, message: `Run input "${name}" must be of type ${spec.type}.` });
+      issues.push({ path: name, message: `must be of type ${spec.type}` });
       continue;
     }
     defineField(inputs, name, cloneJson(value));

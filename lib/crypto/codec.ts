@@ -12,6 +12,9 @@ import type { Keyring } from './keyring.js';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
+/** Marks payloads sealed under the payload subkey; payloads without it used the raw key. */
+export const SCHEME_METADATA = 'encryption-scheme';
+const SCHEME = 'hkdf-payload-v1';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -23,11 +26,12 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     return Promise.resolve(
       payloads.map((payload) => {
         const plain = temporal.api.common.v1.Payload.encode(payload).finish();
-        const { keyId, data } = seal(this.keyring, plain);
+        const { keyId, data } = seal(this.keyring, 'payload', plain);
         return {
           metadata: {
             encoding: encoder.encode(ENCRYPTED_ENCODING),
             [KEY_ID_METADATA]: encoder.encode(keyId),
+            [SCHEME_METADATA]: encoder.encode(SCHEME),
           },
           data,
         };
@@ -42,7 +46,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
         if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
         const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
         if (!keyIdBytes || !payload.data) throw new Error('encrypted payload without key id or data');
-        const plain = open(this.keyring, decoder.decode(keyIdBytes), payload.data);
+        // Histories written before subkeys (no scheme) still decode, with the raw key.
+        const scheme = payload.metadata?.[SCHEME_METADATA];
+        const purpose = scheme && decoder.decode(scheme) === SCHEME ? 'payload' : 'legacy';
+        const plain = open(this.keyring, purpose, decoder.decode(keyIdBytes), payload.data);
         return temporal.api.common.v1.Payload.decode(plain);
       }),
     );

@@ -3,13 +3,21 @@
  * decrypts, so keys can be rotated by prepending a new one to SKILLFLOW_ENCRYPTION_KEY
  * (comma-separated `[<id>:]<base64 32 bytes>` entries). In development, when the variable is
  * unset, a key is generated once under the data directory (mode 0600) and reused.
+ *
+ * No key is used directly: each purpose gets its own subkey, HKDF-SHA256 of the key with the
+ * purpose as info. The payload codec and the store encrypt with the first (active) key's subkey;
+ * guest-id hashing uses the last (oldest) key's, so prepending a key for rotation leaves guest
+ * counters untouched (README "Security").
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Keyring {
+  /** The first entry: encrypts payloads and store values. */
   activeKeyId: string;
+  /** The last entry: keys guest-id hashing, which must outlive rotations of the active key. */
+  hashKeyId: string;
   keys: ReadonlyMap<string, Buffer>;
   /** Where the keys came from, for the startup log (never the key material). */
   origin: 'env' | 'dev-file';
@@ -26,6 +34,7 @@ export function keyIdOf(key: Buffer): string {
 export function parseKeyring(value: string, origin: Keyring['origin']): Keyring {
   const keys = new Map<string, Buffer>();
   let active: string | undefined;
+  let last: string | undefined;
   for (const [i, raw] of value.split(',').entries()) {
     const m = ENTRY.exec(raw.trim());
     const b64 = m?.[2];
@@ -37,9 +46,36 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
     if (keys.has(id)) throw new Error(`SKILLFLOW_ENCRYPTION_KEY: key id ${id} appears twice`);
     keys.set(id, key);
     active ??= id;
+    last = id;
   }
-  if (!active) throw new Error('SKILLFLOW_ENCRYPTION_KEY: no key given');
-  return { activeKeyId: active, keys, origin };
+  if (!active || !last) throw new Error('SKILLFLOW_ENCRYPTION_KEY: no key given');
+  return { activeKeyId: active, hashKeyId: last, keys, origin };
+}
+
+/** What a subkey is for; each purpose's subkeys are independent of the others'. */
+export type KeyPurpose = 'payload' | 'store' | 'guest-hash';
+
+/** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
+const INFO: Record<KeyPurpose, string> = {
+  payload: 'skillflow/payload/v1',
+  store: 'skillflow/store/v1',
+  'guest-hash': 'skillflow anonymous counters',
+};
+
+const subkeys = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();
+
+/** The HKDF-SHA256 subkey of key `keyId` for `purpose` (cached per key). */
+export function subkey(keyring: Keyring, keyId: string, purpose: KeyPurpose): Buffer {
+  const key = keyring.keys.get(keyId);
+  if (!key) throw new Error('key missing from keyring');
+  let perKey = subkeys.get(key);
+  if (!perKey) subkeys.set(key, (perKey = new Map<KeyPurpose, Buffer>()));
+  let derived = perKey.get(purpose);
+  if (!derived) {
+    derived = Buffer.from(hkdfSync('sha256', key, '', INFO[purpose], 32));
+    perKey.set(purpose, derived);
+  }
+  return derived;
 }
 
 /** The keyring from config, or the dev key file under dataDir (created on first use). */

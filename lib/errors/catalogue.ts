@@ -66,6 +66,17 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
 
+  RUN_INPUTS_TOO_LARGE: {
+    status: 413,
+    message: "The run's inputs are larger than the limit; see details.issues for the input.",
+    retryable: false,
+  },
+  TEMPLATE_TOO_LARGE: {
+    status: 422,
+    message: 'The template renders more than the budget allows.',
+    retryable: false,
+  },
+
   CANCELLED: { status: 409, message: 'The task was cancelled.', retryable: false },
 
   // --- limits ---
@@ -93,7 +104,11 @@ export const ERROR_CATALOGUE = {
     message: 'The operation did not finish within its deadline.',
     retryable: true,
   },
-  DELIVERY_REJECTED: { status: 502, message: 'The chat webhook rejected the message.', retryable: false },
+  WEBHOOK_DELIVERY_FAILED: {
+    status: 502,
+    message: 'The message could not be delivered to the chat webhook.',
+    retryable: true,
+  },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
   INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },
 } as const satisfies Record<string, ErrorSpec>;

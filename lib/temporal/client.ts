@@ -1,11 +1,19 @@
-/** Temporal connections for clients (API, CLI, tests) with the payload codec always attached. */
+/**
+ * Temporal connections for clients (API, CLI, tests) with the payload codec and the encoding
+ * failure converter always attached.
+ */
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec } from '../crypto/codec.js';
 import type { Keyring } from '../crypto/keyring.js';
 
+/** Module of the failure converter (encoded messages and stack traces); see its header. */
+export const FAILURE_CONVERTER_PATH = path.resolve(import.meta.dirname, 'failure-converter.cjs');
+
+/** The data converter of every client and worker: payloads and failure texts encrypted. */
 export function dataConverterFor(keyring: Keyring): DataConverter {
-  return { payloadCodecs: [new AesGcmPayloadCodec(keyring)] };
+  return { payloadCodecs: [new AesGcmPayloadCodec(keyring)], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
 export interface TemporalClient {

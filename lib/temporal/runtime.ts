@@ -1,6 +1,11 @@
-/** Routes the Temporal SDK's own logs through our logger, once per process, at warn or above. */
-import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
+/**
+ * Routes the Temporal SDK's own logs, including the native core's (forwarded instead of printed
+ * to the console), through our logger, once per process, at warn or above. Every line passes
+ * through {@link redactSdkLog} first: no failure message, stack or detail reaches the log.
+ */
+import { makeTelemetryFilterString, Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
+import { redactSdkLog } from './sdk-log.js';
 
 let installed = false;
 
@@ -8,21 +13,28 @@ export function installTemporalRuntime(logger: Logger): void {
   if (installed) return;
   installed = true;
   const child = logger.child({ component: 'temporal-sdk' });
-  const levels: Record<LogLevel, (meta: LogMetadata | undefined, msg: string) => void> = {
+  const emit = (level: 'warn' | 'error', msg: string, meta: LogMetadata | undefined) => {
+    const line = redactSdkLog(msg, meta);
+    child[level](line.meta, line.message);
+  };
+  const levels: Record<LogLevel, (msg: string, meta: LogMetadata | undefined) => void> = {
     TRACE: () => undefined,
     DEBUG: () => undefined,
     INFO: () => undefined,
-    WARN: (meta, msg) => child.warn(meta ?? {}, msg),
-    ERROR: (meta, msg) => child.error(meta ?? {}, msg),
+    WARN: (msg, meta) => emit('warn', msg, meta),
+    ERROR: (msg, meta) => emit('error', msg, meta),
   };
   Runtime.install({
     logger: {
-      log: (level, msg, meta) => levels[level](meta, msg),
+      log: (level, msg, meta) => levels[level](msg, meta),
       trace: () => undefined,
       debug: () => undefined,
       info: () => undefined,
-      warn: (msg, meta) => child.warn(meta ?? {}, msg),
-      error: (msg, meta) => child.error(meta ?? {}, msg),
+      warn: (msg, meta) => emit('warn', msg, meta),
+      error: (msg, meta) => emit('error', msg, meta),
+    },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }), forward: {} },
     },
   });
 }

@@ -8,7 +8,7 @@ import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { FIXTURE_APPS_DIR, TEST_KEYRING } from './fixtures.js';
+import { FIXTURE_APPS_DIR, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
 
 export { FIXTURE_APPS_DIR };
 
@@ -36,7 +36,16 @@ export async function buildTestApi(
     namespace: env.namespace ?? 'default',
     close: () => Promise.resolve(),
   };
-  const deps: ApiDeps = { config, logger, store, temporal, registry, keyring: TEST_KEYRING, secrets };
+  const deps: ApiDeps = {
+    config,
+    logger,
+    store,
+    temporal,
+    registry,
+    keyring: TEST_KEYRING,
+    secrets,
+    resolveHost: TEST_RESOLVE,
+  };
   const app = await buildApp(deps);
   await app.ready();
   return {

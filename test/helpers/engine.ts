@@ -4,11 +4,14 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
 import type { Config } from '../../lib/config.js';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
 import type { SecretStore } from '../../lib/secrets.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
+import { webhookPolicy } from '../../lib/net/webhook.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
+import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
 
@@ -71,7 +74,11 @@ export async function startEngine(
         taskQueue,
         keyring: TEST_KEYRING,
         registry: api.deps.registry,
-        extraActivities: platformActivities(api.deps.store, TEST_KEYRING),
+        extraActivities: platformActivities(
+          api.deps.store,
+          TEST_KEYRING,
+          webhookPolicy(api.deps.config, TEST_RESOLVE),
+        ),
       });
       return h.worker;
     },
@@ -114,7 +121,11 @@ export async function startEngine(
       return (
         row && {
           row,
-          content: openJson<{ title: string; message: string }>(TEST_KEYRING, row.content_sealed),
+          content: openJson<{ title: string; message: string }>(
+            TEST_KEYRING,
+            row.content_sealed,
+            sealedCell.chatMessage(row.id, row.owner_id),
+          ),
         }
       );
     },

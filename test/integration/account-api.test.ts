@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver } from '../../activities/platform/chat-delivery.js';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { createKey } from '../../lib/keys.js';
+import { webhookPolicy } from '../../lib/net/webhook.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
-import { TEST_KEYRING } from '../helpers/fixtures.js';
+import { TEST_KEYRING, TEST_RESOLVE } from '../helpers/fixtures.js';
 
 describe('keys, embeds, chats and workspace results', () => {
   let h: EngineHarness;
@@ -237,7 +239,7 @@ describe('keys, embeds, chats and workspace results', () => {
       });
     });
 
-    it('seals webhook URLs (https, or http to loopback outside production) and lists messages', async () => {
+    it('seals webhook URLs (https on 443 to public addresses only) and lists messages', async () => {
       const set = await h.request('POST', '/v1/chats/webhook', {
         chat_id: 'chat_two',
         url: 'https://hooks.example.com/x',
@@ -248,32 +250,42 @@ describe('keys, embeds, chats and workspace results', () => {
         .select('webhook_url_sealed')
         .where('chat_id', '=', 'chat_two')
         .executeTakeFirstOrThrow();
-      expect(openJson(TEST_KEYRING, row.webhook_url_sealed!)).toBe('https://hooks.example.com/x');
       expect(
-        (
-          await h.request('POST', '/v1/chats/webhook', {
-            chat_id: 'chat_two',
-            url: 'http://127.0.0.1:9/hook',
-          })
-        ).status,
-      ).toBe(200);
-      const plain = await h.request('POST', '/v1/chats/webhook', {
-        chat_id: 'chat_two',
-        url: 'http://hooks.example.com/x',
-      });
-      expect(plain.json.error).toEqual({
-        code: 'INVALID_PARAMETER',
-        message: 'Invalid value at url: must use https (plain http is allowed only to a loopback host)',
-        details: {
-          issues: [
-            { path: 'url', message: 'must use https (plain http is allowed only to a loopback host)' },
-          ],
-        },
-      });
-      expect(
-        (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'https://u:p@x.example/' }))
-          .json.error.details.issues[0].message,
-      ).toBe('must not contain credentials');
+        openJson(TEST_KEYRING, row.webhook_url_sealed!, sealedCell.chatWebhookUrl('chat_two', 'owner_a')),
+      ).toBe('https://hooks.example.com/x');
+      // Refused at registration: nothing is connected to, names resolve from the test table.
+      const host = 'must name a host that resolves only to public addresses';
+      for (const [url, message] of [
+        ['http://hooks.example.com/x', 'must use https'],
+        ['https://hooks.example.com:8443/x', 'must use the default https port 443'],
+        ['https://u:p@hooks.example.com/', 'must not contain credentials'],
+        ['ftp://hooks.example.com/', 'must use https'],
+        ['http://127.0.0.1:9/hook', 'must use https'],
+        ['https://127.0.0.1/hook', host],
+        ['https://localhost/hook', host],
+        ['https://[::1]/hook', host],
+        ['https://[::ffff:127.0.0.1]/hook', host],
+        ['https://169.254.169.254/latest/meta-data', host],
+        ['https://[fd00:ec2::254]/', host],
+        ['https://100.64.0.1/', host],
+        ['https://[64:ff9b::a00:1]/', host],
+        ['https://internal.example.test/hook', host],
+        ['https://mixed.example.test/hook', host],
+        ['https://unknown.example.test/hook', host],
+      ]) {
+        const res = await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url });
+        expect([url, res.status, res.json]).toEqual([
+          url,
+          400,
+          {
+            error: {
+              code: 'INVALID_PARAMETER',
+              message: `Invalid value at url: ${message}`,
+              details: { issues: [{ path: 'url', message }] },
+            },
+          },
+        ]);
+      }
       expect(
         (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: null })).json
           .webhook_configured,
@@ -281,14 +293,19 @@ describe('keys, embeds, chats and workspace results', () => {
 
       await h.request('POST', '/v1/chats', { chat_id: 'chat_three', focus_mode_off: true });
       for (const step of ['s1', 's2']) {
-        await deliver(h.api.deps.store, TEST_KEYRING, {
-          ownerId: 'owner_a',
-          chatId: 'chat_three',
-          title: `T ${step}`,
-          message: `M ${step}`,
-          taskId: 'task_x',
-          stepId: step,
-        });
+        await deliver(
+          h.api.deps.store,
+          TEST_KEYRING,
+          {
+            ownerId: 'owner_a',
+            chatId: 'chat_three',
+            title: `T ${step}`,
+            message: `M ${step}`,
+            taskId: 'task_x',
+            stepId: step,
+          },
+          webhookPolicy(h.api.deps.config, TEST_RESOLVE),
+        );
       }
       const list = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three', limit: 1 });
       expect(list.status).toBe(200);
@@ -342,7 +359,9 @@ describe('keys, embeds, chats and workspace results', () => {
         .selectAll()
         .executeTakeFirstOrThrow();
       expect(row.payload_sealed).not.toContain('c2VjcmV0');
-      expect(openJson(TEST_KEYRING, row.payload_sealed)).toMatchObject({
+      expect(
+        openJson(TEST_KEYRING, row.payload_sealed, sealedCell.workspaceResult(row.root_id, row.owner_id)),
+      ).toMatchObject({
         key_id: 'browser-key-1',
         root: { ciphertext: 'c2VjcmV0' },
         children: [],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { createKey } from '../../lib/keys.js';
 import { TEST_KEYRING } from '../helpers/fixtures.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
@@ -258,10 +259,12 @@ describe('skill discovery and authenticated skill calls', () => {
       .executeTakeFirstOrThrow();
     expect(embed).toMatchObject({ status: 'ready', owner_id: 'owner_a', skill: 'echo.slow_echo' });
     expect(embed.content_sealed).not.toContain('LATER');
-    expect(openJson(TEST_KEYRING, embed.content_sealed!)).toEqual({
-      output: { results: [{ text: 'LATER' }] },
-      previews: [{ title: 'LATER' }],
-    });
+    expect(openJson(TEST_KEYRING, embed.content_sealed!, sealedCell.embed(embed.id, embed.owner_id))).toEqual(
+      {
+        output: { results: [{ text: 'LATER' }] },
+        previews: [{ title: 'LATER' }],
+      },
+    );
   });
 
   it('marks the embed of a failed long-running call as failed, not pending forever', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJson } from '../../lib/crypto/aead.js';
+import { openJson } from '../../lib/crypto/sealed-value.js';
+import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { TEST_KEYRING } from '../helpers/temporal.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
@@ -56,7 +57,9 @@ describe('workflow definitions and runs through the API', () => {
       .where('definition_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.source_sealed).not.toContain('Shout');
-    expect(openJson<string>(TEST_KEYRING, row.source_sealed)).toBe(SHOUT);
+    expect(
+      openJson<string>(TEST_KEYRING, row.source_sealed, sealedCell.definitionSource(id, 1, 'owner_a')),
+    ).toBe(SHOUT);
   });
 
   it('hides one owner’s definitions from another (404)', async () => {
@@ -152,8 +155,8 @@ describe('workflow definitions and runs through the API', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toEqual({
       code: 'INVALID_PARAMETER',
-      message: 'Invalid value at inputs.word: Missing required run input "word".',
-      details: { issues: [{ path: 'inputs.word', message: 'Missing required run input "word".' }] },
+      message: 'Invalid value at inputs.word: is required',
+      details: { issues: [{ path: 'inputs.word', message: 'is required' }] },
     });
   });
 
@@ -167,7 +170,7 @@ describe('workflow definitions and runs through the API', () => {
     const task = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed');
     expect(task.error).toEqual({
       code: 'FORBIDDEN',
-      message: 'Step shout failed: The API key is not allowed to do this.',
+      message: 'A step failed: The API key is not allowed to do this.',
       details: { step: 'shout' },
     });
     expect(task.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'pending']);

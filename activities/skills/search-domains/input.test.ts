@@ -126,7 +126,7 @@ describe('parseSearchInput rejections', () => {
       { path: 'requests[0].query', message: 'Not a valid domain name: a domain name cannot contain spaces.' },
       {
         path: 'requests[1].query',
-        message: 'Not a valid domain name: label "-cedar" starts or ends with a hyphen.',
+        message: 'Not a valid domain name: a label starts or ends with a hyphen.',
       },
       { path: 'requests[2].query', message: 'The query is empty.' },
     ]);

@@ -125,7 +125,7 @@ function rejectDuplicateIds(value: unknown, ctx: z.RefinementCtx): void {
     const id = (group as { id?: unknown } | null)?.id;
     if (typeof id !== 'string') return;
     if (seen.has(id))
-      ctx.addIssue({ code: 'custom', path: ['requests', index, 'id'], message: `Duplicate id "${id}".` });
+      ctx.addIssue({ code: 'custom', path: ['requests', index, 'id'], message: 'Duplicate id.' });
     seen.add(id);
   });
 }

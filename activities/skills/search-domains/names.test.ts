@@ -33,15 +33,11 @@ describe('checkDomainName', () => {
       return r.ok ? 'ok' : r.reason;
     };
     expect(reason('my shop.com')).toBe('a domain name cannot contain spaces');
-    expect(reason('-cedar.com')).toBe('label "-cedar" starts or ends with a hyphen');
-    expect(reason('cedar-.com')).toBe('label "cedar-" starts or ends with a hyphen');
-    expect(reason('ab--cd.com')).toBe(
-      'label "ab--cd" has "--" at positions 3-4 and is not a valid IDN label',
-    );
-    expect(reason('xn--zz.com')).toBe(
-      'label "xn--zz" has "--" at positions 3-4 and is not a valid IDN label',
-    );
-    expect(reason('a_b.com')).toBe('label "a_b" may contain only letters, digits and hyphens');
+    expect(reason('-cedar.com')).toBe('a label starts or ends with a hyphen');
+    expect(reason('cedar-.com')).toBe('a label starts or ends with a hyphen');
+    expect(reason('ab--cd.com')).toBe('a label has "--" at positions 3-4 and is not a valid IDN label');
+    expect(reason('xn--zz.com')).toBe('a label has "--" at positions 3-4 and is not a valid IDN label');
+    expect(reason('a_b.com')).toBe('a label may contain only letters, digits and hyphens');
     expect(reason('cedar..com')).toBe('a label is empty');
     expect(reason('cedar')).toBe('a domain name needs at least two labels');
     expect(reason('1.2.3.4')).toBe('the top-level label cannot be all digits');
@@ -51,7 +47,7 @@ describe('checkDomainName', () => {
     expect(checkDomainName(`${'a'.repeat(63)}.com`).ok).toBe(true);
     expect(checkDomainName(`${'a'.repeat(64)}.com`)).toEqual({
       ok: false,
-      reason: `label "${'a'.repeat(64)}" is longer than 63 octets`,
+      reason: `a label is longer than 63 octets`,
     });
     const head = ['a', 'b', 'c'].map((ch) => ch.repeat(63)).join('.');
     expect(`${head}.${'d'.repeat(61)}`.length).toBe(253);
@@ -88,7 +84,7 @@ describe('classifyQuery', () => {
     });
     expect(classifyQuery('my_shop')).toEqual({
       ok: false,
-      message: 'Not a valid keyword: label "my_shop" may contain only letters, digits and hyphens.',
+      message: 'Not a valid keyword: a label may contain only letters, digits and hyphens.',
     });
   });
 

@@ -26,25 +26,24 @@ const NAME_ATTEMPT_MAX_WORDS = 3;
 /** Outcome of a name check: the canonical ASCII and display forms, or why it is invalid. */
 export type NameCheck = { ok: true; ascii: string; unicode: string } | { ok: false; reason: string };
 
-/** Why one label fails, for a message that names the broken rule. */
+/** Why one label fails, for a message that names the broken rule (never the label itself). */
 function diagnoseLabel(label: string): string {
-  if (label.startsWith('-') || label.endsWith('-')) return `label "${label}" starts or ends with a hyphen`;
-  if (label.slice(2, 4) === '--')
-    return `label "${label}" has "--" at positions 3-4 and is not a valid IDN label`;
+  if (label.startsWith('-') || label.endsWith('-')) return 'a label starts or ends with a hyphen';
+  if (label.slice(2, 4) === '--') return 'a label has "--" at positions 3-4 and is not a valid IDN label';
   // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(label)) return `label "${label}" may contain only letters, digits and hyphens`;
-  return `label "${label}" is not a valid internationalised label`;
+  if (/^[\x00-\x7f]*$/.test(label)) return 'a label may contain only letters, digits and hyphens';
+  return 'a label is not a valid internationalised label';
 }
 
 /** Converts one label to canonical ASCII, or explains why it is invalid. */
 export function checkLabel(label: string): NameCheck {
   if (label.length === 0) return { ok: false, reason: 'a label is empty' };
   if (WHITESPACE.test(label)) return { ok: false, reason: 'a domain name cannot contain spaces' };
-  if (label.includes('.')) return { ok: false, reason: `"${label}" is not a single label` };
+  if (label.includes('.')) return { ok: false, reason: 'the extension is not a single label' };
   const ascii = toASCII(label, IDNA);
   if (ascii === null || ascii.length === 0) return { ok: false, reason: diagnoseLabel(label.toLowerCase()) };
   if (ascii.length > MAX_LABEL_OCTETS) {
-    return { ok: false, reason: `label "${label}" is longer than ${MAX_LABEL_OCTETS} octets` };
+    return { ok: false, reason: `a label is longer than ${MAX_LABEL_OCTETS} octets` };
   }
   // tr46 already enforces these; the explicit check keeps the rule visible and independent of it.
   if (!LDH_LABEL.test(ascii) || (ascii.slice(2, 4) === '--' && !ascii.startsWith('xn--'))) {

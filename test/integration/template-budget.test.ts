@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+/** The probe from issue 9: `#each` three deep over a 400-item run input (64 million iterations). */
+const PROBE = `title: Template probe
+start_when:
+  manual:
+    inputs:
+      items: { type: array, required: true }
+steps:
+  - id: notify
+    send_chat_message:
+      title: Probe
+      message: "{{#each inputs.items}}{{#each inputs.items}}{{#each inputs.items}}x{{/each}}{{/each}}{{/each}}"
+`;
+
+const ORDINARY = `title: Ordinary
+start_when:
+  manual:
+    inputs:
+      word: { type: string, required: true }
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input:
+      requests:
+        - text: "{{inputs.word}}"
+`;
+
+describe('template budget on a real Temporal server', () => {
+  let h: EngineHarness;
+
+  beforeAll(async () => {
+    // The test polls two tasks for a while: keep the per-key request limit out of the way.
+    h = await startEngine({ config: { RATE_LIMIT_STANDARD_PER_MINUTE: 10_000 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('fails the nested-loop probe fast with TEMPLATE_TOO_LARGE while an ordinary run completes', async () => {
+    const probe = await h.request('POST', '/v1/workflows', PROBE, 'application/yaml');
+    expect(probe.status).toBe(201);
+    const ordinary = await h.request('POST', '/v1/workflows', ORDINARY, 'application/yaml');
+    expect(ordinary.status).toBe(201);
+
+    const items = Array.from({ length: 400 }, (_, i) => i);
+    const rssBefore = process.memoryUsage().rss;
+    const t0 = Date.now();
+    const run = await h.request('POST', `/v1/workflows/${probe.json.id}/runs`, { inputs: { items } });
+    expect(run.status).toBe(202);
+    const other = await h.request('POST', `/v1/workflows/${ordinary.json.id}/runs`, {
+      inputs: { word: 'calm' },
+    });
+    expect(other.status).toBe(202);
+
+    const done = await h.waitForTask(other.json.task_id, (t) => t.status === 'completed', 15_000);
+    const ordinaryMs = Date.now() - t0;
+    expect(done.result.outputs.shout).toEqual({ results: ['CALM'], result_count: 1 });
+
+    const failed = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed', 15_000);
+    const probeMs = Date.now() - t0;
+    expect(failed.error).toEqual({
+      code: 'TEMPLATE_TOO_LARGE',
+      message: 'A step failed: The template renders more than the budget allows.',
+      details: { step: 'notify' },
+    });
+    expect(failed.steps).toEqual([
+      expect.objectContaining({
+        id: 'notify',
+        status: 'failed',
+        error: { code: 'TEMPLATE_TOO_LARGE', message: 'The template renders more than the budget allows.' },
+      }),
+    ]);
+    // Failed at once: one workflow task, no retry loop.
+    const raw = await h.env.client.workflow.getHandle(run.json.task_id).fetchHistory();
+    expect(raw.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toHaveLength(0);
+    const rssGrowthMb = Math.round((process.memoryUsage().rss - rssBefore) / 1e6);
+    console.log(
+      `template probe: failed after ${probeMs} ms; ordinary run ${ordinaryMs} ms; rss +${rssGrowthMb} MB`,
+    );
+    expect(probeMs).toBeLessThan(10_000);
+  });
+
+  it('refuses run inputs past the total size limit with RUN_INPUTS_TOO_LARGE and the input path', async () => {
+    const probe = await h.request('POST', '/v1/workflows', PROBE, 'application/yaml');
+    const items = Array.from({ length: 7_000 }, (_, i) => `item-${i}`);
+    const res = await h.request('POST', `/v1/workflows/${probe.json.id}/runs`, { inputs: { items } });
+    expect(res.status).toBe(413);
+    expect(res.json).toEqual({
+      error: {
+        code: 'RUN_INPUTS_TOO_LARGE',
+        message: "The run's inputs are larger than the limit; see details.issues for the input.",
+        details: {
+          issues: [
+            { path: 'inputs.items', message: 'takes the run inputs past 65536 characters of JSON in total' },
+          ],
+          max_chars: 65536,
+        },
+      },
+    });
+  });
+});
