@@ -145,8 +145,8 @@ def list_skills() -> Call[list[dict[str, str]]]:
     return Call("GET", "/v1/openapi.json", parse)
 
 
-def _skill_path(app_id: str, skill_id: str) -> str:
-    return f"/v1/apps/{seg(app_id)}/skills/{seg(snake_case(skill_id))}"
+def _skill_path(app_id: str, skill_id: str, prefix: str = "/v1") -> str:
+    return f"{prefix}/apps/{seg(app_id)}/skills/{seg(snake_case(skill_id))}"
 
 
 def get_app(app_id: str) -> Call[models.AppView]:
@@ -208,7 +208,7 @@ def anonymous_call(
     app_id: str, skill_id: str, input: Any, anonymous_id: str | None, *, quote: bool = False
 ) -> Call[dict[str, Any]]:
     """The guest skill call, or with ``quote`` its pre-check (cost and whether the allowance covers it)."""
-    path = f"/v1/anonymous{_skill_path(app_id, skill_id)}{'/quote' if quote else ''}"
+    path = _skill_path(app_id, skill_id, "/v1/anonymous") + ("/quote" if quote else "")
     return Call("POST", path, _json, json=to_dict(input), headers=_guest(anonymous_id), authenticated=False)
 
 
