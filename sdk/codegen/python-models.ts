@@ -203,7 +203,12 @@ export function renderPythonApps(source: PythonSource): string {
     ['Async', (t: string) => `Awaitable[${t}]`],
   ] as const) {
     for (const appId of apps) {
-      lines.push('', '', `class ${prefix}${pascalCase(appId)}App(AppBase):`, `    """The \`${appId}\` app."""`);
+      lines.push(
+        '',
+        '',
+        `class ${prefix}${pascalCase(appId)}App(AppBase):`,
+        `    """The \`${appId}\` app."""`,
+      );
       for (const s of source.skills.filter((x) => x.appId === appId)) {
         const result = wrap(`models.${s.base}Result | models.SkillCallAccepted`);
         lines.push(
@@ -219,7 +224,12 @@ export function renderPythonApps(source: PythonSource): string {
         );
       }
     }
-    lines.push('', '', `class ${prefix}Apps(AppsBase):`, '    """Every app of the document as a property."""');
+    lines.push(
+      '',
+      '',
+      `class ${prefix}Apps(AppsBase):`,
+      '    """Every app of the document as a property."""',
+    );
     for (const appId of apps) {
       const cls = `${prefix}${pascalCase(appId)}App`;
       lines.push(

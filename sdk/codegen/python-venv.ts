@@ -61,7 +61,11 @@ export function venvStamp(rootDir: string): string {
 /** Paths inside the venv. */
 export function pythonSdkVenv(rootDir: string): PythonSdkVenv {
   const dir = path.join(rootDir, '.tools', 'python-sdk-venv');
-  return { dir, python: path.join(dir, 'bin', 'python'), codegen: path.join(dir, 'bin', 'datamodel-codegen') };
+  return {
+    dir,
+    python: path.join(dir, 'bin', 'python'),
+    codegen: path.join(dir, 'bin', 'datamodel-codegen'),
+  };
 }
 
 /** Creates or refreshes .tools/python-sdk-venv; instant when it is current. */

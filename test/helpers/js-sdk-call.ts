@@ -9,7 +9,12 @@ import { createClient } from '../../sdk/index.js';
 
 const [appId, skillId, input] = process.argv.slice(2);
 if (!appId || !skillId || !input) throw new Error('usage: js-sdk-call.ts <app> <skill> <input-json>');
-const client = createClient({ baseUrl: process.env.SKILLFLOW_URL ?? '', token: process.env.SKILLFLOW_API_KEY });
+const client = createClient({
+  baseUrl: process.env.SKILLFLOW_URL ?? '',
+  token: process.env.SKILLFLOW_API_KEY,
+});
 const call = client.app(appId)[camelCase(skillId)];
 if (!call) throw new Error('no such skill method');
-process.stdout.write(JSON.stringify(await call(JSON.parse(input) as { requests: Record<string, unknown>[] })));
+process.stdout.write(
+  JSON.stringify(await call(JSON.parse(input) as { requests: Record<string, unknown>[] })),
+);
