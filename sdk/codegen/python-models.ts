@@ -82,8 +82,8 @@ export function forPydantic(value: unknown): unknown {
 
 /** A skill's 200 body: its output's fields plus the fields every completed call adds. */
 function resultSchema(output: JsonSchema, completed: JsonSchema, title: string): JsonSchema {
-  const props = (s: JsonSchema) => (s.properties ?? {}) as Record<string, JsonSchema>;
-  const required = (s: JsonSchema) => (Array.isArray(s.required) ? (s.required as string[]) : []);
+  const props = (s: JsonSchema) => s.properties ?? {};
+  const required = (s: JsonSchema) => (Array.isArray(s.required) ? s.required : []);
   return {
     type: 'object',
     description: `Result of ${title}: the skill output plus previews and task_id.`,
