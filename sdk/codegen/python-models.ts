@@ -220,7 +220,8 @@ export function renderPythonApps(source: PythonSource): string {
           '        team_id: str | None = None,',
           `    ) -> ${result}:`,
           `        """${s.title}: POST /v1/apps/${s.appId}/skills/${s.skillId}."""`,
-          `        return self._call("${s.skillId}", input, team_id)`,
+          `        result: ${result} = self._call("${s.skillId}", input, team_id)`,
+          '        return result',
         );
       }
     }

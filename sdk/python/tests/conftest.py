@@ -124,7 +124,9 @@ class Scripted:
         self.seen.clear()
 
 
-def reply(status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None) -> Reply:
+def reply(
+    status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None
+) -> Reply:
     """A JSON reply (or ``raw`` bytes)."""
     data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
     return status, {"content-type": "application/json", **(headers or {})}, data
@@ -142,7 +144,9 @@ def scripted() -> Iterator[Scripted]:
         def _answer(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length) if length else b""
-            state.seen.append(Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            state.seen.append(
+                Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
             index = min(len(state.seen), len(state.replies)) - 1
             status, headers, data = state.replies[index]
             self.send_response(status)
@@ -174,13 +178,15 @@ def normalise(value: Any) -> Any:
     if isinstance(value, list):
         return [normalise(v) for v in value]
     if isinstance(value, dict):
-        return {k: f"<{k}>" if k == "task_id" or k.endswith("_at") else normalise(v) for k, v in value.items()}
+        return {
+            k: f"<{k}>" if k == "task_id" or k.endswith("_at") else normalise(v) for k, v in value.items()
+        }
     return value
 
 
 def run_node(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Runs Node.js in the repository (the CLI, the JS SDK) with ``env`` over a clean environment."""
     clean = {k: v for k, v in os.environ.items() if k not in ("SKILLFLOW_API_KEY", "SKILLFLOW_URL")}
-    return subprocess.run([NODE, *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120)
-
-
+    return subprocess.run(
+        [NODE, *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120
+    )

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-
 from conftest import ROOT, Stack
+
 from skillflow import (
     AuthenticationError,
     BadRequestError,
@@ -45,10 +45,15 @@ def test_skill_methods_are_snake_case_and_unknown_names_resolve_dynamically(clie
     assert isinstance(res, models.HostingSearchDomainsResult)
     assert res.results[0].query == "cedar"
     # camelCase and hyphenated names, and apps["..."], reach the same skill and the same model.
-    again = client.apps["hosting"].searchDomains(models.HostingSearchDomainsInput(requests=[{"query": "cedar.com"}]))
+    again = client.apps["hosting"].searchDomains(
+        models.HostingSearchDomainsInput(requests=[{"query": "cedar.com"}])
+    )
     assert isinstance(again, models.HostingSearchDomainsResult)
     assert again.results[0].query == "cedar.com"
-    assert client.apps.hosting.search_domains.__doc__ == "Search domains: POST /v1/apps/hosting/skills/search_domains."
+    assert (
+        client.apps.hosting.search_domains.__doc__
+        == "Search domains: POST /v1/apps/hosting/skills/search_domains."
+    )
 
 
 def test_discovery(client: Client) -> None:
@@ -101,11 +106,21 @@ def test_workflow_lifecycle_run_wait_and_runs(stack: Stack, client: Client) -> N
 
     started = client.workflows.run(created.id)
     seen: list[str] = []
-    task = client.tasks.wait(started.task_id, timeout=90, interval=0.2, on_progress=lambda t: seen.append(t.status))
-    assert (task.task_id, task.kind, task.status, task.error) == (started.task_id, "workflow_run", "completed", None)
+    task = client.tasks.wait(
+        started.task_id, timeout=90, interval=0.2, on_progress=lambda t: seen.append(t.status)
+    )
+    assert (task.task_id, task.kind, task.status, task.error) == (
+        started.task_id,
+        "workflow_run",
+        "completed",
+        None,
+    )
     assert [(s.id, s.status) for s in task.steps] == [("search", "completed"), ("notify", "completed")]
     assert seen[-1] == "completed"
-    assert to_dict(client.tasks.get(started.task_id)) == rest(stack, "GET", f"/v1/tasks/{started.task_id}").json()
+    assert (
+        to_dict(client.tasks.get(started.task_id))
+        == rest(stack, "GET", f"/v1/tasks/{started.task_id}").json()
+    )
     assert started.task_id in [r.task_id for r in client.workflows.runs(created.id)]
     # Cancelling a finished task changes nothing.
     assert client.tasks.cancel(started.task_id).status == "completed"
@@ -117,7 +132,9 @@ def test_workflow_lifecycle_run_wait_and_runs(stack: Stack, client: Client) -> N
 
 
 def test_schedule_controls(client: Client) -> None:
-    created = client.workflows.create(SCHEDULED.replace("Daily domain watch", f"Watch {uuid.uuid4().hex[:8]}"))
+    created = client.workflows.create(
+        SCHEDULED.replace("Daily domain watch", f"Watch {uuid.uuid4().hex[:8]}")
+    )
     try:
         paused = client.workflows.schedule.pause(created.id)
         assert paused.paused is True
@@ -127,7 +144,9 @@ def test_schedule_controls(client: Client) -> None:
         assert triggered.paused is False
     finally:
         client.workflows.delete(created.id)
-    manual = client.workflows.create(EXAMPLE.replace("title: Domain ideas", f"title: M {uuid.uuid4().hex[:8]}"))
+    manual = client.workflows.create(
+        EXAMPLE.replace("title: Domain ideas", f"title: M {uuid.uuid4().hex[:8]}")
+    )
     with pytest.raises(ConflictError) as info:
         client.workflows.schedule.pause(manual.id)
     assert info.value.status == 409
@@ -175,4 +194,6 @@ def test_anonymous_call_quote_and_free_usage_status(stack: Stack) -> None:
         assert after["daily_remaining_percent"] < 100
         with pytest.raises(BadRequestError) as info:
             anon.anonymous.free_usage_status("x")
-        assert info.value.issues == [{"path": "anonymous_id", "message": "must be 16 to 128 letters, digits, _ or -"}]
+        assert info.value.issues == [
+            {"path": "anonymous_id", "message": "must be 16 to 128 letters, digits, _ or -"}
+        ]

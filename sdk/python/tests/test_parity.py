@@ -7,8 +7,8 @@ import asyncio
 import json
 
 import httpx
-
 from conftest import Stack, normalise, run_node
+
 from skillflow import AsyncClient, Client, models, to_dict
 
 INPUT = {"requests": [{"id": "a", "query": "cedar", "tlds": ["com"]}, {"query": "lanternfish.net"}]}
@@ -36,9 +36,14 @@ def test_python_js_cli_and_rest_return_the_same_grouped_body(stack: Stack) -> No
     py_async = asyncio.run(call_async())
 
     env = {"SKILLFLOW_URL": stack.url, "SKILLFLOW_API_KEY": stack.token}
-    js = run_node(["--import", "tsx", "test/helpers/js-sdk-call.ts", "hosting", "search_domains", json.dumps(INPUT)], env)
+    js = run_node(
+        ["--import", "tsx", "test/helpers/js-sdk-call.ts", "hosting", "search_domains", json.dumps(INPUT)],
+        env,
+    )
     assert js.returncode == 0, js.stderr
-    cli = run_node(["bin/skillflow.js", "apps", "hosting", "search_domains", "--input", json.dumps(INPUT), "--json"], env)
+    cli = run_node(
+        ["bin/skillflow.js", "apps", "hosting", "search_domains", "--input", json.dumps(INPUT), "--json"], env
+    )
     assert (cli.returncode, cli.stderr) == (0, "")
 
     assert isinstance(py, models.HostingSearchDomainsResult)

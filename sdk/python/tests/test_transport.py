@@ -8,8 +8,8 @@ import json
 import time
 
 import pytest
-
 from conftest import Scripted, envelope, reply
+
 from skillflow import (
     AsyncClient,
     Client,
@@ -77,7 +77,10 @@ def test_a_retry_after_longer_than_max_retry_wait_is_raised_at_once(scripted: Sc
 @pytest.mark.parametrize("status", [429, 503])
 def test_a_post_is_never_retried(scripted: Scripted, status: int) -> None:
     scripted.script(reply(status, LIMITED, {"retry-after": "0"}), reply(200, TASK))
-    with Client(scripted.url, "sf_t") as client, pytest.raises((RateLimitError, ServiceUnavailableError)) as info:
+    with (
+        Client(scripted.url, "sf_t") as client,
+        pytest.raises((RateLimitError, ServiceUnavailableError)) as info,
+    ):
         client.tasks.cancel("t1")
     assert (info.value.status, info.value.retry_after) == (status, 0.0)
     assert [(s.method, s.path) for s in scripted.seen] == [("POST", "/v1/tasks/t1/cancel")]
@@ -111,7 +114,9 @@ def test_requests_carry_the_token_bodies_and_queries(scripted: Scripted) -> None
         client.workflows.validate("title: x\n")
         client.workflows.validate({"title": "x"})
         client.apps.hosting.search_domains({"requests": [{"query": "cedar"}]}, team_id="team_1")
-        client.anonymous.call("hosting", "search_domains", {"requests": [{"query": "q"}]}, anonymous_id="g" * 16)
+        client.anonymous.call(
+            "hosting", "search_domains", {"requests": [{"query": "q"}]}, anonymous_id="g" * 16
+        )
     assert got == {"embed_id": "emb_1", "skill": "a.b", "previews": [{"title": "x"}]}
     embed, yaml, obj, skill, guest = scripted.seen
     assert (embed.method, embed.path, embed.headers["authorization"]) == (

@@ -22,7 +22,7 @@ from ._app_base import AppBase, AppsBase, snake_case
 from ._async_client import AsyncClient
 from ._client import Anonymous, Client, Embeds, Keys, Schedule, Skills, Tasks, Workflows
 from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, detect_format, is_terminal, to_dict
-from ._transport import __version__, normalise_base_url
+from ._transport import ClientOptions, __version__, normalise_base_url
 from .errors import (
     AuthenticationError,
     BadRequestError,
@@ -39,7 +39,6 @@ from .errors import (
 )
 from .models import SkillCallAccepted, SkillCallCompleted, Task
 
-
 __all__ = [
     "Anonymous",
     "AppBase",
@@ -48,6 +47,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "Client",
+    "ClientOptions",
     "ConflictError",
     "DefinitionFormat",
     "DefinitionSource",

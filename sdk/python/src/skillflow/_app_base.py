@@ -7,8 +7,8 @@ generated over these bases.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 

@@ -29,7 +29,8 @@ class HostingApp(AppBase):
         team_id: str | None = None,
     ) -> models.HostingSearchDomainsResult | models.SkillCallAccepted:
         """Search domains: POST /v1/apps/hosting/skills/search_domains."""
-        return self._call("search_domains", input, team_id)
+        result: models.HostingSearchDomainsResult | models.SkillCallAccepted = self._call("search_domains", input, team_id)
+        return result
 
 
 class Apps(AppsBase):
@@ -50,7 +51,8 @@ class AsyncHostingApp(AppBase):
         team_id: str | None = None,
     ) -> Awaitable[models.HostingSearchDomainsResult | models.SkillCallAccepted]:
         """Search domains: POST /v1/apps/hosting/skills/search_domains."""
-        return self._call("search_domains", input, team_id)
+        result: Awaitable[models.HostingSearchDomainsResult | models.SkillCallAccepted] = self._call("search_domains", input, team_id)
+        return result
 
 
 class AsyncApps(AppsBase):

@@ -7,30 +7,36 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
+from typing_extensions import Unpack
 
 from . import _requests as ops
 from . import models
 from ._apps import AsyncApps
 from ._client import wait_timeout
 from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
-from ._transport import AsyncTransport, Call
+from ._transport import AsyncTransport, Call, ClientOptions
 
 T = TypeVar("T")
-Send = Callable[[Call[T]], Awaitable[T]]
+
+
+class Send(Protocol):
+    """The transport's ``send``."""
+
+    def __call__(self, call: Call[T]) -> Awaitable[T]: ...
 
 
 class _Resource:
-    def __init__(self, send: Send[Any]) -> None:
+    def __init__(self, send: Send) -> None:
         self._send = send
 
 
 class AsyncSkills(_Resource):
     """See :class:`skillflow.Skills`."""
 
-    async def list(self) -> list[dict[str, str]]:
+    async def list(self) -> ops.SkillRefs:
         return await self._send(ops.list_skills())
 
     async def app(self, app_id: str) -> models.AppView:
@@ -42,7 +48,9 @@ class AsyncSkills(_Resource):
     async def details(self, app_id: str, skill_id: str) -> models.SkillDetails:
         return await self._send(ops.skill_details(app_id, skill_id))
 
-    async def call(self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None) -> SkillCallResponse:
+    async def call(
+        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+    ) -> SkillCallResponse:
         return await self._send(ops.call_skill(app_id, skill_id, input, team_id))
 
 
@@ -92,7 +100,7 @@ class AsyncSchedule(_Resource):
 class AsyncWorkflows(_Resource):
     """See :class:`skillflow.Workflows`."""
 
-    def __init__(self, send: Send[Any]) -> None:
+    def __init__(self, send: Send) -> None:
         super().__init__(send)
         self.schedule = AsyncSchedule(send)
 
@@ -111,7 +119,7 @@ class AsyncWorkflows(_Resource):
     ) -> models.WorkflowDefinition:
         return await self._send(ops.update_workflow(workflow_id, source, format))
 
-    async def list(self) -> list[models.Workflow]:
+    async def list(self) -> ops.WorkflowItems:
         return await self._send(ops.list_workflows())
 
     async def get(self, workflow_id: str) -> models.WorkflowDefinition:
@@ -123,7 +131,7 @@ class AsyncWorkflows(_Resource):
     async def run(self, workflow_id: str, inputs: Mapping[str, Any] | None = None) -> models.RunStarted:
         return await self._send(ops.run_workflow(workflow_id, inputs))
 
-    async def runs(self, workflow_id: str) -> list[models.Run]:
+    async def runs(self, workflow_id: str) -> ops.RunItems:
         return await self._send(ops.list_runs(workflow_id))
 
 
@@ -137,10 +145,12 @@ class AsyncEmbeds(_Resource):
 class AsyncKeys(_Resource):
     """See :class:`skillflow.Keys`."""
 
-    async def create(self, name: str, scopes: Sequence[str], *, tier: str | None = None) -> models.CreatedApiKey:
+    async def create(
+        self, name: str, scopes: Sequence[str], *, tier: str | None = None
+    ) -> models.CreatedApiKey:
         return await self._send(ops.create_key(name, scopes, tier))
 
-    async def list(self) -> list[models.Key]:
+    async def list(self) -> ops.KeyItems:
         return await self._send(ops.list_keys())
 
     async def revoke(self, key_id: str) -> None:
@@ -150,7 +160,9 @@ class AsyncKeys(_Resource):
 class AsyncAnonymous(_Resource):
     """See :class:`skillflow.Anonymous`."""
 
-    async def call(self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None) -> dict[str, Any]:
+    async def call(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
         return await self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id))
 
     async def quote(
@@ -163,25 +175,18 @@ class AsyncAnonymous(_Resource):
 
 
 class AsyncClient:
-    """An asynchronous skillflow client (``async with AsyncClient(...) as client``); the options
-    are those of :class:`skillflow.Client`, with an :class:`httpx.AsyncClient` as ``http_client``."""
+    """An asynchronous skillflow client (``async with AsyncClient(...) as client``); arguments as
+    for :class:`skillflow.Client`, with an :class:`httpx.AsyncClient` as ``http_client``."""
 
     def __init__(
         self,
         base_url: str,
         token: str | None = None,
         *,
-        timeout: float = 120.0,
-        max_retries: int = 2,
-        max_retry_wait: float = 30.0,
-        headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        self._owns_http = http_client is None
-        client = http_client or httpx.AsyncClient(timeout=timeout)
-        self._transport = AsyncTransport(
-            base_url, token, client, max_retries=max_retries, max_retry_wait=max_retry_wait, headers=headers
-        )
+        self._transport = AsyncTransport(base_url, token, http_client, options)
         send = self._transport.send
         self.base_url = self._transport.base_url
         self.skills = AsyncSkills(send)
@@ -194,8 +199,7 @@ class AsyncClient:
 
     async def aclose(self) -> None:
         """Closes the connection pool (unless ``http_client`` was passed in)."""
-        if self._owns_http:
-            await self._transport.client.aclose()
+        await self._transport.aclose()
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -5,30 +5,36 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
+from typing_extensions import Unpack
 
 from . import _requests as ops
 from . import models
 from ._apps import Apps
 from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
-from ._transport import Call, SyncTransport
+from ._transport import Call, ClientOptions, SyncTransport
 from .errors import SkillflowClientError
 
 T = TypeVar("T")
-Send = Callable[[Call[T]], T]
+
+
+class Send(Protocol):
+    """The transport's ``send``."""
+
+    def __call__(self, call: Call[T]) -> T: ...
 
 
 class _Resource:
-    def __init__(self, send: Send[Any]) -> None:
+    def __init__(self, send: Send) -> None:
         self._send = send
 
 
 class Skills(_Resource):
     """Discovery and explicit skill calls (``client.skills``)."""
 
-    def list(self) -> list[dict[str, str]]:
+    def list(self) -> ops.SkillRefs:
         """Every skill the API serves (``[{"app_id", "skill_id"}]``, from /v1/openapi.json)."""
         return self._send(ops.list_skills())
 
@@ -44,7 +50,9 @@ class Skills(_Resource):
         """GET /v1/apps/{app}/skills/{skill}/details: JSON Schemas, defaults, policy."""
         return self._send(ops.skill_details(app_id, skill_id))
 
-    def call(self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None) -> SkillCallResponse:
+    def call(
+        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+    ) -> SkillCallResponse:
         """POST /v1/apps/{app}/skills/{skill}: the skill's result (200) or ``SkillCallAccepted`` (202)."""
         return self._send(ops.call_skill(app_id, skill_id, input, team_id))
 
@@ -88,7 +96,9 @@ class Tasks(_Resource):
 
 def wait_timeout(task: models.Task, timeout: float) -> SkillflowClientError:
     """The error of a :meth:`Tasks.wait` that gave up."""
-    return SkillflowClientError("WAIT_TIMEOUT", f"Task {task.task_id} is still {task.status} after {timeout:g} s.")
+    return SkillflowClientError(
+        "WAIT_TIMEOUT", f"Task {task.task_id} is still {task.status} after {timeout:g} s."
+    )
 
 
 class Schedule(_Resource):
@@ -109,11 +119,13 @@ class Workflows(_Resource):
     """Workflow definitions and runs (``client.workflows``). A text source is sent as written
     (YAML as ``application/yaml``), so diagnostics point at the caller's own lines."""
 
-    def __init__(self, send: Send[Any]) -> None:
+    def __init__(self, send: Send) -> None:
         super().__init__(send)
         self.schedule = Schedule(send)
 
-    def validate(self, source: DefinitionSource, *, format: DefinitionFormat | None = None) -> models.ValidationResult:
+    def validate(
+        self, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.ValidationResult:
         """Compiles without saving: ``valid``, ``diagnostics``, ``steps``."""
         return self._send(ops.validate_workflow(source, format))
 
@@ -129,7 +141,7 @@ class Workflows(_Resource):
         """Saves a new version (an identical source keeps the current version)."""
         return self._send(ops.update_workflow(workflow_id, source, format))
 
-    def list(self) -> list[models.Workflow]:
+    def list(self) -> ops.WorkflowItems:
         return self._send(ops.list_workflows())
 
     def get(self, workflow_id: str) -> models.WorkflowDefinition:
@@ -143,7 +155,7 @@ class Workflows(_Resource):
         """Starts a run with trigger inputs; follow its ``task_id`` with ``client.tasks``."""
         return self._send(ops.run_workflow(workflow_id, inputs))
 
-    def runs(self, workflow_id: str) -> list[models.Run]:
+    def runs(self, workflow_id: str) -> ops.RunItems:
         """Run history, newest first."""
         return self._send(ops.list_runs(workflow_id))
 
@@ -163,7 +175,7 @@ class Keys(_Resource):
         """Creates a key. Its ``token`` is in this answer only: store it safely."""
         return self._send(ops.create_key(name, scopes, tier))
 
-    def list(self) -> list[models.Key]:
+    def list(self) -> ops.KeyItems:
         """Every key (never with its token)."""
         return self._send(ops.list_keys())
 
@@ -175,11 +187,15 @@ class Keys(_Resource):
 class Anonymous(_Resource):
     """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""
 
-    def call(self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None) -> dict[str, Any]:
+    def call(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
         """Calls a skill open to guests (one request item), within the free allowance."""
         return self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id))
 
-    def quote(self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None) -> dict[str, Any]:
+    def quote(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
         """What the call would cost and whether the allowance covers it; nothing runs."""
         return self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id, quote=True))
 
@@ -192,8 +208,9 @@ class Client:
     """A synchronous skillflow client; use it as a context manager (or call :meth:`close`).
 
     ``base_url`` is the API origin (a trailing ``/v1`` is accepted); ``token`` an API key
-    (``sf_...``), not needed for ``client.anonymous``. GETs are retried up to ``max_retries``
-    times on 429 and 503 when the ``Retry-After`` is at most ``max_retry_wait`` seconds.
+    (``sf_...``), not needed for ``client.anonymous``; ``http_client`` your own httpx client,
+    which the SDK then does not close. Options: :class:`~skillflow.ClientOptions` (``timeout``,
+    ``max_retries``, ``max_retry_wait``, ``headers``).
     """
 
     def __init__(
@@ -201,17 +218,10 @@ class Client:
         base_url: str,
         token: str | None = None,
         *,
-        timeout: float = 120.0,
-        max_retries: int = 2,
-        max_retry_wait: float = 30.0,
-        headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        self._owns_http = http_client is None
-        client = http_client or httpx.Client(timeout=timeout)
-        self._transport = SyncTransport(
-            base_url, token, client, max_retries=max_retries, max_retry_wait=max_retry_wait, headers=headers
-        )
+        self._transport = SyncTransport(base_url, token, http_client, options)
         send = self._transport.send
         self.base_url = self._transport.base_url
         self.skills = Skills(send)
@@ -225,8 +235,7 @@ class Client:
 
     def close(self) -> None:
         """Closes the connection pool (unless ``http_client`` was passed in)."""
-        if self._owns_http:
-            self._transport.client.close()
+        self._transport.close()
 
     def __enter__(self) -> Client:
         return self

@@ -25,6 +25,12 @@ DefinitionFormat = Literal["yaml", "json"]
 EmbedFormat = Literal["preview", "full", "original"]
 ScheduleOp = Literal["pause", "resume", "trigger"]
 
+WorkflowItems = list[models.Workflow]
+RunItems = list[models.Run]
+KeyItems = list[models.Key]
+#: ``[{"app_id", "skill_id"}]``
+SkillRefs = list[dict[str, str]]
+
 #: The answer of a skill call: the skill's result (200) or a queued / long-running call (202).
 SkillCallResponse = BaseModel
 
@@ -63,7 +69,9 @@ def detect_format(text: str) -> DefinitionFormat:
     return "json" if text.lstrip().startswith("{") else "yaml"
 
 
-def _source(method: str, path: str, source: DefinitionSource, fmt: DefinitionFormat | None, parse: Any) -> Call[Any]:
+def _source(
+    method: str, path: str, source: DefinitionSource, fmt: DefinitionFormat | None, parse: Any
+) -> Call[Any]:
     if not isinstance(source, str):
         return Call(method, path, parse, content=json.dumps(to_dict(source)), content_type="application/json")
     kind = fmt or detect_format(source)
@@ -93,11 +101,15 @@ def is_terminal(task: models.Task) -> bool:
 # Workflows
 
 
-def create_workflow(source: DefinitionSource, fmt: DefinitionFormat | None) -> Call[models.WorkflowDefinition]:
+def create_workflow(
+    source: DefinitionSource, fmt: DefinitionFormat | None
+) -> Call[models.WorkflowDefinition]:
     return _source("POST", "/v1/workflows", source, fmt, _model(models.WorkflowDefinition))
 
 
-def validate_workflow(source: DefinitionSource, fmt: DefinitionFormat | None) -> Call[models.ValidationResult]:
+def validate_workflow(
+    source: DefinitionSource, fmt: DefinitionFormat | None
+) -> Call[models.ValidationResult]:
     return _source("POST", "/v1/workflows/validate", source, fmt, _model(models.ValidationResult))
 
 
@@ -120,7 +132,9 @@ def delete_workflow(workflow_id: str) -> Call[None]:
 
 
 def run_workflow(workflow_id: str, inputs: Mapping[str, Any] | None) -> Call[models.RunStarted]:
-    return Call("POST", f"{_wf(workflow_id)}/runs", _model(models.RunStarted), json={"inputs": to_dict(inputs or {})})
+    return Call(
+        "POST", f"{_wf(workflow_id)}/runs", _model(models.RunStarted), json={"inputs": to_dict(inputs or {})}
+    )
 
 
 def list_runs(workflow_id: str) -> Call[list[models.Run]]:
@@ -162,13 +176,16 @@ def skill_details(app_id: str, skill_id: str) -> Call[models.SkillDetails]:
 
 
 def call_skill(app_id: str, skill_id: str, input: Any, team_id: str | None) -> Call[SkillCallResponse]:
-    """200: the skill's result model (``SkillCallCompleted`` for a skill unknown at generation); 202: accepted."""
+    """200: the skill's result model (``SkillCallCompleted`` for a skill unknown at generation);
+    202: ``SkillCallAccepted``."""
     result = SKILL_RESULTS.get(f"{app_id}.{snake_case(skill_id)}", models.SkillCallCompleted)
 
     def parse(status: int, body: Any) -> BaseModel:
         return (models.SkillCallAccepted if status == 202 else result).model_validate(body)
 
-    return Call("POST", _skill_path(app_id, skill_id), parse, params={"team_id": team_id}, json=to_dict(input))
+    return Call(
+        "POST", _skill_path(app_id, skill_id), parse, params={"team_id": team_id}, json=to_dict(input)
+    )
 
 
 # Embeds
@@ -214,5 +231,9 @@ def anonymous_call(
 
 def free_usage_status(anonymous_id: str | None) -> Call[dict[str, Any]]:
     return Call(
-        "GET", "/v1/anonymous/free-usage/status", _json, params={"anonymous_id": anonymous_id}, authenticated=False
+        "GET",
+        "/v1/anonymous/free-usage/status",
+        _json,
+        params={"anonymous_id": anonymous_id},
+        authenticated=False,
     )

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -75,24 +75,31 @@ def parse_retry_after(value: str | None) -> float | None:
     return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
 
 
+class ClientOptions(TypedDict, total=False):
+    """Options of :class:`skillflow.Client` and :class:`skillflow.AsyncClient`."""
+
+    #: Seconds per request (connect, write, read). Default 120.
+    timeout: float
+    #: How often a GET answered 429 or 503 is tried again. Default 2.
+    max_retries: int
+    #: The longest ``Retry-After`` (seconds) still waited for; a longer one is raised. Default 30.
+    max_retry_wait: float
+    #: Extra headers sent with every request.
+    headers: Mapping[str, str]
+
+
 class Transport:
     """What the sync and async transports share: building requests, reading answers, retries."""
 
-    def __init__(
-        self,
-        base_url: str,
-        token: str | None,
-        *,
-        max_retries: int,
-        max_retry_wait: float,
-        headers: Mapping[str, str] | None,
-    ) -> None:
+    def __init__(self, base_url: str, token: str | None, owns_client: bool, options: ClientOptions) -> None:
         self.base_url = normalise_base_url(base_url)
         self._token = token
-        self._max_retries = max_retries
-        self._max_retry_wait = max_retry_wait
+        #: False when the caller passed its own httpx client: the SDK does not close it.
+        self.owns_client = owns_client
+        self._max_retries = options.get("max_retries", 2)
+        self._max_retry_wait = options.get("max_retry_wait", 30.0)
         self._headers = {"accept": "application/json", "user-agent": f"skillflow-python/{__version__}"}
-        self._headers.update(headers or {})
+        self._headers.update(options.get("headers", {}))
 
     def _request(self, client: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
         headers = {**self._headers, **call.headers}
@@ -111,9 +118,13 @@ class Transport:
 
     def _failure(self, err: httpx.HTTPError) -> SkillflowClientError:
         if isinstance(err, httpx.TimeoutException):
-            return SkillflowClientError("TIMEOUT", f"The skillflow API at {self.base_url} did not answer in time.")
+            return SkillflowClientError(
+                "TIMEOUT", f"The skillflow API at {self.base_url} did not answer in time."
+            )
         reason = str(err) or type(err).__name__
-        return SkillflowClientError("CONNECTION_FAILED", f"Cannot reach the skillflow API at {self.base_url}: {reason}")
+        return SkillflowClientError(
+            "CONNECTION_FAILED", f"Cannot reach the skillflow API at {self.base_url}: {reason}"
+        )
 
     def _retry_delay(self, call: Call[Any], response: httpx.Response, attempt: int) -> float | None:
         """Seconds to wait before trying ``call`` again, or None to take this answer."""
@@ -131,10 +142,13 @@ class Transport:
             except ValueError:
                 if response.is_success:
                     raise SkillflowClientError(
-                        "INVALID_RESPONSE", f"The API answered HTTP {response.status_code} with a body that is not JSON."
+                        "INVALID_RESPONSE",
+                        f"The API answered HTTP {response.status_code} with a body that is not JSON.",
                     ) from None
         if not response.is_success:
-            raise api_error(response.status_code, body, parse_retry_after(response.headers.get("retry-after")))
+            raise api_error(
+                response.status_code, body, parse_retry_after(response.headers.get("retry-after"))
+            )
         try:
             return call.parse(response.status_code, body)
         except ValidationError as err:
@@ -149,9 +163,15 @@ class Transport:
 class SyncTransport(Transport):
     """Sends calls with an :class:`httpx.Client`."""
 
-    def __init__(self, base_url: str, token: str | None, client: httpx.Client, **options: Any) -> None:
-        super().__init__(base_url, token, **options)
-        self.client = client
+    def __init__(
+        self, base_url: str, token: str | None, client: httpx.Client | None, options: ClientOptions
+    ) -> None:
+        super().__init__(base_url, token, client is None, options)
+        self.client = client or httpx.Client(timeout=options.get("timeout", 120.0))
+
+    def close(self) -> None:
+        if self.owns_client:
+            self.client.close()
 
     def send(self, call: Call[T]) -> T:
         attempt = 0
@@ -170,9 +190,15 @@ class SyncTransport(Transport):
 class AsyncTransport(Transport):
     """Sends calls with an :class:`httpx.AsyncClient`."""
 
-    def __init__(self, base_url: str, token: str | None, client: httpx.AsyncClient, **options: Any) -> None:
-        super().__init__(base_url, token, **options)
-        self.client = client
+    def __init__(
+        self, base_url: str, token: str | None, client: httpx.AsyncClient | None, options: ClientOptions
+    ) -> None:
+        super().__init__(base_url, token, client is None, options)
+        self.client = client or httpx.AsyncClient(timeout=options.get("timeout", 120.0))
+
+    async def aclose(self) -> None:
+        if self.owns_client:
+            await self.client.aclose()
 
     async def send(self, call: Call[T]) -> T:
         attempt = 0

@@ -119,7 +119,9 @@ def api_error(status: int, body: Any, retry_after: float | None) -> SkillflowApi
     env = body.get("error") if isinstance(body, dict) else None
     if isinstance(env, dict) and isinstance(env.get("code"), str) and isinstance(env.get("message"), str):
         details = env.get("details")
-        return cls(status, env["code"], env["message"], details if isinstance(details, dict) else {}, retry_after)
+        return cls(
+            status, env["code"], env["message"], details if isinstance(details, dict) else {}, retry_after
+        )
     return cls(
         status,
         "UNEXPECTED_RESPONSE",
