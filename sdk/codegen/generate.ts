@@ -15,8 +15,8 @@ import { printType, type JsonSchema } from './json-schema-to-ts.js';
 /** Where the generated module lives. */
 export const GENERATED_FILE = path.resolve(import.meta.dirname, '../generated.ts');
 
-/** Response types taken from the document: name, path, method, status. */
-const RESPONSE_TYPES: [name: string, path: string, method: string, status: string, doc: string][] = [
+/** Response types taken from the document: name, path, method, status (also the Python SDK's models). */
+export const RESPONSE_TYPES: [name: string, path: string, method: string, status: string, doc: string][] = [
   ['Task', '/v1/tasks/{task_id}', 'get', '200', 'A task: a workflow run or a long-running skill call.'],
   [
     'WorkflowDefinition',
@@ -41,7 +41,8 @@ const RESPONSE_TYPES: [name: string, path: string, method: string, status: strin
   ['SkillDetails', '/v1/apps/{app_id}/skills/{skill_id}/details', 'get', '200', 'A skill with its schemas.'],
 ];
 
-type Operation = {
+/** The parts of an OpenAPI operation the generators read. */
+export type Operation = {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
 };
@@ -50,15 +51,18 @@ type Operation = {
 export function camelCase(id: string): string {
   return id.replace(/[_-]+([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
-const pascalCase = (id: string): string => camelCase(id).replace(/^[a-z]/, (c) => c.toUpperCase());
+/** `search_domains` → `SearchDomains`. */
+export const pascalCase = (id: string): string => camelCase(id).replace(/^[a-z]/, (c) => c.toUpperCase());
 
-function operation(doc: ApiDocument, p: string, method: string): Operation {
+/** One operation of the document; throws when it is missing. */
+export function operation(doc: ApiDocument, p: string, method: string): Operation {
   const op = doc.openapi.paths[p]?.[method] as Operation | undefined;
   if (!op) throw new Error(`sdk codegen: ${method.toUpperCase()} ${p} is missing from the OpenAPI document`);
   return op;
 }
 
-function responseSchema(doc: ApiDocument, p: string, method: string, status: string): JsonSchema {
+/** The JSON schema of one response of an operation; throws when it is missing. */
+export function responseSchema(doc: ApiDocument, p: string, method: string, status: string): JsonSchema {
   const schema = operation(doc, p, method).responses?.[status]?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`sdk codegen: ${method.toUpperCase()} ${p} has no JSON ${status} response`);
   return schema;

@@ -1,0 +1,208 @@
+"""The asynchronous client: :class:`AsyncClient`, the same surface as :class:`skillflow.Client`
+with every method awaitable. Both send the calls of :mod:`skillflow._requests`; each method's
+documentation is on its synchronous twin."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import httpx
+from typing_extensions import Unpack
+
+from . import _requests as ops
+from . import models
+from ._apps import AsyncApps
+from ._client import wait_timeout
+from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
+from ._transport import AsyncTransport, Call, ClientOptions
+
+T = TypeVar("T")
+
+
+class Send(Protocol):
+    """The transport's ``send``."""
+
+    def __call__(self, call: Call[T]) -> Awaitable[T]: ...
+
+
+class _Resource:
+    def __init__(self, send: Send) -> None:
+        self._send = send
+
+
+class AsyncSkills(_Resource):
+    """See :class:`skillflow.Skills`."""
+
+    async def list(self) -> ops.SkillRefs:
+        return await self._send(ops.list_skills())
+
+    async def app(self, app_id: str) -> models.AppView:
+        return await self._send(ops.get_app(app_id))
+
+    async def get(self, app_id: str, skill_id: str) -> models.SkillView:
+        return await self._send(ops.get_skill(app_id, skill_id))
+
+    async def details(self, app_id: str, skill_id: str) -> models.SkillDetails:
+        return await self._send(ops.skill_details(app_id, skill_id))
+
+    async def call(
+        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+    ) -> SkillCallResponse:
+        return await self._send(ops.call_skill(app_id, skill_id, input, team_id))
+
+
+class AsyncTasks(_Resource):
+    """See :class:`skillflow.Tasks`."""
+
+    async def get(self, task_id: str) -> models.Task:
+        return await self._send(ops.get_task(task_id))
+
+    async def cancel(self, task_id: str) -> models.Task:
+        return await self._send(ops.cancel_task(task_id))
+
+    async def wait(
+        self,
+        task_id: str,
+        *,
+        timeout: float = 600.0,
+        interval: float = 0.5,
+        on_progress: Callable[[models.Task], None] | None = None,
+    ) -> models.Task:
+        deadline = time.monotonic() + timeout
+        while True:
+            task = await self.get(task_id)
+            if on_progress:
+                on_progress(task)
+            left = deadline - time.monotonic()
+            if ops.is_terminal(task):
+                return task
+            if left <= 0:
+                raise wait_timeout(task, timeout)
+            await asyncio.sleep(min(interval, left))
+
+
+class AsyncSchedule(_Resource):
+    """See :class:`skillflow.Schedule`."""
+
+    async def pause(self, workflow_id: str) -> models.ScheduleState:
+        return await self._send(ops.schedule(workflow_id, "pause"))
+
+    async def resume(self, workflow_id: str) -> models.ScheduleState:
+        return await self._send(ops.schedule(workflow_id, "resume"))
+
+    async def trigger(self, workflow_id: str) -> models.ScheduleState:
+        return await self._send(ops.schedule(workflow_id, "trigger"))
+
+
+class AsyncWorkflows(_Resource):
+    """See :class:`skillflow.Workflows`."""
+
+    def __init__(self, send: Send) -> None:
+        super().__init__(send)
+        self.schedule = AsyncSchedule(send)
+
+    async def validate(
+        self, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.ValidationResult:
+        return await self._send(ops.validate_workflow(source, format))
+
+    async def create(
+        self, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.WorkflowDefinition:
+        return await self._send(ops.create_workflow(source, format))
+
+    async def update(
+        self, workflow_id: str, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.WorkflowDefinition:
+        return await self._send(ops.update_workflow(workflow_id, source, format))
+
+    async def list(self) -> ops.WorkflowItems:
+        return await self._send(ops.list_workflows())
+
+    async def get(self, workflow_id: str) -> models.WorkflowDefinition:
+        return await self._send(ops.get_workflow(workflow_id))
+
+    async def delete(self, workflow_id: str) -> None:
+        await self._send(ops.delete_workflow(workflow_id))
+
+    async def run(self, workflow_id: str, inputs: Mapping[str, Any] | None = None) -> models.RunStarted:
+        return await self._send(ops.run_workflow(workflow_id, inputs))
+
+    async def runs(self, workflow_id: str) -> ops.RunItems:
+        return await self._send(ops.list_runs(workflow_id))
+
+
+class AsyncEmbeds(_Resource):
+    """See :class:`skillflow.Embeds`."""
+
+    async def download(self, embed_id: str, format: EmbedFormat = "full") -> Any:
+        return await self._send(ops.download_embed(embed_id, format))
+
+
+class AsyncKeys(_Resource):
+    """See :class:`skillflow.Keys`."""
+
+    async def create(
+        self, name: str, scopes: Sequence[str], *, tier: str | None = None
+    ) -> models.CreatedApiKey:
+        return await self._send(ops.create_key(name, scopes, tier))
+
+    async def list(self) -> ops.KeyItems:
+        return await self._send(ops.list_keys())
+
+    async def revoke(self, key_id: str) -> None:
+        await self._send(ops.revoke_key(key_id))
+
+
+class AsyncAnonymous(_Resource):
+    """See :class:`skillflow.Anonymous`."""
+
+    async def call(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
+        return await self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id))
+
+    async def quote(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
+        return await self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id, quote=True))
+
+    async def free_usage_status(self, anonymous_id: str | None = None) -> dict[str, Any]:
+        return await self._send(ops.free_usage_status(anonymous_id))
+
+
+class AsyncClient:
+    """An asynchronous skillflow client (``async with AsyncClient(...) as client``); arguments as
+    for :class:`skillflow.Client`, with an :class:`httpx.AsyncClient` as ``http_client``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        http_client: httpx.AsyncClient | None = None,
+        **options: Unpack[ClientOptions],
+    ) -> None:
+        self._transport = AsyncTransport(base_url, token, http_client, options)
+        send = self._transport.send
+        self.base_url = self._transport.base_url
+        self.skills = AsyncSkills(send)
+        self.apps = AsyncApps(self.skills)
+        self.tasks = AsyncTasks(send)
+        self.workflows = AsyncWorkflows(send)
+        self.embeds = AsyncEmbeds(send)
+        self.keys = AsyncKeys(send)
+        self.anonymous = AsyncAnonymous(send)
+
+    async def aclose(self) -> None:
+        """Closes the connection pool (unless ``http_client`` was passed in)."""
+        await self._transport.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -1,0 +1,244 @@
+"""The synchronous client: :class:`Client` and its resources. Every method sends one call of
+:mod:`skillflow._requests` and returns the answer as a model (or None for 204)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import httpx
+from typing_extensions import Unpack
+
+from . import _requests as ops
+from . import models
+from ._apps import Apps
+from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
+from ._transport import Call, ClientOptions, SyncTransport
+from .errors import SkillflowClientError
+
+T = TypeVar("T")
+
+
+class Send(Protocol):
+    """The transport's ``send``."""
+
+    def __call__(self, call: Call[T]) -> T: ...
+
+
+class _Resource:
+    def __init__(self, send: Send) -> None:
+        self._send = send
+
+
+class Skills(_Resource):
+    """Discovery and explicit skill calls (``client.skills``)."""
+
+    def list(self) -> ops.SkillRefs:
+        """Every skill the API serves (``[{"app_id", "skill_id"}]``, from /v1/openapi.json)."""
+        return self._send(ops.list_skills())
+
+    def app(self, app_id: str) -> models.AppView:
+        """GET /v1/apps/{app}: the app and its skills."""
+        return self._send(ops.get_app(app_id))
+
+    def get(self, app_id: str, skill_id: str) -> models.SkillView:
+        """GET /v1/apps/{app}/skills/{skill}."""
+        return self._send(ops.get_skill(app_id, skill_id))
+
+    def details(self, app_id: str, skill_id: str) -> models.SkillDetails:
+        """GET /v1/apps/{app}/skills/{skill}/details: JSON Schemas, defaults, policy."""
+        return self._send(ops.skill_details(app_id, skill_id))
+
+    def call(
+        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+    ) -> SkillCallResponse:
+        """POST /v1/apps/{app}/skills/{skill}: the skill's result (200) or ``SkillCallAccepted`` (202)."""
+        return self._send(ops.call_skill(app_id, skill_id, input, team_id))
+
+
+class Tasks(_Resource):
+    """Workflow runs and long-running skill calls, by ``task_id`` (``client.tasks``)."""
+
+    def get(self, task_id: str) -> models.Task:
+        """The task's current state."""
+        return self._send(ops.get_task(task_id))
+
+    def cancel(self, task_id: str) -> models.Task:
+        """Requests cancellation (the run stops at its current step); returns the state after it."""
+        return self._send(ops.cancel_task(task_id))
+
+    def wait(
+        self,
+        task_id: str,
+        *,
+        timeout: float = 600.0,
+        interval: float = 0.5,
+        on_progress: Callable[[models.Task], None] | None = None,
+    ) -> models.Task:
+        """Polls until the task is completed, failed or cancelled and returns that state.
+
+        ``on_progress`` gets every polled snapshot, the final one included. A failed or cancelled
+        task is returned, not raised: check ``status``. Raises ``WAIT_TIMEOUT`` after ``timeout`` s.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            task = self.get(task_id)
+            if on_progress:
+                on_progress(task)
+            left = deadline - time.monotonic()
+            if ops.is_terminal(task):
+                return task
+            if left <= 0:
+                raise wait_timeout(task, timeout)
+            time.sleep(min(interval, left))
+
+
+def wait_timeout(task: models.Task, timeout: float) -> SkillflowClientError:
+    """The error of a :meth:`Tasks.wait` that gave up."""
+    return SkillflowClientError(
+        "WAIT_TIMEOUT", f"Task {task.task_id} is still {task.status} after {timeout:g} s."
+    )
+
+
+class Schedule(_Resource):
+    """A definition's schedule (``client.workflows.schedule``)."""
+
+    def pause(self, workflow_id: str) -> models.ScheduleState:
+        return self._send(ops.schedule(workflow_id, "pause"))
+
+    def resume(self, workflow_id: str) -> models.ScheduleState:
+        return self._send(ops.schedule(workflow_id, "resume"))
+
+    def trigger(self, workflow_id: str) -> models.ScheduleState:
+        """Starts one run now, outside the schedule."""
+        return self._send(ops.schedule(workflow_id, "trigger"))
+
+
+class Workflows(_Resource):
+    """Workflow definitions and runs (``client.workflows``). A text source is sent as written
+    (YAML as ``application/yaml``), so diagnostics point at the caller's own lines."""
+
+    def __init__(self, send: Send) -> None:
+        super().__init__(send)
+        self.schedule = Schedule(send)
+
+    def validate(
+        self, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.ValidationResult:
+        """Compiles without saving: ``valid``, ``diagnostics``, ``steps``."""
+        return self._send(ops.validate_workflow(source, format))
+
+    def create(
+        self, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.WorkflowDefinition:
+        """Saves a new definition (version 1); an invalid one raises ``INVALID_DEFINITION``."""
+        return self._send(ops.create_workflow(source, format))
+
+    def update(
+        self, workflow_id: str, source: DefinitionSource, *, format: DefinitionFormat | None = None
+    ) -> models.WorkflowDefinition:
+        """Saves a new version (an identical source keeps the current version)."""
+        return self._send(ops.update_workflow(workflow_id, source, format))
+
+    def list(self) -> ops.WorkflowItems:
+        return self._send(ops.list_workflows())
+
+    def get(self, workflow_id: str) -> models.WorkflowDefinition:
+        return self._send(ops.get_workflow(workflow_id))
+
+    def delete(self, workflow_id: str) -> None:
+        """Deletes the definition and its schedule."""
+        self._send(ops.delete_workflow(workflow_id))
+
+    def run(self, workflow_id: str, inputs: Mapping[str, Any] | None = None) -> models.RunStarted:
+        """Starts a run with trigger inputs; follow its ``task_id`` with ``client.tasks``."""
+        return self._send(ops.run_workflow(workflow_id, inputs))
+
+    def runs(self, workflow_id: str) -> ops.RunItems:
+        """Run history, newest first."""
+        return self._send(ops.list_runs(workflow_id))
+
+
+class Embeds(_Resource):
+    """Results of long-running skill calls (``client.embeds``)."""
+
+    def download(self, embed_id: str, format: EmbedFormat = "full") -> Any:
+        """The embed's JSON: ``preview``, ``full`` (default) or ``original`` (the raw output)."""
+        return self._send(ops.download_embed(embed_id, format))
+
+
+class Keys(_Resource):
+    """API keys (``client.keys``); needs the ``keys`` scope."""
+
+    def create(self, name: str, scopes: Sequence[str], *, tier: str | None = None) -> models.CreatedApiKey:
+        """Creates a key. Its ``token`` is in this answer only: store it safely."""
+        return self._send(ops.create_key(name, scopes, tier))
+
+    def list(self) -> ops.KeyItems:
+        """Every key (never with its token)."""
+        return self._send(ops.list_keys())
+
+    def revoke(self, key_id: str) -> None:
+        """Revokes a key: its token answers 401 from then on."""
+        self._send(ops.revoke_key(key_id))
+
+
+class Anonymous(_Resource):
+    """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""
+
+    def call(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
+        """Calls a skill open to guests (one request item), within the free allowance."""
+        return self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id))
+
+    def quote(
+        self, app_id: str, skill_id: str, input: Any, *, anonymous_id: str | None = None
+    ) -> dict[str, Any]:
+        """What the call would cost and whether the allowance covers it; nothing runs."""
+        return self._send(ops.anonymous_call(app_id, skill_id, input, anonymous_id, quote=True))
+
+    def free_usage_status(self, anonymous_id: str | None = None) -> dict[str, Any]:
+        """The guest's remaining free usage."""
+        return self._send(ops.free_usage_status(anonymous_id))
+
+
+class Client:
+    """A synchronous skillflow client; use it as a context manager (or call :meth:`close`).
+
+    ``base_url`` is the API origin (a trailing ``/v1`` is accepted); ``token`` an API key
+    (``sf_...``), not needed for ``client.anonymous``; ``http_client`` your own httpx client,
+    which the SDK then does not close. Options: :class:`~skillflow.ClientOptions` (``timeout``,
+    ``max_retries``, ``max_retry_wait``, ``headers``).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        http_client: httpx.Client | None = None,
+        **options: Unpack[ClientOptions],
+    ) -> None:
+        self._transport = SyncTransport(base_url, token, http_client, options)
+        send = self._transport.send
+        self.base_url = self._transport.base_url
+        self.skills = Skills(send)
+        #: ``client.apps.<app>.<skill>(input)``: typed for the apps known at generation, dynamic otherwise.
+        self.apps = Apps(self.skills)
+        self.tasks = Tasks(send)
+        self.workflows = Workflows(send)
+        self.embeds = Embeds(send)
+        self.keys = Keys(send)
+        self.anonymous = Anonymous(send)
+
+    def close(self) -> None:
+        """Closes the connection pool (unless ``http_client`` was passed in)."""
+        self._transport.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,199 @@
+"""The synchronous client against the real stack: skills, discovery, tasks, workflows and
+schedules, keys, embeds, the guest routes, and errors that carry the API's whole envelope."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from conftest import ROOT, Stack
+
+from skillflow import (
+    AuthenticationError,
+    BadRequestError,
+    Client,
+    ConflictError,
+    NotFoundError,
+    SkillflowApiError,
+    models,
+    to_dict,
+)
+
+EXAMPLE = (ROOT / "definitions" / "examples" / "domain-ideas.yaml").read_text()
+SCHEDULED = (ROOT / "definitions" / "examples" / "daily-domain-watch.yaml").read_text()
+
+
+@pytest.fixture()
+def client(stack: Stack) -> Iterator[Client]:
+    with Client(stack.url, stack.token) as c:
+        yield c
+
+
+def rest(stack: Stack, method: str, path: str, **kwargs: object) -> httpx.Response:
+    headers = {"authorization": f"Bearer {stack.token}"}
+    return httpx.request(method, f"{stack.url}{path}", headers=headers, timeout=60, **kwargs)  # type: ignore[arg-type]
+
+
+def envelope_of(e: SkillflowApiError) -> dict[str, object]:
+    return {"error": {"code": e.code, "message": e.message, "details": e.details}}
+
+
+def test_skill_methods_are_snake_case_and_unknown_names_resolve_dynamically(client: Client) -> None:
+    res = client.apps.hosting.search_domains({"requests": [{"query": "cedar", "tlds": ["com"]}]})
+    assert isinstance(res, models.HostingSearchDomainsResult)
+    assert res.results[0].query == "cedar"
+    # camelCase and hyphenated names, and apps["..."], reach the same skill and the same model.
+    again = client.apps["hosting"].searchDomains(
+        models.HostingSearchDomainsInput(requests=[{"query": "cedar.com"}])
+    )
+    assert isinstance(again, models.HostingSearchDomainsResult)
+    assert again.results[0].query == "cedar.com"
+    assert (
+        client.apps.hosting.search_domains.__doc__
+        == "Search domains: POST /v1/apps/hosting/skills/search_domains."
+    )
+
+
+def test_discovery(client: Client) -> None:
+    assert {"app_id": "hosting", "skill_id": "search_domains"} in client.skills.list()
+    app = client.skills.app("hosting")
+    assert [s.id for s in app.skills] == ["search_domains"]
+    details = client.skills.details("hosting", "search_domains")
+    assert details.app_id == "hosting" and details.id == "search_domains"
+
+
+def test_invalid_input_raises_the_envelope_rest_returns(stack: Stack, client: Client) -> None:
+    bad = {"requests": [{"quer": "cedar"}]}
+    expected = rest(stack, "POST", "/v1/apps/hosting/skills/search_domains", json=bad)
+    assert expected.status_code == 400
+    with pytest.raises(BadRequestError) as info:
+        client.apps.hosting.search_domains(bad)
+    e = info.value
+    assert (e.status, e.code) == (400, "INVALID_PARAMETER")
+    assert envelope_of(e) == expected.json()
+    assert "requests[0].query" in [i["path"] for i in e.issues]
+    assert e.retry_after is None
+
+
+def test_unknown_skill_and_bad_token(stack: Stack, client: Client) -> None:
+    expected = rest(stack, "POST", "/v1/apps/hosting/skills/nope", json={"requests": [{"query": "x"}]})
+    with pytest.raises(NotFoundError) as info:
+        client.apps.hosting.nope({"requests": [{"query": "x"}]})
+    assert (info.value.status, info.value.code) == (404, "SKILL_NOT_FOUND")
+    assert envelope_of(info.value) == expected.json()
+    with Client(stack.url, "sf_not_a_key") as stranger, pytest.raises(AuthenticationError) as denied:
+        stranger.workflows.list()
+    assert (denied.value.status, denied.value.code) == (401, "UNAUTHENTICATED")
+    assert "sf_not_a_key" not in str(denied.value) and "sf_not_a_key" not in repr(denied.value)
+
+
+def test_workflow_lifecycle_run_wait_and_runs(stack: Stack, client: Client) -> None:
+    source = EXAMPLE.replace("title: Domain ideas", f"title: Python {uuid.uuid4().hex[:8]}")
+    check = client.workflows.validate(source)
+    assert (check.valid, check.diagnostics) == (True, [])
+    broken = client.workflows.validate(source.replace("hosting.search_domains", "hosting.search_domain"))
+    assert broken.valid is False
+    assert [(d.code, d.line) for d in broken.diagnostics][0][0] == "UNKNOWN_SKILL"
+
+    created = client.workflows.create(source)
+    assert (created.version, created.trigger_type) == (1, "manual")
+    assert client.workflows.update(created.id, source).version == 1  # identical source: unchanged
+    assert client.workflows.update(created.id, source.replace("cedar", "juniper")).version == 2
+    assert client.workflows.get(created.id).version == 2
+    assert created.id in [w.id for w in client.workflows.list()]
+
+    started = client.workflows.run(created.id)
+    seen: list[str] = []
+    task = client.tasks.wait(
+        started.task_id, timeout=90, interval=0.2, on_progress=lambda t: seen.append(t.status)
+    )
+    assert (task.task_id, task.kind, task.status, task.error) == (
+        started.task_id,
+        "workflow_run",
+        "completed",
+        None,
+    )
+    assert [(s.id, s.status) for s in task.steps] == [("search", "completed"), ("notify", "completed")]
+    assert seen[-1] == "completed"
+    assert (
+        to_dict(client.tasks.get(started.task_id))
+        == rest(stack, "GET", f"/v1/tasks/{started.task_id}").json()
+    )
+    assert started.task_id in [r.task_id for r in client.workflows.runs(created.id)]
+    # Cancelling a finished task changes nothing.
+    assert client.tasks.cancel(started.task_id).status == "completed"
+
+    client.workflows.delete(created.id)
+    with pytest.raises(NotFoundError) as gone:
+        client.workflows.get(created.id)
+    assert gone.value.code == "NOT_FOUND"
+
+
+def test_schedule_controls(client: Client) -> None:
+    created = client.workflows.create(
+        SCHEDULED.replace("Daily domain watch", f"Watch {uuid.uuid4().hex[:8]}")
+    )
+    try:
+        paused = client.workflows.schedule.pause(created.id)
+        assert paused.paused is True
+        resumed = client.workflows.schedule.resume(created.id)
+        assert resumed.paused is False
+        triggered = client.workflows.schedule.trigger(created.id)
+        assert triggered.paused is False
+    finally:
+        client.workflows.delete(created.id)
+    manual = client.workflows.create(
+        EXAMPLE.replace("title: Domain ideas", f"title: M {uuid.uuid4().hex[:8]}")
+    )
+    with pytest.raises(ConflictError) as info:
+        client.workflows.schedule.pause(manual.id)
+    assert info.value.status == 409
+    client.workflows.delete(manual.id)
+
+
+def test_keys_create_list_revoke(stack: Stack, client: Client) -> None:
+    key = client.keys.create("pytest", ["workflows", "app:hosting"])
+    assert key.token.startswith("sf_") and key.scopes == ["workflows", "app:hosting"]
+    listed = {k.id: k for k in client.keys.list()}
+    assert listed[key.id].name == "pytest"
+    assert "token" not in to_dict(listed[key.id])
+    with Client(stack.url, key.token) as scoped:
+        assert isinstance(scoped.workflows.list(), list)
+        client.keys.revoke(key.id)
+        with pytest.raises(AuthenticationError) as info:
+            scoped.workflows.list()
+    assert info.value.code == "UNAUTHENTICATED"
+
+
+def test_embed_download_of_an_unknown_embed_is_the_rest_404(stack: Stack, client: Client) -> None:
+    expected = rest(stack, "GET", "/v1/embeds/emb_missing/file?format=preview")
+    with pytest.raises(NotFoundError) as info:
+        client.embeds.download("emb_missing", "preview")
+    assert envelope_of(info.value) == expected.json()
+
+
+def test_anonymous_call_quote_and_free_usage_status(stack: Stack) -> None:
+    guest = f"pytest-{uuid.uuid4().hex}"
+    one = {"requests": [{"query": "cedar", "tlds": ["com"]}]}
+    with Client(stack.url) as anon:  # no token at all
+        before = anon.anonymous.free_usage_status(guest)
+        assert before == {"daily_remaining_percent": 100, "can_send_text": True, "reason": "available"}
+        quote = anon.anonymous.quote("hosting", "search_domains", one, anonymous_id=guest)
+        assert (quote["app_id"], quote["skill_id"], quote["can_run"], quote["reason"]) == (
+            "hosting",
+            "search_domains",
+            True,
+            "available",
+        )
+        out = anon.anonymous.call("hosting", "search_domains", one, anonymous_id=guest)
+        assert sorted(out) == ["previews", "results"]
+        assert out["results"][0]["query"] == "cedar"
+        after = anon.anonymous.free_usage_status(guest)
+        assert after["daily_remaining_percent"] < 100
+        with pytest.raises(BadRequestError) as info:
+            anon.anonymous.free_usage_status("x")
+        assert info.value.issues == [
+            {"path": "anonymous_id", "message": "must be 16 to 128 letters, digits, _ or -"}
+        ]
