@@ -9,6 +9,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 interface RoutePattern {
   /** Matches a concrete, query-less path. */
   regex: RegExp;
+  /** True for a pattern without parameters or wildcards. */
+  literal: boolean;
   methods: Set<string>;
 }
 
@@ -31,20 +33,26 @@ export class AllowedMethods {
   private readonly patterns = new Map<string, RoutePattern>();
 
   add(url: string, methods: string | string[]): void {
+    // A catch-all (the CORS preflight route `OPTIONS *`) says nothing about which paths exist.
+    if (url === '*' || url === '/*') return;
     let entry = this.patterns.get(url);
     if (!entry) {
-      entry = { regex: patternRegex(url), methods: new Set() };
+      entry = { regex: patternRegex(url), literal: !/[:*]/.test(url), methods: new Set() };
       this.patterns.set(url, entry);
     }
     for (const m of Array.isArray(methods) ? methods : [methods]) entry.methods.add(m.toUpperCase());
   }
 
-  /** The methods some route answers on this concrete path, sorted; empty for an unknown path. */
-  for(rawUrl: string): string[] {
+  /**
+   * The methods some route answers on this concrete path, sorted; empty for an unknown path.
+   * With `literalOnly`, only routes without parameters count (`/v1/workflows/validate`, not
+   * `/v1/workflows/:id`).
+   */
+  for(rawUrl: string, literalOnly = false): string[] {
     const path = rawUrl.split('?')[0]!;
     const found = new Set<string>();
-    for (const { regex, methods } of this.patterns.values()) {
-      if (regex.test(path)) for (const m of methods) found.add(m);
+    for (const { regex, literal, methods } of this.patterns.values()) {
+      if ((literal || !literalOnly) && regex.test(path)) for (const m of methods) found.add(m);
     }
     return [...found].sort();
   }

@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isErrorCode, type ErrorCode } from '../lib/errors/catalogue.js';
@@ -61,6 +62,8 @@ export function toSkillflowError(err: unknown): SkillflowError {
   }
   const fromTemporal = fromTemporalFailure(err);
   if (fromTemporal) return fromTemporal;
+  // A schedule removed meanwhile (its definition deleted by a concurrent request).
+  if (err instanceof ScheduleNotFoundError) return new SkillflowError('NOT_FOUND');
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
     case 'FST_ERR_BAD_URL':
@@ -92,8 +95,12 @@ export function sendError(reply: FastifyReply, err: SkillflowError): FastifyRepl
  * The answer to a request no route takes: 405 METHOD_NOT_ALLOWED with an `Allow` header when
  * the path is known under other methods, else 404 ROUTE_NOT_FOUND.
  */
-export function sendUnrouted(reply: FastifyReply, allowed: AllowedMethods): FastifyReply {
-  const methods = allowed.for(reply.request.url);
+export function sendUnrouted(
+  reply: FastifyReply,
+  allowed: AllowedMethods,
+  literalOnly = false,
+): FastifyReply {
+  const methods = allowed.for(reply.request.url, literalOnly);
   if (methods.length === 0) return sendError(reply, new SkillflowError('ROUTE_NOT_FOUND'));
   reply.header('allow', methods.join(', '));
   return sendError(reply, new SkillflowError('METHOD_NOT_ALLOWED'));
@@ -137,6 +144,10 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
     // Content-Type) are about the method or path, not about a route's input.
     if (request.is404) return sendUnrouted(reply, allowed);
     const mapped = toSkillflowError(err);
+    // `PUT /v1/workflows/validate` reaches `PUT /v1/workflows/:id` with an id no route takes:
+    // the resource is the literal path, which answers other methods.
+    const onParams = (err as { validationContext?: string }).validationContext === 'params';
+    if (onParams && allowed.for(request.url, true).length > 0) return sendUnrouted(reply, allowed, true);
     if (mapped.code === 'INTERNAL') {
       // Name and first line only: messages of unknown errors may quote user data.
       const e = err as Error;

@@ -15,23 +15,39 @@ import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-err
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import { webhookUrlProblem } from './webhook-url.js';
+import { WEBHOOK_URL_PATTERN, webhookUrlProblem } from './webhook-url.js';
 
 const ChatId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be 1 to 128 letters, digits, _ or -');
-const FocusBody = z
-  .union([
-    z
-      .object({
-        chat_id: ChatId,
-        focus_mode_on: z
-          .string()
-          .regex(/^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/, 'must be <app>.<mode>'),
-      })
-      .strict(),
-    z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
-  ])
-  .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
-const WebhookBody = z.object({ chat_id: ChatId, url: z.string().max(2048).nullable() }).strict();
+/** The focus body; `focus_mode_on` names one of the loaded apps, so the document lists them. */
+function focusBody(appIds: string[]) {
+  const apps = appIds.map((id) => id.replace(/[^a-z0-9_]/g, '')).join('|');
+  return z
+    .union([
+      z
+        .object({
+          chat_id: ChatId,
+          focus_mode_on: z
+            .string()
+            .regex(
+              new RegExp(`^(?:${apps})\\.[a-z][a-z0-9_]{0,63}$`),
+              'must be <app>.<mode> of a loaded app',
+            ),
+        })
+        .strict(),
+      z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
+    ])
+    .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
+}
+const WebhookBody = z
+  .object({
+    chat_id: ChatId,
+    url: z
+      .string()
+      .max(2048)
+      .regex(WEBHOOK_URL_PATTERN, 'must be an https URL without credentials')
+      .nullable(),
+  })
+  .strict();
 const MessagesBody = z
   .object({
     chat_id: ChatId,
@@ -104,7 +120,7 @@ export const chatRoutes =
           tags,
           security: BEARER,
           summary: "Set a chat's focus mode",
-          body: FocusBody,
+          body: focusBody(deps.registry.apps.map((a) => a.id)),
           response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
         },
       },

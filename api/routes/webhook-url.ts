@@ -30,3 +30,10 @@ export function webhookUrlProblem(raw: string, production: boolean): string | un
   }
   return 'must use https';
 }
+
+/**
+ * The documented shape of an acceptable URL (a subset {@link webhookUrlProblem} accepts): https
+ * with a host name and optional port and path, or plain http to 127.0.0.1 or localhost.
+ */
+export const WEBHOOK_URL_PATTERN =
+  /^(?:[Hh][Tt][Tt][Pp][Ss]:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*|[Hh][Tt][Tt][Pp]:\/\/(?:localhost|127\.0\.0\.1))(?::[0-9]{1,4})?(?:\/[!-~]*)?$/;

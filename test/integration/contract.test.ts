@@ -57,8 +57,8 @@ describe('the API contract (Schemathesis)', () => {
     process.stdout.write(`Schemathesis: ${run.summary}\n`);
     // On failure the whole report is the message: every failing case with its curl line.
     expect(run.code, run.output).toBe(0);
-    expect(run.summary, run.output).toMatch(/^=+ \d+ passed.* in [\d.]+s =+$/);
-    expect(run.summary).not.toMatch(/failure|error/);
+    expect(run.summary, run.output).toMatch(/^=+ .* in [\d.]+s =+$/);
+    expect(run.summary, run.output).not.toMatch(/failure|error/);
     // The stateful phase ran on the declared links (inference is off in the config).
     expect(run.output).toMatch(/API Links:\s+\d+ covered \/ \d+ selected \/ \d+ total/);
     const [, covered] = /API Links:\s+(\d+) covered/.exec(run.output)!;
