@@ -39,9 +39,10 @@ function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-/** `#/paths/~1v1~1tasks~1{task_id}/get` */
+/** `#/paths/~1v1~1tasks~1%7Btask_id%7D/get`: a JSON pointer, URI-encoded as a fragment. */
 function operationRef(op: Op): string {
-  return `#/paths/${op.path.replaceAll('~', '~0').replaceAll('/', '~1')}/${op.method}`;
+  const pointer = op.path.replaceAll('~', '~0').replaceAll('/', '~1');
+  return `#/paths/${encodeURIComponent(pointer).replaceAll('%7E', '~')}/${op.method}`;
 }
 
 /** `GetV1TasksTaskId`: a stable, readable name for a link to `op`. */
