@@ -44,7 +44,7 @@ const WebhookBody = z
     url: z
       .string()
       .max(2048)
-      .regex(WEBHOOK_URL_PATTERN, 'must be an https URL without credentials')
+      .regex(WEBHOOK_URL_PATTERN, 'must be https without credentials (plain http only to a loopback host)')
       .nullable(),
   })
   .strict();

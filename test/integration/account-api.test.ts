@@ -219,8 +219,12 @@ describe('keys, embeds, chats and workspace results', () => {
       const unknownApp = await h.request('POST', '/v1/chats', { chat_id: 'c1', focus_mode_on: 'nope.loud' });
       expect(unknownApp.json.error).toEqual({
         code: 'INVALID_PARAMETER',
-        message: 'Invalid value at focus_mode_on: no app named nope',
-        details: { issues: [{ path: 'focus_mode_on', message: 'no app named nope' }] },
+        message: 'Invalid body at focus_mode_on: must be <app>.<mode> of a loaded app',
+        details: {
+          issues: [
+            { path: 'focus_mode_on', message: 'must be <app>.<mode> of a loaded app', location: 'body' },
+          ],
+        },
       });
       const taken = await h.request(
         'POST',
@@ -263,17 +267,22 @@ describe('keys, embeds, chats and workspace results', () => {
       });
       expect(plain.json.error).toEqual({
         code: 'INVALID_PARAMETER',
-        message: 'Invalid value at url: must use https (plain http is allowed only to a loopback host)',
+        message:
+          'Invalid body at url: must be https without credentials (plain http only to a loopback host)',
         details: {
           issues: [
-            { path: 'url', message: 'must use https (plain http is allowed only to a loopback host)' },
+            {
+              path: 'url',
+              message: 'must be https without credentials (plain http only to a loopback host)',
+              location: 'body',
+            },
           ],
         },
       });
       expect(
         (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: 'https://u:p@x.example/' }))
           .json.error.details.issues[0].message,
-      ).toBe('must not contain credentials');
+      ).toBe('must be https without credentials (plain http only to a loopback host)');
       expect(
         (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: null })).json
           .webhook_configured,
