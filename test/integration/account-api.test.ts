@@ -221,8 +221,12 @@ describe('keys, embeds, chats and workspace results', () => {
       const unknownApp = await h.request('POST', '/v1/chats', { chat_id: 'c1', focus_mode_on: 'nope.loud' });
       expect(unknownApp.json.error).toEqual({
         code: 'INVALID_PARAMETER',
-        message: 'Invalid value at focus_mode_on: no app named nope',
-        details: { issues: [{ path: 'focus_mode_on', message: 'no app named nope' }] },
+        message: 'Invalid body at focus_mode_on: must be <app>.<mode> of a loaded app',
+        details: {
+          issues: [
+            { path: 'focus_mode_on', message: 'must be <app>.<mode> of a loaded app', location: 'body' },
+          ],
+        },
       });
       const taken = await h.request(
         'POST',

@@ -84,6 +84,55 @@ describe('API base', () => {
       });
     });
 
+    it('answers an undeclared method on a known path with 405 and Allow, whatever the method', async () => {
+      const notAllowed = {
+        error: {
+          code: 'METHOD_NOT_ALLOWED',
+          message: 'The method is not allowed on this resource.',
+          details: {},
+        },
+      };
+      for (const [method, url, allow] of [
+        ['TRACE', '/v1/workflows', 'GET, HEAD, POST'],
+        // QUERY without a Content-Type used to fail inside Fastify with a 500.
+        ['QUERY', '/v1/tasks/task_1', 'GET, HEAD'],
+        ['PATCH', '/v1/workflows/wf_abc', 'DELETE, GET, HEAD, PUT'],
+        // Reaches PUT /v1/workflows/:id, but the resource is the literal path.
+        ['PUT', '/v1/workflows/validate', 'POST'],
+      ] as const) {
+        const res = await api.app.inject({ method: method as 'GET', url });
+        expect(res.statusCode, `${method} ${url}`).toBe(405);
+        expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+        expect(res.json()).toEqual(notAllowed);
+      }
+    });
+
+    it('answers a path parameter over the router limit in the envelope, not Fastify 414', async () => {
+      const res = await api.app.inject({ method: 'GET', url: `/v1/apps/${'a'.repeat(600)}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: 'Invalid params: a path parameter is too long or not valid URL encoding.',
+          details: {
+            issues: [{ path: '', message: 'too long or not valid URL encoding', location: 'params' }],
+          },
+        },
+      });
+    });
+
+    it('answers headers over the Node limit with 431 in the envelope', async () => {
+      await api.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = api.app.server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health`, {
+        headers: { 'x-big': 'a'.repeat(20_000) },
+      });
+      expect(res.status).toBe(431);
+      expect(await res.json()).toEqual({
+        error: { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.', details: {} },
+      });
+    });
+
     it('answers malformed JSON with INVALID_BODY', async () => {
       const res = await api.app.inject({
         method: 'POST',

@@ -1,3 +1,9 @@
+/**
+ * What the Schemathesis contract test (contract.test.ts) does not cover: strict OpenAPI 3.1
+ * validation of the document, security and error declarations on the fixture apps' routes, and
+ * bodies far beyond Schemathesis' bounded generation (200-deep nesting, 200 KB strings, 500
+ * groups) including the anonymous routes, which the document hides.
+ */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../lib/keys.js';
