@@ -17,6 +17,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0001-platform-base',
       '0002-embeds-teams',
       '0003-limits-workspace',
+      '0004-call-queue-usage',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });
