@@ -10,11 +10,10 @@ import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
   createKey,
   listKeys,
+  mayGrant,
   revokeKey,
   ScopeSchema,
   TIERS,
-  type Principal,
-  type Scope,
   type Tier,
 } from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
@@ -29,7 +28,9 @@ const CreateKeyBody = z
       .min(1)
       .max(20)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
-      .describe('`*`, `workflows`, `keys`, `app:<app_id>` or `skill:<app_id>.<skill_id>`.'),
+      .describe(
+        '`*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller.',
+      ),
     tier: z.enum(TIERS).optional().describe("Rate-limit tier; default and maximum: the caller's tier."),
   })
   .strict();
@@ -53,19 +54,12 @@ const CreatedKeySchema = z.object({
 });
 const KeyParams = z.object({ key_id: z.string().min(1).max(64) });
 
-/** Can the caller hand out this scope? Only what it holds itself (`app:x` covers `skill:x.*`). */
-function mayGrant(p: Principal, scope: Scope): boolean {
-  if (p.scopes.includes('*') || p.scopes.includes(scope)) return true;
-  const m = /^skill:([a-z0-9_]+)\./.exec(scope);
-  return m !== null && p.scopes.includes(`app:${m[1]}`);
-}
-
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 export const keyRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['keys'];
 
     app.post(

@@ -46,7 +46,7 @@ function findSkill(
 export const skillRoutes =
   (deps: ApiDeps, calls: SkillCallsService, teams: TeamsService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['skills'];
 
     app.get(

@@ -1,12 +1,17 @@
 /**
  * /v1/workflows: definitions (YAML or JSON bodies), runs, run history and schedule control.
  * Bodies are taken as raw text so diagnostics can point at the caller's own lines and columns.
+ * Every route needs the `workflows` scope; saving a definition, starting a run and triggering
+ * a schedule also need a scope for the skill of every `use_app_skill` step. A schedule's own
+ * runs are authorised by the save: the key that saved the version held those scopes.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { SourceFormat } from '../../definitions/index.js';
+import type { FastifyRequest } from 'fastify';
+import type { Plan, SourceFormat } from '../../definitions/index.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { authenticate, BEARER, requireScope } from '../auth.js';
+import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
+import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { DiagnosticSchema, errorResponses } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
@@ -68,12 +73,16 @@ export const workflowRoutes =
       { parseAs: 'string', bodyLimit: 256 * 1024 },
       (_req, body, done) => done(null, body),
     );
-    app.addHook('preHandler', authenticate(deps.store));
-    app.addHook('preHandler', async (req) => {
+    app.addHook('onRequest', authenticate(deps.store));
+    app.addHook('onRequest', async (req) => {
       requireScope(req, 'workflows');
     });
     const tags = ['workflows'];
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
+    /** The save-time check: the saving key must be scoped to every skill the plan uses. */
+    const scopedTo = (req: FastifyRequest) => (plan: Plan) => {
+      requirePlanScopes(principalOf(req), plan);
+    };
 
     app.post(
       '/v1/workflows',
@@ -87,7 +96,13 @@ export const workflowRoutes =
         },
       },
       async (req, reply) => {
-        const def = await engine.create(owner(req), req.body, formatOf(req.headers['content-type']));
+        const def = await engine.create(
+          owner(req),
+          req.body,
+          formatOf(req.headers['content-type']),
+          undefined,
+          scopedTo(req),
+        );
         return reply.status(201).send(await view(engine, def));
       },
     );
@@ -160,7 +175,13 @@ export const workflowRoutes =
       async (req) =>
         view(
           engine,
-          await engine.update(owner(req), req.params.id, req.body, formatOf(req.headers['content-type'])),
+          await engine.update(
+            owner(req),
+            req.params.id,
+            req.body,
+            formatOf(req.headers['content-type']),
+            scopedTo(req),
+          ),
         ),
     );
 
@@ -199,6 +220,7 @@ export const workflowRoutes =
       async (req, reply) => {
         const inputs = parseRunBody(req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
+        requirePlanScopes(principalOf(req), def.plan);
         const taskId = await engine.runs.startRun(def, inputs);
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
@@ -246,8 +268,11 @@ export const workflowRoutes =
             response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409) },
           },
         },
-        async (req) =>
-          engine.runs.controlSchedule(await engine.definitions.get(owner(req), req.params.id), op),
+        async (req) => {
+          const def = await engine.definitions.get(owner(req), req.params.id);
+          if (op === 'trigger') requirePlanScopes(principalOf(req), def.plan);
+          return engine.runs.controlSchedule(def, op);
+        },
       );
     }
   };

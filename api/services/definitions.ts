@@ -36,6 +36,9 @@ export interface DefinitionSummary {
   updated_at: string;
 }
 
+/** Called with the compiled plan before it is stored; throws to refuse the save (e.g. scopes). */
+export type PlanCheck = (plan: Plan) => void;
+
 export type CompileOutcome = { ok: true; plan: Plan } | { ok: false; diagnostics: Diagnostic[] };
 
 export class DefinitionsService {
@@ -54,9 +57,10 @@ export class DefinitionsService {
     return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
   }
 
-  private compileOrThrow(source: string, format: SourceFormat): Plan {
+  private compileOrThrow(source: string, format: SourceFormat, check?: PlanCheck): Plan {
     const res = this.compile(source, format);
     if (!res.ok) throw new SkillflowError('INVALID_DEFINITION', undefined, { diagnostics: res.diagnostics });
+    check?.(res.plan);
     return res.plan;
   }
 
@@ -65,8 +69,9 @@ export class DefinitionsService {
     source: string,
     format: SourceFormat,
     id?: string,
+    check?: PlanCheck,
   ): Promise<StoredDefinition> {
-    const plan = this.compileOrThrow(source, format);
+    const plan = this.compileOrThrow(source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     await this.store.db.transaction().execute(async (tx) => {
       await tx
@@ -92,10 +97,14 @@ export class DefinitionsService {
     id: string,
     source: string,
     format: SourceFormat,
+    check?: PlanCheck,
   ): Promise<{ definition: StoredDefinition; changed: boolean }> {
     const current = await this.get(ownerId, id);
-    if (current.source === source) return { definition: current, changed: false };
-    const plan = this.compileOrThrow(source, format);
+    if (current.source === source) {
+      check?.(current.plan);
+      return { definition: current, changed: false };
+    }
+    const plan = this.compileOrThrow(source, format, check);
     const version = current.version + 1;
     await this.store.db.transaction().execute(async (tx) => {
       const res = await tx
