@@ -69,6 +69,8 @@ describe('npm start', () => {
     env = {
       DATA_DIR: dataDir,
       PORT: String(port),
+      // Polls health faster than the public per-IP limit allows.
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
       TEMPORAL_DEV_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(await freePort()),
       TEMPORAL_ADDRESS: '',
