@@ -6,6 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { parseOrThrow, SkillflowError } from '../lib/errors/skillflow-error.js';
 import { toApplicationFailure } from './boundary.js';
+import type { OwnerProviderShare } from './owner-provider-share.js';
 import { requestItems, type ProviderLimits } from './provider-limits.js';
 import type { SkillContext, SkillImplementation, SkillManifest } from './registry/types.js';
 
@@ -13,6 +14,15 @@ export interface SkillActivityInput {
   input: unknown;
   /** `workflow`: the workflow-visible output; `full`: the REST body (output plus previews). */
   view: 'workflow' | 'full';
+  /** The owner the call runs for: charged its share of provider budgets first. */
+  ownerId?: string;
+}
+
+/** What a skill activity charges before it runs (see activities/index.ts). */
+export interface ActivityLimits {
+  manifest: SkillManifest;
+  providerLimits: ProviderLimits;
+  ownerShare?: OwnerProviderShare;
 }
 
 export interface FullSkillResult {
@@ -35,18 +45,19 @@ function activityContext(): SkillContext {
 }
 
 /**
- * The activity for one skill. With provider limits, a valid input first charges the skill's
- * provider counters; a used-up limit throws UPSTREAM_RATE_LIMITED, which the boundary turns
- * into a retry at the reset time.
+ * The activity for one skill. With provider limits, a valid input first charges the owner's
+ * share of each provider (when both are known), then the skill's provider counters; a used-up
+ * limit throws UPSTREAM_RATE_LIMITED, which the boundary turns into a retry at the reset time.
  */
-export function skillActivity(
-  impl: SkillImplementation,
-  limits?: { manifest: SkillManifest; providerLimits: ProviderLimits },
-) {
+export function skillActivity(impl: SkillImplementation, limits?: ActivityLimits) {
   return async (req: SkillActivityInput): Promise<unknown> => {
     try {
       const input = parseOrThrow(impl.input, req.input);
-      if (limits) await limits.providerLimits.acquire(limits.manifest, requestItems(input));
+      if (limits) {
+        if (limits.ownerShare && req.ownerId)
+          await limits.ownerShare.acquire(req.ownerId, limits.manifest.providers, requestItems(input));
+        await limits.providerLimits.acquire(limits.manifest, requestItems(input));
+      }
       const output = await impl.run(input, activityContext());
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;

@@ -92,9 +92,9 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   app.decorate('ipRateLimit', new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE));
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
-  await app.register(workflowRoutes(deps, services.engine));
+  await app.register(workflowRoutes(deps, services.engine, services.quotas));
   await app.register(taskRoutes(deps, services.tasks));
-  await app.register(skillRoutes(deps, services.skillCalls, services.teams));
+  await app.register(skillRoutes(deps, services.skillCalls, services.teams, services.quotas));
   await app.register(anonymousRoutes(deps));
   await app.register(keyRoutes(deps));
   await app.register(embedRoutes(deps));

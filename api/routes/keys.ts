@@ -7,15 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import {
-  createKey,
-  listKeys,
-  mayGrant,
-  revokeKey,
-  ScopeSchema,
-  TIERS,
-  type Tier,
-} from '../../lib/keys.js';
+import { createKey, listKeys, mayGrant, revokeKey, ScopeSchema, TIERS, type Tier } from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';

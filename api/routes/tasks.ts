@@ -38,7 +38,6 @@ export const taskRoutes =
           response: { 202: TaskSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (req, reply) =>
-        reply.status(202).send(await tasks.cancel(principalOf(req), req.params.task_id)),
+      async (req, reply) => reply.status(202).send(await tasks.cancel(principalOf(req), req.params.task_id)),
     );
   };

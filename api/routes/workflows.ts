@@ -15,6 +15,7 @@ import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { DiagnosticSchema, errorResponses } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
+import type { OwnerQuotas } from '../services/owner-quotas.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
@@ -64,7 +65,7 @@ async function view(
 }
 
 export const workflowRoutes =
-  (deps: ApiDeps, engine: WorkflowEngine): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, engine: WorkflowEngine, quotas: OwnerQuotas): FastifyPluginAsyncZod =>
   async (app) => {
     // Encapsulated: only these routes read JSON and YAML bodies as text.
     app.removeContentTypeParser('application/json');
@@ -79,9 +80,13 @@ export const workflowRoutes =
     });
     const tags = ['workflows'];
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
-    /** The save-time check: the saving key must be scoped to every skill the plan uses. */
-    const scopedTo = (req: FastifyRequest) => (plan: Plan) => {
-      requirePlanScopes(principalOf(req), plan);
+    /**
+     * The save-time check: the saving key must be scoped to every skill the plan uses, and the
+     * owner's definition and schedule caps must have room.
+     */
+    const scopedTo = (req: FastifyRequest) => async (plan: Plan, current?: StoredDefinition) => {
+      const p = requirePlanScopes(principalOf(req), plan);
+      await quotas.checkSave(p.ownerId, plan, current);
     };
 
     app.post(
@@ -92,7 +97,7 @@ export const workflowRoutes =
           security: BEARER,
           summary: 'Create a workflow definition',
           body: DefinitionBody,
-          response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422) },
+          response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422, 429) },
         },
       },
       async (req, reply) => {
@@ -169,7 +174,7 @@ export const workflowRoutes =
           summary: 'Save a new version',
           params: IdParams,
           body: DefinitionBody,
-          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
+          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
         },
       },
       async (req) =>
@@ -213,7 +218,7 @@ export const workflowRoutes =
           body: z.string().optional().describe('JSON `{ "inputs": { ... } }`; may be empty.'),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
-            ...errorResponses(400, 401, 403, 404),
+            ...errorResponses(400, 401, 403, 404, 429),
           },
         },
       },
@@ -221,6 +226,7 @@ export const workflowRoutes =
         const inputs = parseRunBody(req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
         requirePlanScopes(principalOf(req), def.plan);
+        await quotas.checkRunStart(def.ownerId);
         const taskId = await engine.runs.startRun(def, inputs);
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
@@ -265,12 +271,15 @@ export const workflowRoutes =
             security: BEARER,
             summary: `${op[0]!.toUpperCase()}${op.slice(1)} the schedule`,
             params: IdParams,
-            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409) },
+            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
           },
         },
         async (req) => {
           const def = await engine.definitions.get(owner(req), req.params.id);
-          if (op === 'trigger') requirePlanScopes(principalOf(req), def.plan);
+          if (op === 'trigger') {
+            requirePlanScopes(principalOf(req), def.plan);
+            await quotas.checkRunStart(def.ownerId);
+          }
           return engine.runs.controlSchedule(def, op);
         },
       );

@@ -7,6 +7,11 @@
  */
 import { hkdfSync } from 'node:crypto';
 import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
+import {
+  ANONYMOUS_OWNER,
+  createOwnerProviderShare,
+  type OwnerProviderShare,
+} from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { runSkill } from '../../activities/skill-activity.js';
@@ -45,6 +50,8 @@ function refundable(err: unknown): boolean {
 export class AnonymousCallsService {
   readonly credits: AnonymousCredits;
   readonly providers: ProviderLimits;
+  /** Guests together are one owner: they cannot take more than one owner's share of a provider. */
+  readonly guestShare: OwnerProviderShare;
 
   constructor(private readonly deps: ApiDeps) {
     // A dedicated secret when the operator sets one; otherwise one derived from the store key.
@@ -62,6 +69,7 @@ export class AnonymousCallsService {
         );
     this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
     this.providers = createProviderLimits(deps.config, deps.store);
+    this.guestShare = createOwnerProviderShare(deps.config, deps.store);
   }
 
   /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
@@ -131,6 +139,7 @@ export class AnonymousCallsService {
   ): Promise<{ output: unknown; previews: unknown[] }> {
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
     try {
+      await this.guestShare.acquire(ANONYMOUS_OWNER, skill.manifest.providers, 1);
       await this.providers.acquire(skill.manifest, 1);
       const policy = isPolicyName(skill.manifest.policy)
         ? POLICY_PROFILES[skill.manifest.policy]

@@ -36,8 +36,11 @@ export interface DefinitionSummary {
   updated_at: string;
 }
 
-/** Called with the compiled plan before it is stored; throws to refuse the save (e.g. scopes). */
-export type PlanCheck = (plan: Plan) => void;
+/**
+ * Called with the compiled plan (and, on an update, the current version) before it is stored;
+ * throws to refuse the save (scopes, owner limits).
+ */
+export type PlanCheck = (plan: Plan, current?: StoredDefinition) => void | Promise<void>;
 
 export type CompileOutcome = { ok: true; plan: Plan } | { ok: false; diagnostics: Diagnostic[] };
 
@@ -57,10 +60,15 @@ export class DefinitionsService {
     return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
   }
 
-  private compileOrThrow(source: string, format: SourceFormat, check?: PlanCheck): Plan {
+  private async compileOrThrow(
+    source: string,
+    format: SourceFormat,
+    check?: PlanCheck,
+    current?: StoredDefinition,
+  ): Promise<Plan> {
     const res = this.compile(source, format);
     if (!res.ok) throw new SkillflowError('INVALID_DEFINITION', undefined, { diagnostics: res.diagnostics });
-    check?.(res.plan);
+    await check?.(res.plan, current);
     return res.plan;
   }
 
@@ -71,7 +79,7 @@ export class DefinitionsService {
     id?: string,
     check?: PlanCheck,
   ): Promise<StoredDefinition> {
-    const plan = this.compileOrThrow(source, format, check);
+    const plan = await this.compileOrThrow(source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     await this.store.db.transaction().execute(async (tx) => {
       await tx
@@ -101,10 +109,10 @@ export class DefinitionsService {
   ): Promise<{ definition: StoredDefinition; changed: boolean }> {
     const current = await this.get(ownerId, id);
     if (current.source === source) {
-      check?.(current.plan);
+      await check?.(current.plan, current);
       return { definition: current, changed: false };
     }
-    const plan = this.compileOrThrow(source, format, check);
+    const plan = await this.compileOrThrow(source, format, check, current);
     const version = current.version + 1;
     await this.store.db.transaction().execute(async (tx) => {
       const res = await tx
@@ -190,6 +198,17 @@ export class DefinitionsService {
       created_at: new Date(r.created_at).toISOString(),
       updated_at: new Date(r.updated_at).toISOString(),
     }));
+  }
+
+  /** How many definitions the owner has (only those with a schedule trigger, if asked). */
+  async count(ownerId: string, triggerType?: 'schedule'): Promise<number> {
+    let q = this.store.db
+      .selectFrom('definitions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('owner_id', '=', ownerId);
+    if (triggerType) q = q.where('trigger_type', '=', triggerType);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async delete(ownerId: string, id: string): Promise<void> {

@@ -2,6 +2,7 @@
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { ApiDeps } from '../deps.js';
 import { DefinitionsService } from './definitions.js';
+import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
@@ -13,6 +14,7 @@ export interface Services {
   tasks: TasksService;
   skillCalls: SkillCallsService;
   teams: TeamsService;
+  quotas: OwnerQuotas;
 }
 
 export function createServices(deps: ApiDeps): Services {
@@ -23,5 +25,6 @@ export function createServices(deps: ApiDeps): Services {
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL),
     skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, deps.config.SKILL_CALL_WAIT_MS),
     teams: new TeamsService(deps.store),
+    quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
   };
 }

@@ -63,6 +63,7 @@ export class SkillCallsService {
       input,
       policy: activityPolicy(isPolicyName(policyName) ? policyName : 'upstream-lookup'),
       ...(embedId ? { embedId } : {}),
+      ownerId: principal.ownerId,
     };
     const handle = await this.temporal.client.workflow.start('runSkillCall', {
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,
@@ -86,7 +87,10 @@ export class SkillCallsService {
       timer = setTimeout(() => resolve('timeout'), this.syncWaitMs);
     });
     try {
-      const res = await Promise.race([handle.result() as Promise<FullSkillResult>, timeout]);
+      const result = handle.result() as Promise<FullSkillResult>;
+      // After a timeout nobody awaits it: its later failure (e.g. on shutdown) must not go unhandled.
+      result.catch(() => undefined);
+      const res = await Promise.race([result, timeout]);
       if (res === 'timeout') return { kind: 'queued', taskId };
       return { kind: 'completed', taskId, result: res };
     } catch (err) {
