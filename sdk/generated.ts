@@ -525,6 +525,7 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_DEFINITION'
         | 'CANCELLED'
         | 'RATE_LIMITED'
+        | 'OWNER_LIMIT_REACHED'
         | 'ANONYMOUS_LIMIT_EXHAUSTED'
         | 'UPSTREAM_UNAVAILABLE'
         | 'UPSTREAM_RATE_LIMITED'
