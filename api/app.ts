@@ -6,6 +6,7 @@
  * X-Forwarded-For); the server bounds how long a client may take to send its headers and its
  * whole request (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS).
  */
+import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -89,7 +90,17 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429).
   app.decorate('tierRateLimits', new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config)));
   // Applied by `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
-  app.decorate('ipRateLimit', new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE));
+  const ipHashKey = hkdfSync(
+    'sha256',
+    deps.keyring.keys.get(deps.keyring.activeKeyId)!,
+    '',
+    'skillflow ip rate limit',
+    32,
+  );
+  app.decorate(
+    'ipRateLimit',
+    new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
+  );
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, services.quotas));

@@ -18,7 +18,12 @@ export async function ensureDevKey(store: Store, dataDir: string, ownerId: strin
     const token = readFileSync(file, 'utf8').trim();
     if (await verifyToken(store, token)) return file;
   }
-  const key = await createKey(store, { name: 'development admin key', scopes: ['*', 'admin'], ownerId, tier: 'pro' });
+  const key = await createKey(store, {
+    name: 'development admin key',
+    scopes: ['*', 'admin'],
+    ownerId,
+    tier: 'pro',
+  });
   writeFileSync(file, key.token + '\n', { mode: 0o600 });
   return file;
 }

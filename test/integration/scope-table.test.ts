@@ -352,7 +352,7 @@ function routeTable(printed: string): string[] {
   const out: string[] = [];
   const stack: string[] = [];
   for (const line of printed.split('\n')) {
-    const m = /^((?:│   |    )*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
+    const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
     if (!m) continue;
     const depth = m[1]!.length / 4;
     stack.length = depth;
