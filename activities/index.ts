@@ -2,25 +2,31 @@
  * Entry module: every activity the worker registers. Skill activities are named by their
  * `<app>.<skill>` reference; platform activities by verb.
  */
+import type { OwnerProviderShare } from './owner-provider-share.js';
 import type { ProviderLimits } from './provider-limits.js';
 import type { Registry } from './registry/registry.js';
 import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
 
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
 
-/** Skill activities; with `providerLimits`, each charges its provider counters per upstream request. */
+/**
+ * Skill activities; with `providerLimits`, each charges its provider counters per upstream
+ * request, and with `ownerShare` the calling owner's share of them first.
+ */
 export function createActivities(
   registry: Registry,
   providerLimits?: ProviderLimits,
+  ownerShare?: OwnerProviderShare,
 ): Record<string, ActivityFn> {
   const activities: Record<string, ActivityFn> = {};
   for (const skill of registry.all()) {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
     activities[ref] = skill.impl
-      ? skillActivity({ ...skill, impl: skill.impl }, providerLimits)
+      ? skillActivity({ ...skill, impl: skill.impl }, providerLimits ? { providerLimits, ownerShare } : undefined)
       : unavailableSkillActivity(ref);
   }
   return activities;
 }
 
 export { runSkill, type SkillActivityInput, type FullSkillResult } from './skill-activity.js';
+export { createOwnerProviderShare, OwnerProviderShare, ANONYMOUS_OWNER } from './owner-provider-share.js';

@@ -11,14 +11,23 @@
 import { Context } from '@temporalio/activity';
 import { parseOrThrow, SkillflowError } from '../lib/errors/skillflow-error.js';
 import { toApplicationFailure } from './boundary.js';
+import type { OwnerProviderShare } from './owner-provider-share.js';
 import type { ProviderLimits } from './provider-limits.js';
 import type { LoadedSkill, SkillContext, SkillImplementation } from './registry/types.js';
-import { createUpstreamMeter, providerUsesOf } from './upstream-meter.js';
+import { createUpstreamMeter, providerUsesOf, type OwnerShare } from './upstream-meter.js';
 
 export interface SkillActivityInput {
   input: unknown;
   /** `workflow`: the workflow-visible output; `full`: the REST body (output plus previews). */
   view: 'workflow' | 'full';
+  /** The owner the call runs for: its share of each provider limit is charged too. */
+  ownerId?: string;
+}
+
+/** What a skill activity charges per upstream request (see activities/index.ts). */
+export interface ActivityLimits {
+  providerLimits: ProviderLimits;
+  ownerShare?: OwnerProviderShare | undefined;
 }
 
 export interface FullSkillResult {
@@ -37,29 +46,38 @@ export async function runSkill(
 
 /**
  * The UPSTREAM_RATE_LIMITED error (with Retry-After) of a provider this call will use whose
- * limit is used up now, or undefined when all have room. Reads only; charges nothing.
+ * limit, or whose share for the calling owner, is used up now; undefined when all have room.
+ * Reads only; charges nothing.
  */
-export function providerWait(
+export async function providerWait(
   skill: LoadedSkill & { impl: SkillImplementation },
   input: unknown,
   limits: ProviderLimits,
+  share?: OwnerShare,
 ): Promise<SkillflowError | undefined> {
-  return limits.busy(`${skill.manifest.appId}.${skill.manifest.id}`, providerUsesOf(skill, input));
+  const uses = providerUsesOf(skill, input);
+  const own = await share?.share.busy(
+    share.ownerId,
+    uses.map((u) => u.provider),
+  );
+  return own ?? limits.busy(`${skill.manifest.appId}.${skill.manifest.id}`, uses);
 }
 
-/** The activity for one skill, metered against `providerLimits` when given. */
-export function skillActivity(
-  skill: LoadedSkill & { impl: SkillImplementation },
-  providerLimits?: ProviderLimits,
-) {
+/**
+ * The activity for one skill, metered against the provider limits (and the calling owner's
+ * share of them) when given.
+ */
+export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }, limits?: ActivityLimits) {
   const { impl } = skill;
+  const providerLimits = limits?.providerLimits;
   const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
   return async (req: SkillActivityInput): Promise<unknown> => {
     const ctx = Context.current();
     let input: unknown;
     try {
       input = parseOrThrow(impl.input, req.input);
-      const wait = providerLimits ? await providerWait(skill, input, providerLimits) : undefined;
+      const share = ownerShareOf(limits, req.ownerId);
+      const wait = providerLimits ? await providerWait(skill, input, providerLimits, share) : undefined;
       // Nothing was sent: Temporal retries at the reset time (nextRetryDelay).
       if (wait) throw wait;
     } catch (err) {
@@ -70,7 +88,7 @@ export function skillActivity(
         signal: ctx.cancellationSignal,
         heartbeat: (d) => ctx.heartbeat(d),
         anonymous: false,
-        meter: createUpstreamMeter(ref, providerLimits),
+        meter: createUpstreamMeter(ref, providerLimits, ownerShareOf(limits, req.ownerId)),
       });
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;
@@ -80,6 +98,10 @@ export function skillActivity(
       throw toApplicationFailure(err, { final: true });
     }
   };
+}
+
+function ownerShareOf(limits: ActivityLimits | undefined, ownerId: string | undefined): OwnerShare | undefined {
+  return limits?.ownerShare && ownerId ? { share: limits.ownerShare, ownerId } : undefined;
 }
 
 /** The activity used when a plan names a skill this worker could not load. */

@@ -5,17 +5,26 @@
  * made, and counts what was sent, so the platform knows whether a call reached any upstream
  * (an anonymous call that sent nothing is refunded) and can record it in the usage records.
  */
+import type { OwnerProviderShare } from './owner-provider-share.js';
 import type { ProviderLimits } from './provider-limits.js';
 import type { LoadedSkill, ProviderUse, SkillImplementation, UpstreamMeter } from './registry/types.js';
 
+/** The calling owner's share of the provider limits (activities/owner-provider-share.ts). */
+export interface OwnerShare {
+  share: OwnerProviderShare;
+  ownerId: string;
+}
+
 /**
- * A meter for one call of `skill` (`<app>.<skill>`). Without `limits` it only counts (tests,
- * benchmarks and deployments without provider limits).
+ * A meter for one call of `skill` (`<app>.<skill>`): each request is charged to the calling
+ * owner's share of the provider first (fair use between tenants), then to the provider limit.
+ * Without `limits` it only counts (tests, benchmarks, deployments without provider limits).
  */
-export function createUpstreamMeter(skill: string, limits?: ProviderLimits): UpstreamMeter {
+export function createUpstreamMeter(skill: string, limits?: ProviderLimits, owner?: OwnerShare): UpstreamMeter {
   const counts: Record<string, number> = {};
   return {
     async charge(provider, model) {
+      await owner?.share.acquire(owner.ownerId, [provider], 1);
       await limits?.charge(provider, skill, model);
       counts[provider] = (counts[provider] ?? 0) + 1;
     },

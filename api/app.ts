@@ -2,8 +2,11 @@
  * Builds the Fastify app: zod validation and serialisation, the OpenAPI document generated from
  * the same schemas (/v1/openapi.json, docs page at /v1/docs), one error handler, and request
  * logs that carry the route pattern, status and timing only: never query strings, bodies,
- * path ids or headers.
+ * path ids or headers. The client address comes from TRUST_PROXY (proxies trusted to set
+ * X-Forwarded-For); the server bounds how long a client may take to send its headers and its
+ * whole request (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS).
  */
+import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -19,7 +22,9 @@ import { trackAllowedMethods } from './allowed-methods.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
 import { addOpenApiLinks } from './links.js';
 import { RoutePatternLogController } from './request-log.js';
+import { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
 import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
+import type {} from './client-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
 import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
@@ -41,11 +46,20 @@ export type App = FastifyInstance;
 export async function buildApp(deps: ApiDeps): Promise<App> {
   // Widened to Fastify's logger type so the app keeps Fastify's default generics.
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'api' });
+  const { HTTP_REQUEST_TIMEOUT_MS: requestTimeout, TRUST_PROXY } = deps.config;
   const app = Fastify({
     loggerInstance: logger,
     logController: new RoutePatternLogController(),
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: TRUST_PROXY.length > 0 ? TRUST_PROXY : false,
+    requestTimeout,
+    http: {
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(deps.config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
+      requestTimeout,
+      // How often Node looks for connections past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: 1000,
+    },
     // Above every documented path parameter limit, so zod names the parameter and its rule; longer
     // ones get the envelope from frameworkErrors.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -92,11 +106,23 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   const services = createServices(deps);
   // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429).
   app.decorate('tierRateLimits', new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config)));
+  // Applied by `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
+  const ipHashKey = hkdfSync(
+    'sha256',
+    deps.keyring.keys.get(deps.keyring.activeKeyId)!,
+    '',
+    'skillflow ip rate limit',
+    32,
+  );
+  app.decorate(
+    'ipRateLimit',
+    new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
+  );
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
-  await app.register(workflowRoutes(deps, services.engine));
+  await app.register(workflowRoutes(deps, services.engine, services.quotas));
   await app.register(taskRoutes(deps, services.tasks));
-  await app.register(skillRoutes(deps, services.skillCalls, services.teams));
+  await app.register(skillRoutes(deps, services.skillCalls, services.teams, services.quotas));
   await app.register(anonymousRoutes(deps));
   await app.register(keyRoutes(deps));
   await app.register(usageRoutes(deps, services.usage, services.teams));

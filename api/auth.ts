@@ -1,10 +1,12 @@
 /**
  * Bearer-token authentication for the /v1 routes. `request.principal` is set by the
- * `authenticate` preHandler; routes then check scopes. Failures are 401/403 envelopes.
+ * `authenticate` onRequest hook, so an unauthenticated request is refused before its body is
+ * read or parsed; routes then check scopes. Failures are 401/403 envelopes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '../lib/limits/tier-limits.js';
-import { allows, allowsSkill, verifyToken, type Principal } from '../lib/keys.js';
+import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
+import { requireNamedScope, requireSkill } from './scopes.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import type { Store } from '../lib/store/db.js';
 
@@ -21,7 +23,8 @@ declare module 'fastify' {
 }
 
 /**
- * The preHandler of authenticated routes: verifies the bearer token, then applies the per-tier
+ * The onRequest hook of authenticated routes (register it with `addHook('onRequest', …)`, never
+ * as a preHandler: the body must not be read for a caller without a valid token). Verifies the bearer token, then applies the per-tier
  * rate limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-*
  * headers on every authenticated response. Once it is used up, a route that queues gets
  * `request.tierLimited` and queues the call; every other route answers 429 RATE_LIMITED.
@@ -48,23 +51,14 @@ export function principalOf(req: FastifyRequest): Principal {
   return req.principal;
 }
 
-export function requireScope(req: FastifyRequest, scope: 'workflows' | 'keys'): Principal {
-  const p = principalOf(req);
-  if (!allows(p, scope))
-    throw new SkillflowError('FORBIDDEN', `The API key lacks the "${scope}" scope.`, {
-      required_scope: scope,
-    });
-  return p;
+/** The principal, if it holds the named scope; FORBIDDEN otherwise. */
+export function requireScope(req: FastifyRequest, scope: NamedScope): Principal {
+  return requireNamedScope(principalOf(req), scope);
 }
 
+/** The principal, if it may call this skill; FORBIDDEN otherwise. */
 export function requireSkillScope(req: FastifyRequest, appId: string, skillId: string): Principal {
-  const p = principalOf(req);
-  if (!allowsSkill(p, appId, skillId)) {
-    throw new SkillflowError('FORBIDDEN', `The API key is not scoped to ${appId}.${skillId}.`, {
-      required_scope: [`app:${appId}`, `skill:${appId}.${skillId}`],
-    });
-  }
-  return p;
+  return requireSkill(principalOf(req), appId, skillId);
 }
 
 /** OpenAPI security requirement for authenticated routes. */

@@ -30,6 +30,9 @@ export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = proc
   const store = await openStore({
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.dataDir, 'pglite'),
+    // The code only: a driver message may name hosts or users.
+    onPoolError: (err) =>
+      logger.error({ errName: err.name, errCode: (err as { code?: string }).code }, 'store connection lost'),
   });
   // Values sealed before context binding cannot open: refuse to start rather than fail later.
   const legacy = await countLegacySealed(store);

@@ -53,4 +53,43 @@ describe('loadConfig', () => {
       `new:${k},old:${k}`,
     );
   });
+
+  describe('production', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('refuses to boot without SKILLFLOW_ENCRYPTION_KEY', () => {
+      expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+        { variable: 'SKILLFLOW_ENCRYPTION_KEY', message: 'is required in production' },
+      ]);
+    });
+
+    it('never starts simulators: off by default, an error when asked for', () => {
+      expect(loadConfig({ NODE_ENV: 'production', SKILLFLOW_ENCRYPTION_KEY: key }).START_SIMULATORS).toBe(
+        false,
+      );
+      expect(
+        problemsOf({ NODE_ENV: 'production', SKILLFLOW_ENCRYPTION_KEY: key, START_SIMULATORS: 'true' }),
+      ).toEqual([{ variable: 'START_SIMULATORS', message: 'simulators never run in production' }]);
+      expect(loadConfig({ START_SIMULATORS: 'true' }).START_SIMULATORS).toBe(true);
+    });
+  });
+
+  it('parses TRUST_PROXY as a list of addresses and CIDR ranges', () => {
+    expect(loadConfig({}).TRUST_PROXY).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1 ,fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['10.0.0.0/33', 'proxy.example', '::1/129', '10.0.0.1/8/8'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be comma-separated IP/);
+  });
 });

@@ -2,6 +2,7 @@
  * The one typed configuration object, parsed once at boot from the environment with zod.
  * Pass it down; never read process.env elsewhere. Every variable is listed in the README.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,29 @@ const optionalUrl = optionalString.pipe(
 );
 /** A whole, non-negative number of credits or requests (0 allows nothing). */
 const credits = z.coerce.number().int().min(0).max(100_000_000);
+/** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8,::1`); empty = none. */
+const cidrList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) =>
+      entries.every((e) => {
+        const [addr = '', prefix, extra] = e.split('/');
+        const family = isIP(addr);
+        if (family === 0 || extra !== undefined) return false;
+        if (prefix === undefined) return true;
+        const n = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+        return n >= 0 && n <= (family === 4 ? 32 : 128);
+      }),
+    'must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.0/8,fd00::/8',
+  );
+const ms = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
@@ -87,6 +111,17 @@ export const ConfigSchema = z.object({
   ANONYMOUS_POOL_WEEKLY_CREDITS: credits.default(20_000),
   ANONYMOUS_POOL_MONTHLY_CREDITS: credits.default(60_000),
 
+  PUBLIC_RATE_LIMIT_PER_MINUTE: credits.default(60),
+  TRUST_PROXY: cidrList,
+  HTTP_REQUEST_TIMEOUT_MS: ms(1000, 600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: ms(1000, 600_000).default(10_000),
+
+  OWNER_MAX_DEFINITIONS: credits.default(200),
+  OWNER_MAX_SCHEDULES: credits.default(20),
+  OWNER_MAX_RUNNING_RUNS: credits.default(20),
+  OWNER_MAX_QUEUED_TASKS: credits.default(50),
+  OWNER_PROVIDER_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+
   SKILL_CALL_WAIT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
   QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
@@ -133,8 +168,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = PROJE
       })),
     );
   }
-  const raw = parsed.data;
-  if (raw.NODE_ENV === 'production' && raw.WEBHOOK_ALLOW_LOOPBACK)
-    throw new ConfigError([{ variable: 'WEBHOOK_ALLOW_LOOPBACK', message: 'must not be set in production' }]);
+  const raw = { ...parsed.data, ...productionRules(parsed.data, known) };
   return { ...raw, rootDir, dataDir: path.resolve(rootDir, raw.DATA_DIR) };
+}
+
+/**
+ * Production (`NODE_ENV=production`) refuses to boot without SKILLFLOW_ENCRYPTION_KEY (a
+ * generated key file is a development convenience) and never starts simulators: unset,
+ * START_SIMULATORS means off there; set to true it is an error.
+ */
+function productionRules(
+  raw: RawConfig,
+  given: Record<string, string | undefined>,
+): Pick<RawConfig, 'START_SIMULATORS'> {
+  if (raw.NODE_ENV !== 'production') return { START_SIMULATORS: raw.START_SIMULATORS };
+  const problems: { variable: string; message: string }[] = [];
+  if (!raw.SKILLFLOW_ENCRYPTION_KEY)
+    problems.push({ variable: 'SKILLFLOW_ENCRYPTION_KEY', message: 'is required in production' });
+  if (given.START_SIMULATORS !== undefined && given.START_SIMULATORS.trim() !== '' && raw.START_SIMULATORS)
+    problems.push({ variable: 'START_SIMULATORS', message: 'simulators never run in production' });
+  if (raw.WEBHOOK_ALLOW_LOOPBACK)
+    problems.push({ variable: 'WEBHOOK_ALLOW_LOOPBACK', message: 'must not be set in production' });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { START_SIMULATORS: false };
 }

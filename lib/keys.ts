@@ -1,8 +1,9 @@
 /**
  * API keys. A token is `sf_<key id>_<43 chars of base64url randomness>` (256 bits); only its
  * SHA-256 is stored (a fast hash is enough for a full-entropy secret; no password stretching
- * needed). Keys are scoped: `*` (everything), `workflows`, `keys` (manage keys),
- * `app:<app_id>` or `skill:<app_id>.<skill_id>`.
+ * needed). Keys are scoped: `*` (everything a tenant may do), `workflows`, `keys` (manage keys),
+ * `app:<app_id>` or `skill:<app_id>.<skill_id>`; and `admin` (operator: health details), which
+ * `*` does not include.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -11,8 +12,8 @@ import type { Store } from './store/db.js';
 export const ScopeSchema = z
   .string()
   .regex(
-    /^(\*|workflows|keys|app:[a-z][a-z0-9_]{0,63}|skill:[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63})$/,
-    'must be *, workflows, keys, app:<app_id> or skill:<app_id>.<skill_id>',
+    /^(\*|workflows|keys|admin|app:[a-z][a-z0-9_]{0,63}|skill:[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63})$/,
+    'must be *, workflows, keys, admin, app:<app_id> or skill:<app_id>.<skill_id>',
   );
 export type Scope = z.infer<typeof ScopeSchema>;
 
@@ -111,6 +112,29 @@ export function allowsSkill(p: Principal, appId: string, skillId: string): boole
   return p.scopes.some((s) => s === '*' || s === `app:${appId}` || s === `skill:${appId}.${skillId}`);
 }
 
-export function allows(p: Principal, scope: 'workflows' | 'keys'): boolean {
+/** The scopes a route can require by name. `admin` is never implied by `*`. */
+export type NamedScope = 'workflows' | 'keys' | 'admin';
+
+/** Does the principal hold this named scope (`*` covers `workflows` and `keys`)? */
+export function allows(p: Principal, scope: NamedScope): boolean {
+  if (scope === 'admin') return p.scopes.includes('admin');
   return p.scopes.includes('*') || p.scopes.includes(scope);
+}
+
+/** Does the principal allow a skill given as `<app>.<skill>`? */
+export function allowsSkillRef(p: Principal, ref: string): boolean {
+  const [appId = '', skillId = ''] = ref.split('.');
+  return allowsSkill(p, appId, skillId);
+}
+
+/**
+ * May the principal hand out this scope to a new key? Only what it holds itself: `*` covers
+ * every tenant scope but not `admin`, `app:x` covers `skill:x.*`.
+ */
+export function mayGrant(p: Principal, scope: Scope): boolean {
+  if (p.scopes.includes(scope)) return true;
+  if (scope === 'admin' || scope === '*') return false;
+  if (p.scopes.includes('*')) return true;
+  const m = /^skill:([a-z0-9_]+)\./.exec(scope);
+  return m !== null && p.scopes.includes(`app:${m[1]}`);
 }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
+import { createOwnerProviderShare } from '../activities/owner-provider-share.js';
 import { webhookPolicy } from '../lib/net/webhook.js';
 import { createProviderLimits } from '../activities/provider-limits.js';
 import { buildApp } from '../api/app.js';
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
         registry: platform.registry,
         extraActivities: platformActivities(platform.store, platform.keyring, webhookPolicy(config)),
         providerLimits: createProviderLimits(config, platform.store),
+        ownerShare: createOwnerProviderShare(config, platform.store),
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }

@@ -538,6 +538,7 @@ export type HostingSearchDomainsOutput = {
         | 'TEMPLATE_TOO_LARGE'
         | 'CANCELLED'
         | 'RATE_LIMITED'
+        | 'OWNER_LIMIT_REACHED'
         | 'ANONYMOUS_LIMIT_EXHAUSTED'
         | 'UPSTREAM_UNAVAILABLE'
         | 'UPSTREAM_RATE_LIMITED'

@@ -27,7 +27,8 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
   const close = async () => {
     for (const c of closers.reverse()) await c();
   };
-  if (!config.START_SIMULATORS) return { urls, banner, close };
+  // Never in production, whatever the config says (lib/config.ts refuses it too).
+  if (!config.START_SIMULATORS || config.NODE_ENV === 'production') return { urls, banner, close };
   try {
     if (!config.SHOP_URL) {
       const shop = await startShopSimulator();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { ProviderLimits } from '../activities/provider-limits.js';
+import type { OwnerProviderShare } from '../activities/owner-provider-share.js';
 import type { Registry } from '../activities/registry/registry.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
 import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/temporal/client.js';
@@ -44,6 +45,8 @@ export interface WorkerOptions {
   maxConcurrentActivityTaskExecutions?: number;
   /** Our limits per provider, skill and model; unset = none (see activities/provider-limits.ts). */
   providerLimits?: ProviderLimits;
+  /** Each owner's share of the provider limits (activities/owner-provider-share.ts); unset = none. */
+  ownerShare?: OwnerProviderShare;
 }
 
 export interface RunningWorker {
@@ -60,7 +63,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createActivities(opts.registry, opts.providerLimits), ...opts.extraActivities },
+    activities: {
+      ...createActivities(opts.registry, opts.providerLimits, opts.ownerShare),
+      ...opts.extraActivities,
+    },
     dataConverter: dataConverterFor(opts.keyring),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
   });

@@ -16,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
+import type { SkillActivityInput } from '../activities/skill-activity.js';
 import {
   evaluateCondition,
   renderTemplate,
@@ -122,11 +123,11 @@ async function runStep(
   args: RunDefinitionInput,
 ): Promise<unknown> {
   if (step.kind === 'skill') {
-    const acts = proxyActivities<
-      Record<string, (req: { input: unknown; view: 'workflow' }) => Promise<unknown>>
-    >(activityOptions(policy));
+    const acts = proxyActivities<Record<string, (req: SkillActivityInput) => Promise<unknown>>>(
+      activityOptions(policy),
+    );
     const activity = acts[step.activity]!;
-    return activity({ input: resolveInput(step.input, scope), view: 'workflow' });
+    return activity({ input: resolveInput(step.input, scope), view: 'workflow', ownerId: args.ownerId });
   }
   const { deliverChatMessage } = proxyActivities<ChatDelivery>(activityOptions(policy));
   const message: DeliveredChatMessage = await deliverChatMessage({

@@ -6,7 +6,7 @@
  */
 import { isCancellation, proxyActivities, upsertMemo } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
-import type { FullSkillResult } from '../activities/index.js';
+import type { FullSkillResult, SkillActivityInput } from '../activities/index.js';
 import type { EmbedStore } from '../activities/platform/embeds.js';
 import { activityOptions } from './activity-options.js';
 import { stepError } from './step-error.js';
@@ -19,6 +19,8 @@ export interface SkillCallInput {
   policy: ActivityPolicy;
   /** Set for async skills: where the result is stored. */
   embedId?: string;
+  /** The calling owner, for its share of provider budgets (activities/owner-provider-share.ts). */
+  ownerId?: string;
 }
 
 export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResult> {
@@ -32,11 +34,15 @@ export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResul
   };
   const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: { steps: [step] } });
   publish();
-  const acts = proxyActivities<
-    Record<string, (req: { input: unknown; view: 'full' }) => Promise<FullSkillResult>>
-  >(activityOptions(args.policy));
+  const acts = proxyActivities<Record<string, (req: SkillActivityInput) => Promise<FullSkillResult>>>(
+    activityOptions(args.policy),
+  );
   try {
-    const result = await acts[args.skill]!({ input: args.input, view: 'full' });
+    const result = await acts[args.skill]!({
+      input: args.input,
+      view: 'full',
+      ...(args.ownerId ? { ownerId: args.ownerId } : {}),
+    });
     if (args.embedId) {
       const { saveEmbed } = proxyActivities<EmbedStore>(activityOptions(args.policy));
       await saveEmbed({ embedId: args.embedId, result });

@@ -1,10 +1,13 @@
 /**
  * Guest routes (spec 4.1, 2.7): the anonymous skill call, its quote ("availability") pre-check
  * and the free-usage status. No token; the guest is `X-Skillflow-Anonymous-ID`. These routes are
- * left out of the authenticated developer OpenAPI document (`hide: true`).
+ * left out of the authenticated developer OpenAPI document (`hide: true`). Each request first
+ * counts against the per-IP limit; the IP allowances use the same client key (TRUST_PROXY
+ * decides the address, IPv6 counts per /64).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientKey, limitPerIp } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js';
 import { invalidParameter } from '../../lib/errors/skillflow-error.js';
@@ -25,6 +28,7 @@ export const anonymousRoutes =
     );
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));
+    app.addHook('onRequest', limitPerIp(app.ipRateLimit));
 
     app.post(
       '/v1/anonymous/apps/:app_id/skills/:skill_id',
@@ -33,7 +37,7 @@ export const anonymousRoutes =
         const skill = service.eligible(req.params.app_id, req.params.skill_id);
         const guestId = service.guestId(req.headers[GUEST_HEADER]);
         const input = service.parse(skill, req.body);
-        const result = await service.call(skill, input, guestId, req.ip);
+        const result = await service.call(skill, input, guestId, clientKey(req));
         return reply
           .status(200)
           .send({ ...(result.output as Record<string, unknown>), previews: result.previews });
@@ -47,7 +51,7 @@ export const anonymousRoutes =
         const skill = service.eligible(req.params.app_id, req.params.skill_id);
         const guestId = service.guestId(req.headers[GUEST_HEADER]);
         const input = service.parse(skill, req.body);
-        return service.quote(skill, input, guestId, req.ip);
+        return service.quote(skill, input, guestId, clientKey(req));
       },
     );
 
@@ -61,7 +65,7 @@ export const anonymousRoutes =
             { path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' },
           ]);
         }
-        return service.credits.status(service.credits.keysFor(id, req.ip));
+        return service.credits.status(service.credits.keysFor(id, clientKey(req)));
       },
     );
   };

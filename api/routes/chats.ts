@@ -79,7 +79,7 @@ const MessageSchema = z.object({
 export const chatRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['chats'];
     const db = deps.store.db;
 

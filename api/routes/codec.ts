@@ -1,8 +1,9 @@
 /**
  * The remote codec endpoint for the Temporal Web UI (POST /codec/decode, /codec/encode), so
  * operators who hold the key can read encrypted payloads. Access: a bearer token from the
- * secret store (`codec_auth_token`) when configured; otherwise loopback clients only (the dev
- * UI runs in the operator's own browser on this machine).
+ * secret store (`codec_auth_token`) when configured. Without one, development allows loopback
+ * clients only (the dev UI runs in the operator's own browser on this machine) and production
+ * (`NODE_ENV=production`) allows nobody: there the endpoint needs the token.
  */
 import cors from '@fastify/cors';
 import type { Payload } from '@temporalio/common';
@@ -56,6 +57,9 @@ export const codecRoutes =
     });
     const codec = new AesGcmPayloadCodec(deps.keyring);
     const token = deps.secrets.get('codec_auth_token');
+    const production = deps.config.NODE_ENV === 'production';
+    if (!token && production)
+      deps.logger.warn('codec endpoint disabled: set the codec_auth_token secret to enable it in production');
 
     app.addHook('onRequest', async (req) => {
       if (req.method === 'OPTIONS') return;
@@ -63,6 +67,8 @@ export const codecRoutes =
         const header = req.headers.authorization ?? '';
         if (!header.startsWith('Bearer ') || !sameToken(header.slice(7), token))
           throw new SkillflowError('UNAUTHENTICATED');
+      } else if (production) {
+        throw new SkillflowError('FORBIDDEN', 'The codec endpoint needs codec_auth_token in production.');
       } else if (!isLoopback(req.ip)) {
         throw new SkillflowError(
           'FORBIDDEN',

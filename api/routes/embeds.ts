@@ -42,7 +42,7 @@ function badFormat(format: string, valid: readonly string[]): SkillflowError {
 export const embedRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
 
     app.get(
       '/v1/embeds/:embed_id/file',

@@ -7,16 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import {
-  createKey,
-  listKeys,
-  revokeKey,
-  ScopeSchema,
-  TIERS,
-  type Principal,
-  type Scope,
-  type Tier,
-} from '../../lib/keys.js';
+import { createKey, listKeys, mayGrant, revokeKey, ScopeSchema, TIERS, type Tier } from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
@@ -30,7 +21,9 @@ const CreateKeyBody = z
       .max(20)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
       .meta({ uniqueItems: true })
-      .describe('`*`, `workflows`, `keys`, `app:<app_id>` or `skill:<app_id>.<skill_id>`.'),
+      .describe(
+        '`*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller.',
+      ),
     tier: z.enum(TIERS).optional().describe("Rate-limit tier; default and maximum: the caller's tier."),
   })
   .strict();
@@ -54,19 +47,12 @@ const CreatedKeySchema = z.object({
 });
 const KeyParams = z.object({ key_id: z.string().min(1).max(64) });
 
-/** Can the caller hand out this scope? Only what it holds itself (`app:x` covers `skill:x.*`). */
-function mayGrant(p: Principal, scope: Scope): boolean {
-  if (p.scopes.includes('*') || p.scopes.includes(scope)) return true;
-  const m = /^skill:([a-z0-9_]+)\./.exec(scope);
-  return m !== null && p.scopes.includes(`app:${m[1]}`);
-}
-
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 export const keyRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['keys'];
 
     app.post(

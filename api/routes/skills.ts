@@ -13,6 +13,7 @@ import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.j
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
+import type { OwnerQuotas } from '../services/owner-quotas.js';
 import type { SkillCallsService } from '../services/skill-calls.js';
 import type { TeamsService } from '../services/teams.js';
 import {
@@ -44,9 +45,14 @@ function findSkill(
 }
 
 export const skillRoutes =
-  (deps: ApiDeps, calls: SkillCallsService, teams: TeamsService): FastifyPluginAsyncZod =>
+  (
+    deps: ApiDeps,
+    calls: SkillCallsService,
+    teams: TeamsService,
+    quotas: OwnerQuotas,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['skills'];
 
     app.get(
@@ -104,6 +110,7 @@ export const skillRoutes =
     ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
       if (teamId) await teams.requireSpender(principal, teamId);
+      await quotas.checkSkillCall(principal.ownerId);
       const outcome = await calls.call(principal, skill, parseOrThrow(skill.impl.input, body), {
         payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },
         tierWaitMs: req.tierLimited?.retryAfterMs,

@@ -1,4 +1,7 @@
-/** /v1/tasks: poll and cancel long-running work (workflow runs and skill calls alike). */
+/**
+ * /v1/tasks: poll and cancel long-running work (workflow runs and skill calls alike). Needs the
+ * scope of what the task is (see services/tasks.ts).
+ */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authenticate, BEARER, principalOf } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
@@ -8,7 +11,7 @@ import type { TasksService } from '../services/tasks.js';
 export const taskRoutes =
   (deps: ApiDeps, tasks: TasksService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     const tags = ['tasks'];
     app.get(
       '/v1/tasks/:task_id',
@@ -18,10 +21,10 @@ export const taskRoutes =
           security: BEARER,
           summary: 'Poll a task',
           params: TaskIdParams,
-          response: { 200: TaskSchema, ...errorResponses(401, 404) },
+          response: { 200: TaskSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (req) => tasks.get(principalOf(req).ownerId, req.params.task_id),
+      async (req) => tasks.get(principalOf(req), req.params.task_id),
     );
 
     app.post(
@@ -32,10 +35,9 @@ export const taskRoutes =
           security: BEARER,
           summary: 'Cancel a task (stops at its current step)',
           params: TaskIdParams,
-          response: { 202: TaskSchema, ...errorResponses(401, 404) },
+          response: { 202: TaskSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (req, reply) =>
-        reply.status(202).send(await tasks.cancel(principalOf(req).ownerId, req.params.task_id)),
+      async (req, reply) => reply.status(202).send(await tasks.cancel(principalOf(req), req.params.task_id)),
     );
   };

@@ -29,7 +29,7 @@ const UsageQuery = z
 export const usageRoutes =
   (deps: ApiDeps, usage: UsageRecords, teams: TeamsService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
     app.get(
       '/v1/usage',
       {

@@ -1,15 +1,21 @@
 /**
  * /v1/workflows: definitions (YAML or JSON bodies), runs, run history and schedule control.
  * Bodies are taken as raw text so diagnostics can point at the caller's own lines and columns.
+ * Every route needs the `workflows` scope; saving a definition, starting a run and triggering
+ * a schedule also need a scope for the skill of every `use_app_skill` step. A schedule's own
+ * runs are authorised by the save: the key that saved the version held those scopes.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { SourceFormat } from '../../definitions/index.js';
+import type { FastifyRequest } from 'fastify';
+import type { Plan, SourceFormat } from '../../definitions/index.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { authenticate, BEARER, requireScope } from '../auth.js';
+import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
+import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { DiagnosticSchema, errorResponses, RunSummarySchema } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
+import type { OwnerQuotas } from '../services/owner-quotas.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
@@ -69,7 +75,7 @@ async function view(
 }
 
 export const workflowRoutes =
-  (deps: ApiDeps, engine: WorkflowEngine): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, engine: WorkflowEngine, quotas: OwnerQuotas): FastifyPluginAsyncZod =>
   async (app) => {
     // Encapsulated: only these routes read JSON and YAML bodies as text.
     app.removeContentTypeParser('application/json');
@@ -78,12 +84,20 @@ export const workflowRoutes =
       { parseAs: 'string', bodyLimit: 256 * 1024 },
       (_req, body, done) => done(null, body),
     );
-    app.addHook('preHandler', authenticate(deps.store));
-    app.addHook('preHandler', async (req) => {
+    app.addHook('onRequest', authenticate(deps.store));
+    app.addHook('onRequest', async (req) => {
       requireScope(req, 'workflows');
     });
     const tags = ['workflows'];
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
+    /**
+     * The save-time check: the saving key must be scoped to every skill the plan uses, and the
+     * owner's definition and schedule caps must have room.
+     */
+    const scopedTo = (req: FastifyRequest) => async (plan: Plan, current?: StoredDefinition) => {
+      const p = requirePlanScopes(principalOf(req), plan);
+      await quotas.checkSave(p.ownerId, plan, current);
+    };
 
     app.post(
       '/v1/workflows',
@@ -93,11 +107,17 @@ export const workflowRoutes =
           security: BEARER,
           summary: 'Create a workflow definition',
           body: DefinitionBody,
-          response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422) },
+          response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422, 429) },
         },
       },
       async (req, reply) => {
-        const def = await engine.create(owner(req), req.body, formatOf(req.headers['content-type']));
+        const def = await engine.create(
+          owner(req),
+          req.body,
+          formatOf(req.headers['content-type']),
+          undefined,
+          scopedTo(req),
+        );
         return reply.status(201).send(await view(engine, def));
       },
     );
@@ -164,13 +184,19 @@ export const workflowRoutes =
           summary: 'Save a new version',
           params: IdParams,
           body: DefinitionBody,
-          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
+          response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
         },
       },
       async (req) =>
         view(
           engine,
-          await engine.update(owner(req), req.params.id, req.body, formatOf(req.headers['content-type'])),
+          await engine.update(
+            owner(req),
+            req.params.id,
+            req.body,
+            formatOf(req.headers['content-type']),
+            scopedTo(req),
+          ),
         ),
     );
 
@@ -210,13 +236,15 @@ export const workflowRoutes =
             .describe('JSON `{ "inputs": { ... } }`; may be empty.'),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
-            ...errorResponses(400, 401, 403, 404),
+            ...errorResponses(400, 401, 403, 404, 429),
           },
         },
       },
       async (req, reply) => {
         const inputs = parseRunBody(req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
+        requirePlanScopes(principalOf(req), def.plan);
+        await quotas.checkRunStart(def.ownerId);
         const taskId = await engine.runs.startRun(def, inputs);
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
@@ -250,11 +278,17 @@ export const workflowRoutes =
             security: BEARER,
             summary: `${op[0]!.toUpperCase()}${op.slice(1)} the schedule`,
             params: IdParams,
-            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409) },
+            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
           },
         },
-        async (req) =>
-          engine.runs.controlSchedule(await engine.definitions.get(owner(req), req.params.id), op),
+        async (req) => {
+          const def = await engine.definitions.get(owner(req), req.params.id);
+          if (op === 'trigger') {
+            requirePlanScopes(principalOf(req), def.plan);
+            await quotas.checkRunStart(def.ownerId);
+          }
+          return engine.runs.controlSchedule(def, op);
+        },
       );
     }
   };

@@ -72,7 +72,7 @@ const StoredSchema = z.object({
 export const workspaceRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.addHook('preHandler', authenticate(deps.store));
+    app.addHook('onRequest', authenticate(deps.store));
 
     app.post(
       '/v1/apps/workspace/results',

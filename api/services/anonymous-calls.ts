@@ -7,6 +7,11 @@
  */
 import { subkey } from '../../lib/crypto/keyring.js';
 import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
+import {
+  ANONYMOUS_OWNER,
+  createOwnerProviderShare,
+  type OwnerProviderShare,
+} from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { providerWait, runSkill } from '../../activities/skill-activity.js';
@@ -46,6 +51,8 @@ export function anonymousCost(skill: Skill): number {
 export class AnonymousCallsService {
   readonly credits: AnonymousCredits;
   readonly providers: ProviderLimits;
+  /** Guests together are one owner: they cannot take more than one owner's share of a provider. */
+  readonly guestShare: OwnerProviderShare;
 
   constructor(private readonly deps: ApiDeps) {
     // A dedicated secret when the operator sets one; otherwise the keyring's guest-hash subkey,
@@ -56,6 +63,12 @@ export class AnonymousCallsService {
       : subkey(deps.keyring, deps.keyring.hashKeyId, 'guest-hash');
     this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
     this.providers = createProviderLimits(deps.config, deps.store);
+    this.guestShare = createOwnerProviderShare(deps.config, deps.store);
+  }
+
+  /** Guests together are one owner of the provider shares (fair use between tenants). */
+  private guests() {
+    return { share: this.guestShare, ownerId: ANONYMOUS_OWNER };
   }
 
   /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
@@ -111,7 +124,7 @@ export class AnonymousCallsService {
         reason: available.reason,
         retry_after_seconds: Math.ceil(available.retryAfterMs / 1000),
       };
-    const wait = await providerWait(skill, parsed, this.providers);
+    const wait = await providerWait(skill, parsed, this.providers, this.guests());
     if (wait) {
       return {
         ...base,
@@ -135,10 +148,14 @@ export class AnonymousCallsService {
     guestId: string,
     ip: string,
   ): Promise<{ output: unknown; previews: unknown[] }> {
-    const busy = await providerWait(skill, input, this.providers);
+    const busy = await providerWait(skill, input, this.providers, this.guests());
     if (busy) throw busy;
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
-    const meter = createUpstreamMeter(`${skill.manifest.appId}.${skill.manifest.id}`, this.providers);
+    const meter = createUpstreamMeter(
+      `${skill.manifest.appId}.${skill.manifest.id}`,
+      this.providers,
+      this.guests(),
+    );
     try {
       const policy = isPolicyName(skill.manifest.policy)
         ? POLICY_PROFILES[skill.manifest.policy]

@@ -37,6 +37,12 @@ export interface DefinitionSummary {
   updated_at: string;
 }
 
+/**
+ * Called with the compiled plan (and, on an update, the current version) before it is stored;
+ * throws to refuse the save (scopes, owner limits).
+ */
+export type PlanCheck = (plan: Plan, current?: StoredDefinition) => void | Promise<void>;
+
 export type CompileOutcome = { ok: true; plan: Plan } | { ok: false; diagnostics: Diagnostic[] };
 
 export class DefinitionsService {
@@ -55,9 +61,15 @@ export class DefinitionsService {
     return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
   }
 
-  private compileOrThrow(source: string, format: SourceFormat): Plan {
+  private async compileOrThrow(
+    source: string,
+    format: SourceFormat,
+    check?: PlanCheck,
+    current?: StoredDefinition,
+  ): Promise<Plan> {
     const res = this.compile(source, format);
     if (!res.ok) throw new SkillflowError('INVALID_DEFINITION', undefined, { diagnostics: res.diagnostics });
+    await check?.(res.plan, current);
     return res.plan;
   }
 
@@ -66,8 +78,9 @@ export class DefinitionsService {
     source: string,
     format: SourceFormat,
     id?: string,
+    check?: PlanCheck,
   ): Promise<StoredDefinition> {
-    const plan = this.compileOrThrow(source, format);
+    const plan = await this.compileOrThrow(source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     await this.store.db.transaction().execute(async (tx) => {
       await tx
@@ -93,10 +106,14 @@ export class DefinitionsService {
     id: string,
     source: string,
     format: SourceFormat,
+    check?: PlanCheck,
   ): Promise<{ definition: StoredDefinition; changed: boolean }> {
     const current = await this.get(ownerId, id);
-    if (current.source === source) return { definition: current, changed: false };
-    const plan = this.compileOrThrow(source, format);
+    if (current.source === source) {
+      await check?.(current.plan, current);
+      return { definition: current, changed: false };
+    }
+    const plan = await this.compileOrThrow(source, format, check, current);
     const version = current.version + 1;
     await this.store.db.transaction().execute(async (tx) => {
       const res = await tx
@@ -195,6 +212,17 @@ export class DefinitionsService {
       created_at: new Date(r.created_at).toISOString(),
       updated_at: new Date(r.updated_at).toISOString(),
     }));
+  }
+
+  /** How many definitions the owner has (only those with a schedule trigger, if asked). */
+  async count(ownerId: string, triggerType?: 'schedule'): Promise<number> {
+    let q = this.store.db
+      .selectFrom('definitions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('owner_id', '=', ownerId);
+    if (triggerType) q = q.where('trigger_type', '=', triggerType);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async delete(ownerId: string, id: string): Promise<void> {

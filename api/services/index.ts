@@ -3,6 +3,7 @@ import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import { UsageRecords } from '../../lib/usage/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { DefinitionsService } from './definitions.js';
+import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
@@ -15,6 +16,7 @@ export interface Services {
   skillCalls: SkillCallsService;
   teams: TeamsService;
   usage: UsageRecords;
+  quotas: OwnerQuotas;
 }
 
 export function createServices(deps: ApiDeps): Services {
@@ -33,5 +35,6 @@ export function createServices(deps: ApiDeps): Services {
     ),
     teams: new TeamsService(deps.store),
     usage,
+    quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
   };
 }

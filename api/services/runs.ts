@@ -198,7 +198,16 @@ export class RunsService {
     const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
     if (op === 'pause') await handle.pause('paused through the API');
     else if (op === 'resume') await handle.unpause('resumed through the API');
-    else await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    else {
+      // A manual trigger never piles up runs: refused while one is running, and SKIP (not
+      // ALLOW_ALL) as the backstop for two triggers racing past this check.
+      if ((await handle.describe()).info.runningActions.length > 0)
+        throw new SkillflowError(
+          'CONFLICT',
+          'A run of this schedule is still running; trigger it again later.',
+        );
+      await handle.trigger(ScheduleOverlapPolicy.SKIP);
+    }
     return this.scheduleState(def.id);
   }
 

@@ -4,7 +4,7 @@
  * - within the caller's tier limit and with room at every provider the call will use, a quick
  *   skill is started and awaited and answered inline (or 202 with its task id if it outlasts
  *   SKILL_CALL_WAIT_MS);
- * - over the tier limit or a provider limit, it is queued (spec 8: queued and retried on reset
+ * - over the tier limit, a provider limit or the caller's share of one, it is queued (spec 8: queued and retried on reset
  *   instead of rejected): the workflow starts with a delay to the reset time and the caller gets
  *   `202 { task_id, status: "queued" }` at once. The queue is bounded per API key
  *   (QUEUE_MAX_PER_KEY); past it the answer is 429 with Retry-After.
@@ -14,6 +14,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, isPolicyName } from '../../activities/policy.js';
+import { createOwnerProviderShare, type OwnerProviderShare } from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { requestItems } from '../../activities/registry/request-items.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
@@ -49,6 +50,7 @@ type Skill = LoadedSkill & { impl: SkillImplementation };
 export class SkillCallsService {
   private readonly providers: ProviderLimits;
   private readonly queue: CallQueue;
+  private readonly share: OwnerProviderShare;
 
   constructor(
     private readonly temporal: TemporalClient,
@@ -58,6 +60,7 @@ export class SkillCallsService {
     private readonly syncWaitMs = SYNC_WAIT_MS,
   ) {
     this.providers = createProviderLimits(config, store);
+    this.share = createOwnerProviderShare(config, store);
     this.queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
   }
 
@@ -65,7 +68,10 @@ export class SkillCallsService {
   async call(principal: Principal, skill: Skill, input: unknown, opts: CallOptions): Promise<CallOutcome> {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
     const taskId = `task_${randomUUID()}`;
-    const providerBusy = await providerWait(skill, input, this.providers);
+    const providerBusy = await providerWait(skill, input, this.providers, {
+      share: this.share,
+      ownerId: principal.ownerId,
+    });
     const delayMs = Math.max(opts.tierWaitMs ?? 0, providerBusy?.retryAfterMs ?? 0);
     if (delayMs > 0) {
       await this.queue.enqueue({
@@ -95,6 +101,7 @@ export class SkillCallsService {
       input,
       policy: activityPolicy(isPolicyName(skill.manifest.policy) ? skill.manifest.policy : 'upstream-lookup'),
       ...(embedId ? { embedId } : {}),
+      ownerId: principal.ownerId,
     };
     const handle = await this.temporal.client.workflow.start('runSkillCall', {
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,
@@ -127,7 +134,10 @@ export class SkillCallsService {
       timer = setTimeout(() => resolve('timeout'), this.syncWaitMs);
     });
     try {
-      const res = await Promise.race([handle.result() as Promise<FullSkillResult>, timeout]);
+      const result = handle.result() as Promise<FullSkillResult>;
+      // After a timeout nobody awaits it: its later failure (e.g. on shutdown) must not go unhandled.
+      result.catch(() => undefined);
+      const res = await Promise.race([result, timeout]);
       if (res === 'timeout') return { kind: 'queued', taskId, retryAfterMs: 0 };
       return { kind: 'completed', taskId, result: res };
     } catch (err) {

@@ -2,11 +2,14 @@
  * GET /v1/tasks/{task_id}: one shape for workflow runs and long-running skill calls. Status
  * and timing come from Temporal's describe; per-step progress from the (encrypted) memo the
  * workflow keeps, so polling needs no worker; result or error from the workflow's outcome.
- * Someone else's task is indistinguishable from a missing one (404).
+ * Someone else's task is indistinguishable from a missing one (404). Reading or cancelling an
+ * own task needs the scope of what it is: `workflows` for a workflow run, the skill's scope
+ * (`app:<app>` or `skill:<app>.<skill>`) for a skill call; otherwise 403.
  */
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import {
   DefinitionId,
@@ -21,6 +24,7 @@ import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js
 import type { UsageRecords } from '../../lib/usage/usage-records.js';
 import { fromTemporalFailure } from '../errors.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
+import { requireNamedScope, requireSkill } from '../scopes.js';
 
 /**
  * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
@@ -48,23 +52,31 @@ export class TasksService {
     private readonly usage: UsageRecords,
   ) {}
 
-  private async describeOwned(ownerId: string, taskId: string): Promise<WorkflowExecutionDescription> {
+  /** The caller's own task, after the scope check of its kind. */
+  private async describeOwned(principal: Principal, taskId: string): Promise<WorkflowExecutionDescription> {
     if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId))
       throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    let desc: WorkflowExecutionDescription;
     try {
-      const desc = await this.temporal.client.workflow.getHandle(taskId).describe();
-      if (desc.typedSearchAttributes.get(OwnerId) !== ownerId)
-        throw new SkillflowError('NOT_FOUND', 'No task with this id.');
-      return desc;
+      desc = await this.temporal.client.workflow.getHandle(taskId).describe();
     } catch (err) {
       if (err instanceof WorkflowNotFoundError)
         throw new SkillflowError('NOT_FOUND', 'No task with this id.');
       throw err;
     }
+    if (desc.typedSearchAttributes.get(OwnerId) !== principal.ownerId)
+      throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    if (desc.typedSearchAttributes.get(TaskKind) === 'skill_call') {
+      const [appId = '', skillId = ''] = (desc.typedSearchAttributes.get(SkillRef) ?? '').split('.');
+      requireSkill(principal, appId, skillId);
+    } else {
+      requireNamedScope(principal, 'workflows');
+    }
+    return desc;
   }
 
-  async get(ownerId: string, taskId: string): Promise<TaskView> {
-    const desc = await this.describeOwned(ownerId, taskId);
+  async get(principal: Principal, taskId: string): Promise<TaskView> {
+    const desc = await this.describeOwned(principal, taskId);
     const progress = (desc.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined) ?? { steps: [] };
     const status = taskStatus(desc.status.name, progress.steps);
     let result: unknown = null;
@@ -89,7 +101,7 @@ export class TasksService {
       }
     }
     const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
-    const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, ownerId) : undefined;
+    const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, principal.ownerId) : undefined;
     const defId = desc.typedSearchAttributes.get(DefinitionId);
     return {
       task_id: taskId,
@@ -116,10 +128,10 @@ export class TasksService {
   }
 
   /** Requests cancellation; the run stops cleanly at its current step. */
-  async cancel(ownerId: string, taskId: string): Promise<TaskView> {
-    const desc = await this.describeOwned(ownerId, taskId);
+  async cancel(principal: Principal, taskId: string): Promise<TaskView> {
+    const desc = await this.describeOwned(principal, taskId);
     if (desc.status.name === 'RUNNING')
       await this.temporal.client.workflow.getHandle(taskId, desc.runId).cancel();
-    return this.get(ownerId, taskId);
+    return this.get(principal, taskId);
   }
 }

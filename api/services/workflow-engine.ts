@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceFormat } from '../../definitions/index.js';
 import type { Logger } from '../../lib/logger.js';
-import type { DefinitionsService, StoredDefinition } from './definitions.js';
+import type { DefinitionsService, PlanCheck, StoredDefinition } from './definitions.js';
 import type { RunsService, ScheduleState } from './runs.js';
 
 export class WorkflowEngine {
@@ -22,14 +22,21 @@ export class WorkflowEngine {
     source: string,
     format: SourceFormat,
     id?: string,
+    check?: PlanCheck,
   ): Promise<StoredDefinition> {
-    const def = await this.definitions.create(ownerId, source, format, id);
+    const def = await this.definitions.create(ownerId, source, format, id, check);
     await this.runs.syncSchedule(def);
     return def;
   }
 
-  async update(ownerId: string, id: string, source: string, format: SourceFormat): Promise<StoredDefinition> {
-    const { definition } = await this.definitions.update(ownerId, id, source, format);
+  async update(
+    ownerId: string,
+    id: string,
+    source: string,
+    format: SourceFormat,
+    check?: PlanCheck,
+  ): Promise<StoredDefinition> {
+    const { definition } = await this.definitions.update(ownerId, id, source, format, check);
     await this.runs.syncSchedule(definition);
     return definition;
   }

@@ -84,6 +84,11 @@ export const ERROR_CATALOGUE = {
 
   // --- limits ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
+  OWNER_LIMIT_REACHED: {
+    status: 429,
+    message: 'An owner limit (definitions, schedules, running runs or queued tasks) is reached.',
+    retryable: false,
+  },
   ANONYMOUS_LIMIT_EXHAUSTED: {
     status: 429,
     message: 'The free anonymous allowance is used up.',

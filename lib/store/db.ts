@@ -26,6 +26,11 @@ export interface OpenStoreOptions {
   /** Data directory for PGlite; `memory://` for an in-memory store (tests). */
   pgliteDir?: string;
   migrate?: boolean;
+  /**
+   * Told when an idle PostgreSQL connection fails (server restart, network cut). The pool always
+   * listens, so such an error never crashes the process; the pool replaces the connection.
+   */
+  onPoolError?: (err: Error) => void;
 }
 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
@@ -34,6 +39,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    pool.on('error', (err) => opts.onPoolError?.(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     engine = 'postgres';
   } else {

@@ -50,6 +50,8 @@ export async function startStack(
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
+    // Polls health faster than the public per-IP limit allows.
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
     TEMPORAL_DEV_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
     TEMPORAL_ADDRESS: '',

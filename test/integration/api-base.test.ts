@@ -4,6 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRegistry } from '../../activities/registry/registry.js';
 import { AesGcmPayloadCodec } from '../../lib/crypto/codec.js';
+import { createKey } from '../../lib/keys.js';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
@@ -15,18 +16,25 @@ describe('API base', () => {
   let api: TestApi;
   const taskQueue = `api-${randomUUID()}`;
 
+  let admin: { authorization: string };
+
   beforeAll(async () => {
     env = await startTestTemporal();
     api = await buildTestApi(env, { taskQueue });
+    const key = await createKey(api.deps.store, { name: 'ops', scopes: ['admin'], ownerId: 'owner_ops' });
+    admin = { authorization: `Bearer ${key.token}` };
   });
   afterAll(async () => {
     await api?.close();
     await env?.teardown();
   });
 
-  describe('GET /v1/health', () => {
+  describe('GET /v1/health and /v1/health/details', () => {
     it('reports 503 with the worker down while nothing polls the task queue', async () => {
-      const res = await api.app.inject({ method: 'GET', url: '/v1/health' });
+      const open = await api.app.inject({ method: 'GET', url: '/v1/health' });
+      expect(open.statusCode).toBe(503);
+      expect(open.json()).toEqual({ status: 'down' });
+      const res = await api.app.inject({ method: 'GET', url: '/v1/health/details', headers: admin });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         status: 'degraded',
@@ -60,7 +68,7 @@ describe('API base', () => {
       try {
         let body: { status?: string; checks?: { worker?: { pollers?: number } } } = {};
         for (let i = 0; i < 40 && body.status !== 'ok'; i++) {
-          const res = await api.app.inject({ method: 'GET', url: '/v1/health' });
+          const res = await api.app.inject({ method: 'GET', url: '/v1/health/details', headers: admin });
           body = res.json();
           if (body.status !== 'ok') await new Promise((r) => setTimeout(r, 250));
         }
@@ -69,6 +77,8 @@ describe('API base', () => {
           checks: { worker: { status: 'up', task_queue: taskQueue } },
         });
         expect(body.checks?.worker?.pollers).toBeGreaterThanOrEqual(1);
+        const open = await api.app.inject({ method: 'GET', url: '/v1/health' });
+        expect([open.statusCode, open.json()]).toEqual([200, { status: 'up' }]);
       } finally {
         await worker.shutdown();
       }

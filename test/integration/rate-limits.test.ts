@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OwnerProviderShare } from '../../activities/owner-provider-share.js';
 import { ProviderLimits, parseProviderRules } from '../../activities/provider-limits.js';
 import { createKey } from '../../lib/keys.js';
 import { startWorker } from '../../worker/index.js';
@@ -195,5 +196,37 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     });
     expect(await limits.waitSeconds('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBe(0);
     expect(() => parseProviderRules('sim=abc')).toThrow('bad provider limit entry: sim=abc');
+  });
+
+  it('gives each owner only its share of a provider: one owner waits, the others still run', async () => {
+    await h.worker!.shutdown();
+    const store = h.api.deps.store;
+    h.worker = await startWorker({
+      address: h.env.address,
+      namespace: 'default',
+      taskQueue: h.taskQueue,
+      keyring: TEST_KEYRING,
+      registry: h.api.deps.registry,
+      providerLimits: new ProviderLimits(parseProviderRules('sim=4/3'), store),
+      ownerShare: new OwnerProviderShare(parseProviderRules('sim=4/3'), 50, store),
+    });
+    const post = (token: string) =>
+      h.request('POST', '/v1/apps/metered/skills/ping', { requests: [{ text: 'a' }] }, undefined, token);
+    // owner_a may use 2 of the 4 per 3 s; its third call waits for its share to reset.
+    const started = Date.now();
+    expect((await post(h.token)).status).toBe(200);
+    expect((await post(h.token)).status).toBe(200);
+    const third = await post(h.token);
+    expect([third.status, third.json]).toEqual([
+      202,
+      { task_id: expect.stringMatching(/^task_/), status: 'queued' },
+    ]);
+    // owner_b is not held up by owner_a.
+    const other = await post(h.otherToken);
+    expect(other.status).toBe(200);
+    expect(other.json.results).toEqual([{ text: 'A' }]);
+    const done = await h.waitForTask(third.json.task_id, (t) => t.status === 'completed', 20_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(done.result.output).toEqual({ results: [{ text: 'A' }] });
   });
 });

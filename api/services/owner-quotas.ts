@@ -1,0 +1,88 @@
+/**
+ * Per-owner caps, so one tenant cannot crowd out the others (README "Security"): definitions,
+ * schedules, concurrently running workflow runs and open (queued or running) skill-call tasks.
+ * Each is checked before the action that would exceed it and answered with 429
+ * OWNER_LIMIT_REACHED. Counts of definitions come from the store; counts of open tasks from
+ * Temporal visibility (OwnerId and TaskKind search attributes), which trails a start by a
+ * moment, so concurrent requests can overshoot a cap by the number in flight.
+ *
+ * Scheduled runs are not counted against the running-runs cap at start (Temporal starts them);
+ * each schedule runs at most one at a time (overlap SKIP), so they are bounded by the schedule cap.
+ */
+import type { Plan } from '../../definitions/index.js';
+import type { Config } from '../../lib/config.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import type { DefinitionsService, StoredDefinition } from './definitions.js';
+
+/** The caps, from OWNER_MAX_* (README configuration table). */
+export interface OwnerLimits {
+  definitions: number;
+  schedules: number;
+  runningRuns: number;
+  queuedTasks: number;
+}
+
+export function ownerLimitsFromConfig(c: Config): OwnerLimits {
+  return {
+    definitions: c.OWNER_MAX_DEFINITIONS,
+    schedules: c.OWNER_MAX_SCHEDULES,
+    runningRuns: c.OWNER_MAX_RUNNING_RUNS,
+    queuedTasks: c.OWNER_MAX_QUEUED_TASKS,
+  };
+}
+
+type LimitName = 'definitions' | 'schedules' | 'running_runs' | 'queued_tasks';
+
+const WHAT: Record<LimitName, string> = {
+  definitions: 'workflow definitions',
+  schedules: 'scheduled workflow definitions',
+  running_runs: 'running workflow runs',
+  queued_tasks: 'open skill-call tasks',
+};
+
+function reached(limit: LimitName, max: number): SkillflowError {
+  return new SkillflowError('OWNER_LIMIT_REACHED', `This account may have at most ${max} ${WHAT[limit]}.`, {
+    limit,
+    max,
+  });
+}
+
+/** A search-attribute string literal for a visibility query. */
+function literal(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+export class OwnerQuotas {
+  constructor(
+    private readonly temporal: TemporalClient,
+    private readonly definitions: DefinitionsService,
+    readonly limits: OwnerLimits,
+  ) {}
+
+  private async openTasks(ownerId: string, kind: 'workflow_run' | 'skill_call'): Promise<number> {
+    const query = `OwnerId = ${literal(ownerId)} AND TaskKind = ${literal(kind)} AND ExecutionStatus = "Running"`;
+    return (await this.temporal.client.workflow.count(query)).count;
+  }
+
+  /** Before a save: a new definition counts against `definitions`, a new schedule against `schedules`. */
+  async checkSave(ownerId: string, plan: Plan, current?: StoredDefinition): Promise<void> {
+    if (!current && (await this.definitions.count(ownerId)) >= this.limits.definitions)
+      throw reached('definitions', this.limits.definitions);
+    const addsSchedule = plan.trigger.type === 'schedule' && current?.triggerType !== 'schedule';
+    if (addsSchedule && (await this.definitions.count(ownerId, 'schedule')) >= this.limits.schedules)
+      throw reached('schedules', this.limits.schedules);
+  }
+
+  /** Before a manual run or a schedule trigger. */
+  async checkRunStart(ownerId: string): Promise<void> {
+    if ((await this.openTasks(ownerId, 'workflow_run')) >= this.limits.runningRuns)
+      throw reached('running_runs', this.limits.runningRuns);
+  }
+
+  /** Before an authenticated skill call. */
+  async checkSkillCall(ownerId: string): Promise<void> {
+    if ((await this.openTasks(ownerId, 'skill_call')) >= this.limits.queuedTasks)
+      throw reached('queued_tasks', this.limits.queuedTasks);
+  }
+}

@@ -1,0 +1,545 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
+/**
+ * Scopes hold everywhere (issue 9, item 3): every route of the running app × every scope shape,
+ * with the expected status. The route list comes from Fastify's own route table, so a new route
+ * without a row here fails the first test. Tasks and embeds are real (a workflow run, a quick
+ * and a long-running skill call on a real Temporal test server and worker), because the scope a
+ * task needs depends on what it is.
+ *
+ * The fixture apps stand in for the real ones: `echo` for hosting (`echo.shout` for
+ * `hosting.search_domains`), `metered` for an unrelated app such as design.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, type Scope } from '../../lib/keys.js';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+/** The scope shapes, in the order of each row's statuses. `none` sends no token. */
+const SHAPES: Record<string, Scope[] | null> = {
+  none: null,
+  all: ['*'],
+  workflows: ['workflows'],
+  keys: ['keys'],
+  admin: ['admin'],
+  app_echo: ['app:echo'],
+  skill_shout: ['skill:echo.shout'],
+  app_metered: ['app:metered'],
+  workflows_app_echo: ['workflows', 'app:echo'],
+};
+const SHAPE_NAMES = Object.keys(SHAPES);
+
+const DEFINITION = `title: Scoped shout
+start_when:
+  manual: {}
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input:
+      requests:
+        - text: hi
+`;
+
+interface Fixtures {
+  defId: string;
+  runTask: string;
+  shoutTask: string;
+  slowTask: string;
+  embedId: string;
+}
+
+interface Row {
+  method: string;
+  /** The route pattern as Fastify registered it. */
+  route: string;
+  /** What this row exercises, when one route has several rows. */
+  note?: string;
+  request: (
+    f: Fixtures,
+    n: number,
+  ) => { url: string; body?: unknown; contentType?: string; headers?: Record<string, string> };
+  /** Expected status per shape, in SHAPES order. */
+  statuses: [number, number, number, number, number, number, number, number, number];
+}
+
+//                     none all  wf   keys admin appE sklS appM wf+appE
+const PUBLIC_200 = [200, 200, 200, 200, 200, 200, 200, 200, 200] as const;
+const ANY_KEY_200 = [401, 200, 200, 200, 200, 200, 200, 200, 200] as const;
+const WORKFLOWS = (ok: number) => [401, ok, ok, 403, 403, 403, 403, 403, ok] as const;
+/** `workflows` plus the echo.shout skill: saving, running or triggering the definition. */
+const WORKFLOWS_AND_SHOUT = (ok: number) => [401, ok, 403, 403, 403, 403, 403, 403, ok] as const;
+const SHOUT = (ok: number) => [401, ok, 403, 403, 403, ok, ok, 403, ok] as const;
+const SLOW_ECHO = (ok: number) => [401, ok, 403, 403, 403, ok, 403, 403, ok] as const;
+const KEYS = (ok: number) => [401, ok, 403, ok, 403, 403, 403, 403, 403] as const;
+
+const workspaceBody = (n: number) => ({
+  expected_user_id: 'owner_a',
+  root_id: `root_scope_${n}`,
+  key_id: 'browser-key-1',
+  algorithm: 'AES-256-GCM',
+  root: { iv: 'AAAAAAAAAAAAAAAA', ciphertext: 'c2VjcmV0' },
+  children: [],
+});
+
+const ROWS: Row[] = [
+  // Operations
+  { method: 'GET', route: '/v1/health', request: () => ({ url: '/v1/health' }), statuses: [...PUBLIC_200] },
+  {
+    method: 'GET',
+    route: '/v1/health/details',
+    request: () => ({ url: '/v1/health/details' }),
+    statuses: [401, 403, 403, 403, 200, 403, 403, 403, 403],
+  },
+  {
+    method: 'GET',
+    route: '/v1/openapi.json',
+    request: () => ({ url: '/v1/openapi.json' }),
+    statuses: [...PUBLIC_200],
+  },
+  // The documentation UI (@fastify/swagger-ui)
+  ...(
+    [
+      ['/v1/docs', '/v1/docs', 200],
+      ['/v1/docs*', '/v1/docs/', 200],
+      ['/v1/docs/json', '/v1/docs/json', 200],
+      ['/v1/docs/yaml', '/v1/docs/yaml', 200],
+      ['/v1/docs/static/index.html', '/v1/docs/static/index.html', 302],
+      ['/v1/docs/static/swagger-initializer.js', '/v1/docs/static/swagger-initializer.js', 200],
+    ] as const
+  ).map(([route, url, ok]): Row => ({
+    method: 'GET',
+    route,
+    request: () => ({ url }),
+    statuses: [ok, ok, ok, ok, ok, ok, ok, ok, ok],
+  })),
+  {
+    method: 'OPTIONS',
+    route: '*',
+    note: "the codec's CORS preflight (@fastify/cors)",
+    request: () => ({
+      url: '/codec/decode',
+      headers: { origin: 'http://localhost:8233', 'access-control-request-method': 'POST' },
+    }),
+    statuses: [204, 204, 204, 204, 204, 204, 204, 204, 204],
+  },
+  ...['encode', 'decode'].map((op): Row => ({
+    method: 'POST',
+    route: `/codec/${op}`,
+    note: 'loopback operator, no codec token configured',
+    request: () => ({ url: `/codec/${op}`, body: { payloads: [] } }),
+    statuses: [...PUBLIC_200],
+  })),
+  // Workflow definitions and runs
+  {
+    method: 'POST',
+    route: '/v1/workflows',
+    request: () => ({ url: '/v1/workflows', body: DEFINITION, contentType: 'application/yaml' }),
+    statuses: [...WORKFLOWS_AND_SHOUT(201)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/workflows/validate',
+    request: () => ({ url: '/v1/workflows/validate', body: DEFINITION, contentType: 'application/yaml' }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/workflows',
+    request: () => ({ url: '/v1/workflows' }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/workflows/:id',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}` }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'PUT',
+    route: '/v1/workflows/:id',
+    note: 'same source: saved again unchanged',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}`, body: DEFINITION, contentType: 'application/yaml' }),
+    statuses: [...WORKFLOWS_AND_SHOUT(200)],
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/workflows/:id',
+    note: 'an id that does not exist',
+    request: () => ({ url: '/v1/workflows/wf_nope' }),
+    statuses: [...WORKFLOWS(404)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/workflows/:id/runs',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}/runs`, body: { inputs: {} } }),
+    statuses: [...WORKFLOWS_AND_SHOUT(202)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/workflows/:id/runs',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}/runs` }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  ...['pause', 'resume'].map((op): Row => ({
+    method: 'POST',
+    route: `/v1/workflows/:id/schedule/${op}`,
+    note: 'a manual definition has no schedule',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}/schedule/${op}` }),
+    statuses: [...WORKFLOWS(409)],
+  })),
+  {
+    method: 'POST',
+    route: '/v1/workflows/:id/schedule/trigger',
+    note: 'a manual definition has no schedule; the skill scopes are checked first',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}/schedule/trigger` }),
+    statuses: [...WORKFLOWS_AND_SHOUT(409)],
+  },
+  // Tasks and embeds: the scope of what the task is
+  {
+    method: 'GET',
+    route: '/v1/tasks/:task_id',
+    note: 'a workflow run',
+    request: (f) => ({ url: `/v1/tasks/${f.runTask}` }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/tasks/:task_id',
+    note: 'an echo.shout call',
+    request: (f) => ({ url: `/v1/tasks/${f.shoutTask}` }),
+    statuses: [...SHOUT(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/tasks/:task_id',
+    note: 'an echo.slow_echo call',
+    request: (f) => ({ url: `/v1/tasks/${f.slowTask}` }),
+    statuses: [...SLOW_ECHO(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/tasks/:task_id/cancel',
+    note: 'a finished workflow run',
+    request: (f) => ({ url: `/v1/tasks/${f.runTask}/cancel` }),
+    statuses: [...WORKFLOWS(202)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/tasks/:task_id/cancel',
+    note: 'a finished echo.shout call',
+    request: (f) => ({ url: `/v1/tasks/${f.shoutTask}/cancel` }),
+    statuses: [...SHOUT(202)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/embeds/:embed_id/file',
+    note: 'the embed of an echo.slow_echo call',
+    request: (f) => ({ url: `/v1/embeds/${f.embedId}/file?format=full` }),
+    statuses: [...SLOW_ECHO(200)],
+  },
+  // Apps and skills
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id',
+    request: () => ({ url: '/v1/apps/echo' }),
+    statuses: [...ANY_KEY_200],
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/skills/:skill_id',
+    request: () => ({ url: '/v1/apps/echo/skills/shout' }),
+    statuses: [...ANY_KEY_200],
+  },
+  {
+    method: 'GET',
+    route: '/v1/apps/:app_id/skills/:skill_id/details',
+    request: () => ({ url: '/v1/apps/echo/skills/shout/details' }),
+    statuses: [...ANY_KEY_200],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/echo/skills/shout',
+    request: () => ({ url: '/v1/apps/echo/skills/shout', body: { requests: [{ text: 'x' }] } }),
+    statuses: [...SHOUT(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/echo/skills/slow_echo',
+    request: () => ({ url: '/v1/apps/echo/skills/slow_echo', body: { requests: [{ text: 'x' }] } }),
+    statuses: [...SLOW_ECHO(202)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/metered/skills/ping',
+    request: () => ({ url: '/v1/apps/metered/skills/ping', body: { requests: [{ text: 'x' }] } }),
+    statuses: [401, 200, 403, 403, 403, 403, 403, 200, 403],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/:app_id/skills/:skill_id',
+    note: 'a hyphenated id',
+    request: () => ({ url: '/v1/apps/echo/skills/slow-echo', body: { requests: [{ text: 'x' }] } }),
+    statuses: [...SLOW_ECHO(202)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/workspace/results',
+    request: (_f, n) => ({ url: '/v1/apps/workspace/results', body: workspaceBody(n) }),
+    statuses: [401, 201, 403, 403, 403, 403, 403, 403, 403],
+  },
+  // Keys
+  {
+    method: 'POST',
+    route: '/v1/keys',
+    note: 'a key with the keys scope',
+    request: () => ({ url: '/v1/keys', body: { name: 'minted', scopes: ['keys'] } }),
+    statuses: [...KEYS(201)],
+  },
+  { method: 'GET', route: '/v1/keys', request: () => ({ url: '/v1/keys' }), statuses: [...KEYS(200)] },
+  // Usage records: any key reads its own (a `keys` key every key's of its account).
+  { method: 'GET', route: '/v1/usage', request: () => ({ url: '/v1/usage' }), statuses: [...ANY_KEY_200] },
+  {
+    method: 'DELETE',
+    route: '/v1/keys/:key_id',
+    note: 'an id that does not exist',
+    request: () => ({ url: '/v1/keys/knope' }),
+    statuses: [...KEYS(404)],
+  },
+  // Chats
+  {
+    method: 'POST',
+    route: '/v1/chats',
+    request: () => ({ url: '/v1/chats', body: { chat_id: 'chat_scopes', focus_mode_off: true } }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/chats/webhook',
+    request: () => ({ url: '/v1/chats/webhook', body: { chat_id: 'chat_scopes', url: null } }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/chats/messages',
+    note: 'a chat that does not exist',
+    request: () => ({ url: '/v1/chats/messages', body: { chat_id: 'chat_never_used' } }),
+    statuses: [...WORKFLOWS(404)],
+  },
+  // Guests: no token needed, a token changes nothing
+  {
+    method: 'POST',
+    route: '/v1/anonymous/apps/:app_id/skills/:skill_id',
+    note: 'without a guest id',
+    request: () => ({ url: '/v1/anonymous/apps/echo/skills/shout', body: { requests: [{ text: 'x' }] } }),
+    statuses: [400, 400, 400, 400, 400, 400, 400, 400, 400],
+  },
+  {
+    method: 'POST',
+    route: '/v1/anonymous/apps/:app_id/skills/:skill_id/quote',
+    note: 'without a guest id',
+    request: () => ({
+      url: '/v1/anonymous/apps/echo/skills/shout/quote',
+      body: { requests: [{ text: 'x' }] },
+    }),
+    statuses: [400, 400, 400, 400, 400, 400, 400, 400, 400],
+  },
+  {
+    method: 'GET',
+    route: '/v1/anonymous/free-usage/status',
+    request: () => ({ url: '/v1/anonymous/free-usage/status' }),
+    statuses: [...PUBLIC_200],
+  },
+];
+
+/** `METHOD /pattern` for every route in Fastify's route table (HEAD mirrors GET). */
+function routeTable(printed: string): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of printed.split('\n')) {
+    const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD'))
+      out.push(`${method} ${stack.join('')}`);
+  }
+  return out.sort();
+}
+
+describe('scopes × routes', () => {
+  let h: EngineHarness;
+  let fixtures: Fixtures;
+  const tokens: Record<string, string | null> = {};
+
+  beforeAll(async () => {
+    h = await startEngine({
+      config: { RATE_LIMIT_STANDARD_PER_MINUTE: 100_000, PUBLIC_RATE_LIMIT_PER_MINUTE: 0 },
+    });
+    for (const [name, scopes] of Object.entries(SHAPES)) {
+      tokens[name] = scopes
+        ? (await createKey(h.api.deps.store, { name, scopes, ownerId: 'owner_a' })).token
+        : null;
+    }
+    const def = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml');
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
+    const shout = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x' }] });
+    const slow = await h.request('POST', '/v1/apps/echo/skills/slow_echo', { requests: [{ text: 'x' }] });
+    fixtures = {
+      defId: def.json.id,
+      runTask: run.json.task_id,
+      shoutTask: shout.json.task_id,
+      slowTask: slow.json.task_id,
+      embedId: slow.json.embed_id,
+    };
+    for (const task of [fixtures.runTask, fixtures.slowTask])
+      await h.waitForTask(task, (t: any) => t.status === 'completed');
+    // Health answers 200 once the worker is seen polling.
+    for (let i = 0; i < 80; i++) {
+      if ((await h.api.app.inject({ method: 'GET', url: '/v1/health' })).statusCode === 200) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('has a row for every route of the running app', () => {
+    const routes = routeTable(h.api.app.printRoutes({ commonPrefix: false }));
+    const covered = [...new Set(ROWS.map((r) => `${r.method} ${r.route}`))].sort();
+    expect(covered).toEqual(routes);
+  });
+
+  it('answers every route × scope shape with the expected status', async () => {
+    let n = 0;
+    const actual: string[] = [];
+    const expected: string[] = [];
+    for (const row of ROWS) {
+      for (const [i, shape] of SHAPE_NAMES.entries()) {
+        const { url, body, contentType, headers } = row.request(fixtures, n++);
+        const payload = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
+        const token = tokens[shape];
+        const res = await h.api.app.inject({
+          method: row.method as 'GET',
+          url,
+          headers: {
+            ...headers,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(payload !== undefined ? { 'content-type': contentType ?? 'application/json' } : {}),
+          },
+          ...(payload !== undefined ? { payload } : {}),
+        });
+        const label = `${row.method} ${row.route}${row.note ? ` (${row.note})` : ''} as ${shape}`;
+        actual.push(`${label}: ${res.statusCode}`);
+        expected.push(`${label}: ${row.statuses[i]}`);
+        if (res.statusCode === 403) {
+          expect(res.json().error, label).toMatchObject({ code: 'FORBIDDEN', details: expect.any(Object) });
+        }
+      }
+    }
+    expect(actual).toEqual(expected);
+  }, 120_000);
+
+  it('names the missing skills when a workflows-only key saves or runs a definition', async () => {
+    const forbidden = {
+      error: {
+        code: 'FORBIDDEN',
+        message: 'The API key is not scoped to every skill this workflow uses.',
+        details: { skills: ['echo.shout'], required_scope: ['skill:echo.shout'] },
+      },
+    };
+    const save = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml', tokens.workflows!);
+    expect([save.status, save.json]).toEqual([403, forbidden]);
+    const run = await h.request(
+      'POST',
+      `/v1/workflows/${fixtures.defId}/runs`,
+      { inputs: {} },
+      undefined,
+      tokens.workflows!,
+    );
+    expect([run.status, run.json]).toEqual([403, forbidden]);
+  });
+
+  it('answers a task of the wrong kind with 403 naming the scope it needs', async () => {
+    const asSkillKey = await h.request(
+      'GET',
+      `/v1/tasks/${fixtures.runTask}`,
+      undefined,
+      undefined,
+      tokens.app_metered!,
+    );
+    expect([asSkillKey.status, asSkillKey.json]).toEqual([
+      403,
+      {
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The API key lacks the "workflows" scope.',
+          details: { required_scope: 'workflows' },
+        },
+      },
+    ]);
+    const asWorkflowsKey = await h.request(
+      'GET',
+      `/v1/tasks/${fixtures.shoutTask}`,
+      undefined,
+      undefined,
+      tokens.workflows!,
+    );
+    expect([asWorkflowsKey.status, asWorkflowsKey.json]).toEqual([
+      403,
+      {
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The API key is not scoped to echo.shout.',
+          details: { required_scope: ['app:echo', 'skill:echo.shout'] },
+        },
+      },
+    ]);
+  });
+
+  it('never mints a key broader than its creator', async () => {
+    const mint = (creator: string, scopes: string[], tier?: string) =>
+      h.request(
+        'POST',
+        '/v1/keys',
+        { name: 'child', scopes, ...(tier ? { tier } : {}) },
+        undefined,
+        tokens[creator]!,
+      );
+    const refused = (scopes: string[]) => ({
+      error: {
+        code: 'FORBIDDEN',
+        message: 'A key cannot grant scopes its creator lacks.',
+        details: { scopes },
+      },
+    });
+    const keysOnly = await mint('keys', ['keys', 'workflows', '*', 'admin']);
+    expect([keysOnly.status, keysOnly.json]).toEqual([403, refused(['workflows', '*', 'admin'])]);
+    // `*` covers every tenant scope, but not `admin`.
+    const all = await createKey(h.api.deps.store, { name: 'all', scopes: ['*'], ownerId: 'owner_a' });
+    tokens.all_keys = all.token;
+    const fromAll = await mint('all_keys', ['admin']);
+    expect([fromAll.status, fromAll.json]).toEqual([403, refused(['admin'])]);
+    expect((await mint('all_keys', ['workflows', 'skill:echo.shout', 'app:metered'])).status).toBe(201);
+    // `app:x` covers `skill:x.*`, nothing else.
+    const scoped = await createKey(h.api.deps.store, {
+      name: 'k',
+      scopes: ['keys', 'app:echo'],
+      ownerId: 'owner_a',
+      tier: 'free',
+    });
+    tokens.keys_app_echo = scoped.token;
+    expect((await mint('keys_app_echo', ['skill:echo.shout'])).status).toBe(201);
+    const wider = await mint('keys_app_echo', ['skill:metered.ping']);
+    expect([wider.status, wider.json]).toEqual([403, refused(['skill:metered.ping'])]);
+    const higherTier = await mint('keys_app_echo', ['app:echo'], 'pro');
+    expect([higherTier.status, higherTier.json]).toEqual([
+      403,
+      {
+        error: {
+          code: 'FORBIDDEN',
+          message: 'A key cannot have a higher tier than its creator (free).',
+          details: { tier: 'pro' },
+        },
+      },
+    ]);
+  });
+});
