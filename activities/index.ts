@@ -22,7 +22,10 @@ export function createActivities(
   for (const skill of registry.all()) {
     const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
     activities[ref] = skill.impl
-      ? skillActivity({ ...skill, impl: skill.impl }, providerLimits ? { providerLimits, ownerShare } : undefined)
+      ? skillActivity(
+          { ...skill, impl: skill.impl },
+          providerLimits ? { providerLimits, ownerShare } : undefined,
+        )
       : unavailableSkillActivity(ref);
   }
   return activities;

@@ -100,7 +100,10 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
   };
 }
 
-function ownerShareOf(limits: ActivityLimits | undefined, ownerId: string | undefined): OwnerShare | undefined {
+function ownerShareOf(
+  limits: ActivityLimits | undefined,
+  ownerId: string | undefined,
+): OwnerShare | undefined {
   return limits?.ownerShare && ownerId ? { share: limits.ownerShare, ownerId } : undefined;
 }
 

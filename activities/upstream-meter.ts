@@ -20,7 +20,11 @@ export interface OwnerShare {
  * owner's share of the provider first (fair use between tenants), then to the provider limit.
  * Without `limits` it only counts (tests, benchmarks, deployments without provider limits).
  */
-export function createUpstreamMeter(skill: string, limits?: ProviderLimits, owner?: OwnerShare): UpstreamMeter {
+export function createUpstreamMeter(
+  skill: string,
+  limits?: ProviderLimits,
+  owner?: OwnerShare,
+): UpstreamMeter {
   const counts: Record<string, number> = {};
   return {
     async charge(provider, model) {
