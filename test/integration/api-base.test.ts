@@ -17,12 +17,15 @@ describe('API base', () => {
   const taskQueue = `api-${randomUUID()}`;
 
   let admin: { authorization: string };
+  let author: { authorization: string };
 
   beforeAll(async () => {
     env = await startTestTemporal();
     api = await buildTestApi(env, { taskQueue });
     const key = await createKey(api.deps.store, { name: 'ops', scopes: ['admin'], ownerId: 'owner_ops' });
     admin = { authorization: `Bearer ${key.token}` };
+    const wf = await createKey(api.deps.store, { name: 'wf', scopes: ['workflows'], ownerId: 'owner_ops' });
+    author = { authorization: `Bearer ${wf.token}` };
   });
   afterAll(async () => {
     await api?.close();
@@ -107,10 +110,12 @@ describe('API base', () => {
         // QUERY without a Content-Type used to fail inside Fastify with a 500.
         ['QUERY', '/v1/tasks/task_1', 'GET, HEAD'],
         ['PATCH', '/v1/workflows/wf_abc', 'DELETE, GET, HEAD, PUT'],
-        // Reaches PUT /v1/workflows/:id, but the resource is the literal path.
+        // Reaches PUT /v1/workflows/:id, but the resource is the literal path. Authentication
+        // runs first (onRequest), so this one is sent with a key.
         ['PUT', '/v1/workflows/validate', 'POST'],
       ] as const) {
-        const res = await api.app.inject({ method: method as 'GET', url });
+        const headers = url === '/v1/workflows/validate' ? author : {};
+        const res = await api.app.inject({ method: method as 'GET', url, headers });
         expect(res.statusCode, `${method} ${url}`).toBe(405);
         expect(res.headers.allow, `${method} ${url}`).toBe(allow);
         expect(res.json()).toEqual(notAllowed);
