@@ -27,7 +27,7 @@ describe('step references', () => {
       {
         code: 'UNKNOWN_OUTPUT_FIELD',
         message:
-          "The step's output has no field at segment 1 after the step id; at that point it is an object with fields results, result_count, raw.',
+          "The step's output has no field at segment 1 after the step id; at that point it is an object with fields results, result_count, raw.",
         path: 'steps[1].send_chat_message.message',
         line: 13,
         column: 19,
@@ -68,11 +68,7 @@ describe('step references', () => {
     const later = SEARCH_STEP.replace('id: search', 'id: later');
     expect(diagnosticsOf(withSteps(first + later)).map((d) => [d.code, d.column, d.message])).toEqual([
       ['FORWARD_REFERENCE', 19, "The reference names this step; only earlier steps' outputs exist."],
-      [
-        'FORWARD_REFERENCE',
-        38,
-        "The reference names a later step; only earlier steps' outputs exist.",
-      ],
+      ['FORWARD_REFERENCE', 38, "The reference names a later step; only earlier steps' outputs exist."],
       ['UNKNOWN_STEP', 67, 'The reference names a step that does not exist.'],
     ]);
   });
@@ -215,11 +211,7 @@ describe('static validation of skill input', () => {
       '',
     ].join('\n');
     expect(diagnosticsOf(withSteps(SEARCH_STEP + next)).map((d) => [d.path, d.line, d.message])).toEqual([
-      [
-        'steps[1].input.requests[0].query',
-        14,
-        'The field expects string, but the reference yields number.',
-      ],
+      ['steps[1].input.requests[0].query', 14, 'The field expects string, but the reference yields number.'],
       [
         'steps[1].input.requests[0].max_results',
         16,

@@ -23,14 +23,8 @@ export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: Is
     const path = [...ctx.base, ...rel];
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push(
-          ctx.map.diagnostic(
-            ctx.code ?? 'UNKNOWN_FIELD',
-            'Unknown field: it is not defined here.',
-            [...path, key],
-            { key: true },
-          ),
-        );
+        const message = 'Unknown field: it is not defined here.';
+        out.push(ctx.map.diagnostic(ctx.code ?? 'UNKNOWN_FIELD', message, [...path, key], { key: true }));
       }
       continue;
     }
