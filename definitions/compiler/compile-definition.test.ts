@@ -72,7 +72,13 @@ describe('compileDefinition', () => {
   it('reports a JSON syntax error at its position, detecting JSON from the text', () => {
     const json = '{\n  "title": "t",\n  "start_when": { "manual": {} }\n  "steps": []\n}';
     expect(diagnosticsOf(json)).toEqual([
-      { code: 'JSON_SYNTAX', message: 'Expected "}" but found "\\"".', path: '', line: 4, column: 3 },
+      {
+        code: 'JSON_SYNTAX',
+        message: 'Expected "}" but found another character.',
+        path: '',
+        line: 4,
+        column: 3,
+      },
     ]);
     expect(diagnosticsOf(json, 'yaml')[0]?.code).toBe('YAML_SYNTAX');
   });
@@ -89,7 +95,7 @@ describe('compileDefinition', () => {
   it('formats diagnostics for the CLI', () => {
     const diagnostics = diagnosticsOf(withSteps(SEARCH_STEP + '  - id: x\n    use_app_skill: nope.nope\n'));
     expect(formatDiagnostics('flows/a.yaml', diagnostics)).toEqual([
-      'flows/a.yaml:11:20: UNKNOWN_SKILL Unknown skill "nope.nope". Known skills: billing.charge_card, hosting.search_domains.',
+      'flows/a.yaml:11:20: UNKNOWN_SKILL Unknown skill. Known skills: billing.charge_card, hosting.search_domains.',
     ]);
   });
 
@@ -151,10 +157,16 @@ describe('compileDefinition', () => {
       'start_when: { manual: {} }',
     ].join('\n');
     expect(diagnosticsOf(source)).toEqual([
-      { code: 'DUPLICATE_KEY', message: 'Duplicate key "id".', path: 'steps[0].id', line: 4, column: 3 },
+      {
+        code: 'DUPLICATE_KEY',
+        message: 'Duplicate key: a key may appear only once in a mapping.',
+        path: 'steps[0].id',
+        line: 4,
+        column: 3,
+      },
       {
         code: 'UNKNOWN_STEP',
-        message: '"steps.zzz.q" refers to step "zzz", which does not exist.',
+        message: 'The reference names a step that does not exist.',
         path: 'steps[0].send_chat_message.message',
         line: 5,
         column: 46,
@@ -169,8 +181,7 @@ describe('compileDefinition', () => {
     expect(diagnosticsOf(scheduled)).toEqual([
       {
         code: 'SKILL_NOT_UNATTENDED',
-        message:
-          'Skill "billing.charge_card" may not run unattended, so it cannot be used in a scheduled definition.',
+        message: 'This skill may not run unattended, so it cannot be used in a scheduled definition.',
         path: 'steps[0].use_app_skill',
         line: 6,
         column: 20,
@@ -181,9 +192,7 @@ describe('compileDefinition', () => {
   it('names the known skills when a skill is unknown', () => {
     const [d] = diagnosticsOf(withSteps('  - id: a\n    use_app_skill: hosting.nope\n'));
     expect(d).toMatchObject({ code: 'UNKNOWN_SKILL', line: 6, column: 20 });
-    expect(d?.message).toBe(
-      'Unknown skill "hosting.nope". Known skills: billing.charge_card, hosting.search_domains.',
-    );
+    expect(d?.message).toBe('Unknown skill. Known skills: billing.charge_card, hosting.search_domains.');
   });
 
   it('checks step ids and actions', () => {

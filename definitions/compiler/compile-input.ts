@@ -9,14 +9,14 @@ import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath } from '../source/source-map.js';
 import { compileTemplate } from './compile-template.js';
 import { checkReference, type ReferenceScope, referenceShape } from './reference-checker.js';
-import { describeReference, scanReference } from './reference-syntax.js';
+import { scanReference } from './reference-syntax.js';
 
 /** A string of the input that holds references, and the shape of the value it yields. */
 export interface InputReference {
   path: DocPath;
   shape: SchemaShape;
-  /** The reference as written in messages, or `text` for a text template. */
-  text: string;
+  /** `ref` for a whole-string reference, `text` for a text template. */
+  text: 'ref' | 'text';
 }
 
 /** A compiled input and the strings in it that hold references. */
@@ -26,6 +26,8 @@ interface CompiledInput {
 }
 
 const TEXT_SHAPE: SchemaShape = [z.string()];
+const WHOLE_STRING =
+  'A $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.';
 
 /**
  * Turns the input tree into a template. A string that is exactly `$nodes.<id>.output<path>` or
@@ -65,15 +67,13 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
   const literal: CompiledInput = { template: { kind: 'literal', value }, references: [] };
   const typed = (ref: Reference): CompiledInput => ({
     template: { kind: 'ref', ref },
-    references: [{ path, shape: referenceShape(scope, ref), text: describeReference(ref) }],
+    references: [{ path, shape: referenceShape(scope, ref), text: 'ref' }],
   });
   const nodesAt = value.indexOf('$nodes.');
   if (nodesAt === 0) {
     const scanned = scanReference(value, 0);
     if (!scanned.ok || scanned.end !== value.length) {
-      const message = scanned.ok
-        ? `"${value}": a $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.`
-        : `"${value}": ${scanned.message}`;
+      const message = scanned.ok ? WHOLE_STRING : `Malformed $nodes reference: ${scanned.message}`;
       const offset = scanned.ok ? scanned.end : scanned.at;
       scope.diagnostics.push(scope.map.diagnostic('INVALID_REFERENCE', message, path, { offset }));
       return literal;
@@ -82,9 +82,9 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
     return typed(scanned.ref);
   }
   if (nodesAt > 0) {
-    const message =
-      'A $nodes reference must be the whole string; embed values in text with {{steps.<id>.<field>}}.';
-    scope.diagnostics.push(scope.map.diagnostic('INVALID_REFERENCE', message, path, { offset: nodesAt }));
+    scope.diagnostics.push(
+      scope.map.diagnostic('INVALID_REFERENCE', WHOLE_STRING, path, { offset: nodesAt }),
+    );
     return literal;
   }
   if (!value.includes('{{')) return literal;
@@ -125,9 +125,8 @@ export function checkSkillInput(
     if (!expected.ok) continue;
     const [want, have] = [jsonKinds(expected.shape), jsonKinds(ref.shape)];
     if (want === 'any' || have === 'any' || [...have].some((k) => want.has(k))) continue;
-    const field = String(ref.rel[ref.rel.length - 1]);
-    const what = ref.text === 'text' ? 'this text' : ref.text;
-    const message = `"${field}" expects ${[...want].join(' or ')}, but ${what} is ${[...have].join(' or ')}.`;
+    const what = ref.text === 'text' ? 'this text' : 'the reference';
+    const message = `The field expects ${[...want].join(' or ')}, but ${what} yields ${[...have].join(' or ')}.`;
     scope.diagnostics.push(scope.map.diagnostic('INVALID_SKILL_INPUT', message, ref.path));
   }
   const parsed = schema.safeParse(value);

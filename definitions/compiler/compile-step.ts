@@ -45,7 +45,7 @@ export function collectSteps(
     const entry: StepEntry = { index, path, source };
     let output: SchemaShape = 'any';
     if (!NAME_PATTERN.test(source.id) || isReservedName(source.id)) {
-      const message = `Step id "${source.id}" must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
+      const message = `A step id must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
       diagnostics.push(map.diagnostic('INVALID_STEP_ID', message, [...path, 'id']));
     }
     const actions = (['use_app_skill', 'send_chat_message'] as const).filter((a) => source[a] !== undefined);
@@ -67,25 +67,23 @@ export function collectSteps(
         const known = catalog.list();
         const hint = known.length > 0 && known.length <= 20 ? ` Known skills: ${known.join(', ')}.` : '';
         diagnostics.push(
-          map.diagnostic('UNKNOWN_SKILL', `Unknown skill "${source.use_app_skill}".${hint}`, [
-            ...path,
-            'use_app_skill',
-          ]),
+          map.diagnostic('UNKNOWN_SKILL', `Unknown skill.${hint}`, [...path, 'use_app_skill']),
         );
       } else {
         output = [entry.skill.workflowOutput];
         if (context.scheduled && !entry.skill.unattended) {
-          const message = `Skill "${source.use_app_skill}" may not run unattended, so it cannot be used in a scheduled definition.`;
+          const message =
+            'This skill may not run unattended, so it cannot be used in a scheduled definition.';
           diagnostics.push(map.diagnostic('SKILL_NOT_UNATTENDED', message, [...path, 'use_app_skill']));
         }
       }
     } else if (source.send_chat_message !== undefined) {
       output = CHAT_OUTPUT;
     }
-    if (symbols.has(source.id)) {
-      diagnostics.push(
-        map.diagnostic('DUPLICATE_STEP_ID', `Step id "${source.id}" is already used.`, [...path, 'id']),
-      );
+    const first = symbols.get(source.id);
+    if (first) {
+      const message = `The step id is already used by steps[${first.index}]; step ids must be unique.`;
+      diagnostics.push(map.diagnostic('DUPLICATE_STEP_ID', message, [...path, 'id']));
     } else {
       symbols.set(source.id, { index, output });
     }
@@ -153,7 +151,7 @@ function compileTimeout(
 ): number | undefined {
   const ms = parseDuration(text);
   if (ms === undefined || ms < LIMITS.minTimeoutMs) {
-    const message = `Invalid timeout "${text}": use a duration such as 30s or 2m, at least 1s.`;
+    const message = `Invalid timeout: use a duration such as 30s or 2m, at least 1s.`;
     scope.diagnostics.push(scope.map.diagnostic('INVALID_DURATION', message, path));
     return undefined;
   }
@@ -161,7 +159,7 @@ function compileTimeout(
     scope.diagnostics.push(
       scope.map.diagnostic(
         'TIMEOUT_TOO_LONG',
-        `Timeout ${text} exceeds the maximum of ${maxMs / 1000}s for this step.`,
+        `The timeout exceeds the maximum of ${maxMs / 1000}s for this step.`,
         path,
       ),
     );

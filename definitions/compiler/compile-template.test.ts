@@ -59,14 +59,14 @@ describe('templates: allowed constructs', () => {
       [
         'UNKNOWN_OUTPUT_FIELD',
         49,
-        '"this.nope": the #each element has no field "nope"; at that point it is an object with fields domain, fqdn, availability, premium, registration.',
+        'The #each element has no field at segment 1 after this; at that point it is an object with fields domain, fqdn, availability, premium, registration.',
       ],
     ]);
   });
 
   it('rejects #each over something that is not a list', () => {
     expect(errorsOf('{{#each steps.search.result_count}}x{{/each}}')).toEqual([
-      ['NOT_A_LIST', 25, '#each needs a list, but "steps.search.result_count" is not one.'],
+      ['NOT_A_LIST', 25, '#each needs a list, but this reference does not yield one.'],
     ]);
   });
 });
@@ -93,22 +93,22 @@ describe('templates: the sandbox', () => {
     [
       '{{#each steps.search.results}}{{../x}}{{/each}}',
       'TEMPLATE_NOT_ALLOWED',
-      '"../x": ../ is not allowed.',
+      'Parent paths (../) are not allowed.',
     ],
     [
       '{{@root.inputs}}',
       'TEMPLATE_NOT_ALLOWED',
-      '"@root.inputs" is not allowed; only @index, @first and @last are.',
+      'This @ variable is not allowed; only @index, @first and @last are.',
     ],
     [
       '{{lookup steps.search "x"}}',
       'UNKNOWN_HELPER',
-      'Unknown helper "lookup"; the helpers are len, json and default.',
+      'Unknown helper; the helpers are len, json and default.',
     ],
     [
       '{{#with steps.search}}x{{/with}}',
       'UNKNOWN_HELPER',
-      'Unknown block helper "#with"; use #if, #unless or #each.',
+      'Unknown block helper; use #if, #unless or #each.',
     ],
     [
       '{{json steps.search.raw indent=2}}',
@@ -122,10 +122,14 @@ describe('templates: the sandbox', () => {
     ],
     ['{{len}}', 'TEMPLATE_NOT_ALLOWED', 'Helper "len" takes 1 argument(s).'],
     ['{{"literal"}}', 'TEMPLATE_NOT_ALLOWED', 'A mustache must hold a path or a helper call, not a literal.'],
-    ['{{constructor}}', 'FORBIDDEN_PROPERTY', '"constructor" touches the forbidden property "constructor".'],
-    ['{{name}}', 'INVALID_REFERENCE', '"name" is not a reference; use steps.<id>.<field> or inputs.<name>.'],
-    ['{{@index}}', 'INVALID_REFERENCE', '"@index" is only available inside #each.'],
-    ['{{this}}', 'INVALID_REFERENCE', '"this" is only available inside #each.'],
+    ['{{constructor}}', 'FORBIDDEN_PROPERTY', 'The reference touches the forbidden property constructor.'],
+    [
+      '{{name}}',
+      'INVALID_REFERENCE',
+      'This path is not a reference; use steps.<id>.<field> or inputs.<name>.',
+    ],
+    ['{{@index}}', 'INVALID_REFERENCE', '@index is only available inside #each.'],
+    ['{{this}}', 'INVALID_REFERENCE', 'this is only available inside #each.'],
   ])('rejects %s', (template, code, message) => {
     expect(errorsOf(template)).toEqual([[code, expect.any(Number), message]]);
   });

@@ -54,8 +54,7 @@ class TemplateCompiler {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 1);
-      const detail = message.split('\n').pop() ?? message;
-      this.report('TEMPLATE_SYNTAX', `Template does not parse: ${detail}`, this.starts[line - 1] ?? 0);
+      this.report('TEMPLATE_SYNTAX', syntaxMessage(message), this.starts[line - 1] ?? 0);
       return [];
     }
     return this.program(program, undefined);
@@ -111,7 +110,7 @@ class TemplateCompiler {
     const name = node.path.original;
     const at = this.offset(node.loc);
     if (!BLOCKS.has(name)) {
-      this.report('UNKNOWN_HELPER', `Unknown block helper "#${name}"; use #if, #unless or #each.`, at);
+      this.report('UNKNOWN_HELPER', 'Unknown block helper; use #if, #unless or #each.', at);
       return undefined;
     }
     if (hasHash(node) || (node.program?.blockParams?.length ?? 0) > 0) {
@@ -139,7 +138,7 @@ class TemplateCompiler {
       else if (resolved)
         this.report(
           'NOT_A_LIST',
-          `#each needs a list, but "${resolved.text}" is not one.`,
+          '#each needs a list, but this reference does not yield one.',
           this.offset(param.loc),
         );
     } else {
@@ -174,7 +173,7 @@ class TemplateCompiler {
       return this.expression(path, item);
     const name = path.original;
     if (!Object.hasOwn(HELPER_ARITY, name)) {
-      this.report('UNKNOWN_HELPER', `Unknown helper "${name}"; the helpers are len, json and default.`, at);
+      this.report('UNKNOWN_HELPER', 'Unknown helper; the helpers are len, json and default.', at);
       return undefined;
     }
     const arity = HELPER_ARITY[name as HelperName];
@@ -209,7 +208,7 @@ class TemplateCompiler {
   private path(
     node: hbs.AST.PathExpression,
     item: SchemaShape | undefined,
-  ): { expr: ValueExpr; walk: SchemaWalk | undefined; text: string } | undefined {
+  ): { expr: ValueExpr; walk: SchemaWalk | undefined } | undefined {
     const at = this.offset(node.loc);
     const ref = this.reference(node, item, at);
     if (!ref) return undefined;
@@ -218,7 +217,7 @@ class TemplateCompiler {
       offset: at === undefined ? this.site.offset : (this.site.offset ?? 0) + at,
     };
     const walk = checkReference(this.scope, ref, site, item);
-    return { expr: { kind: 'ref', ref }, walk, text: node.original };
+    return { expr: { kind: 'ref', ref }, walk };
   }
 
   private reference(
@@ -235,17 +234,17 @@ class TemplateCompiler {
       return undefined;
     };
     if (node.depth > 0 || original.includes('../'))
-      return bad('TEMPLATE_NOT_ALLOWED', `"${original}": ../ is not allowed.`);
-    if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', `"${original}" has an empty segment.`);
+      return bad('TEMPLATE_NOT_ALLOWED', 'Parent paths (../) are not allowed.');
+    if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', 'The reference has an empty segment.');
     if (node.data) {
       const [name] = parts;
       if (parts.length !== 1 || name === undefined || !DATA_NAMES.has(name)) {
         return bad(
           'TEMPLATE_NOT_ALLOWED',
-          `"${original}" is not allowed; only @index, @first and @last are.`,
+          'This @ variable is not allowed; only @index, @first and @last are.',
         );
       }
-      if (!item) return bad('INVALID_REFERENCE', `"${original}" is only available inside #each.`);
+      if (!item) return bad('INVALID_REFERENCE', `@${name} is only available inside #each.`);
       return { root: 'data', name: name as 'index' | 'first' | 'last' };
     }
     const segments = parts.map(toSegment);
@@ -255,7 +254,7 @@ class TemplateCompiler {
       if (second === undefined)
         return bad(
           'INVALID_REFERENCE',
-          `"${original}" needs a ${first === 'steps' ? 'step id' : 'input name'}.`,
+          first === 'steps' ? 'steps. needs a step id.' : 'inputs. needs an input name.',
         );
       return first === 'steps'
         ? { root: 'steps', step: second, path: segments.slice(2) }
@@ -264,14 +263,27 @@ class TemplateCompiler {
     if (explicitThis || item) return { root: 'item', path: segments };
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
     if (forbidden)
-      return bad('FORBIDDEN_PROPERTY', `"${original}" touches the forbidden property "${forbidden}".`);
-    return bad(
-      'INVALID_REFERENCE',
-      `"${original}" is not a reference; use steps.<id>.<field> or inputs.<name>.`,
-    );
+      return bad('FORBIDDEN_PROPERTY', `The reference touches the forbidden property ${forbidden}.`);
+    return bad('INVALID_REFERENCE', 'This path is not a reference; use steps.<id>.<field> or inputs.<name>.');
   }
 }
 
 function hasHash(node: { hash?: hbs.AST.Hash }): boolean {
   return (node.hash?.pairs.length ?? 0) > 0;
+}
+
+/**
+ * Handlebars' parse errors echo the template; keep only what names the grammar: the tokens the
+ * parser expected (its own terminal names), or the kind of mistake.
+ */
+function syntaxMessage(raw: string): string {
+  const prefix = 'Template does not parse: ';
+  const expecting = /^Expecting (.*), got '([A-Z_]+)'$/m.exec(raw);
+  if (expecting) return `${prefix}expected ${expecting[1]}, got ${expecting[2]}.`;
+  const unexpected = /^Parse error on line \d+: Unexpected (end of input|'[A-Z_]+')/.exec(raw);
+  if (unexpected) return `${prefix}unexpected ${unexpected[1]}.`;
+  if (raw.startsWith('Lexical error')) return `${prefix}unrecognized text inside a mustache.`;
+  if (raw.includes(" doesn't match ")) return `${prefix}a closing tag does not match its block.`;
+  if (raw.startsWith('Invalid path')) return `${prefix}this, . and .. may only start a path.`;
+  return `${prefix}the template is malformed.`;
 }

@@ -22,20 +22,19 @@ describe('schedule triggers', () => {
     });
   });
 
+  const fields = (found: number) =>
+    `Invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week), found ${found}.`;
+  const badField = (field: string, takes: string) =>
+    `Invalid cron expression: the ${field} field is malformed or out of range; it takes ${takes}, with *, lists (a,b), ranges (a-b) and steps (*/n).`;
   it.each([
-    ['61 * * * *', 'Invalid cron "61 * * * *": Constraint error, got value 61 expected range 0-59'],
-    [
-      '0 9 * *',
-      'Invalid cron "0 9 * *": expected 5 fields (minute hour day-of-month month day-of-week), found 4.',
-    ],
-    [
-      '0 0 9 * * 1',
-      'Invalid cron "0 0 9 * * 1": expected 5 fields (minute hour day-of-month month day-of-week), found 6.',
-    ],
-    [
-      '@daily',
-      'Invalid cron "@daily": expected 5 fields (minute hour day-of-month month day-of-week), found 1.',
-    ],
+    ['61 * * * *', badField('minute', '0-59')],
+    ['0 25 * * *', badField('hour', '0-23')],
+    ['0 9 * SMARCH *', badField('month', '1-12 or JAN-DEC')],
+    ['0 9 * * MON-FUNDAY', badField('day-of-week', '0-7 or SUN-SAT')],
+    ['0 9 *', fields(3)],
+    ['0 9 * *', fields(4)],
+    ['0 0 9 * * 1', fields(6)],
+    ['@daily', fields(1)],
   ])('rejects cron %s', (cron, message) => {
     expect(diagnosticsOf(scheduled(`    cron: "${cron}"\n    timezone: UTC`))).toEqual([
       { code: 'INVALID_CRON', message, path: 'start_when.schedule.cron', line: 4, column: 11 },
@@ -114,7 +113,7 @@ describe('step timeouts', () => {
   it('rejects malformed and too-long timeouts', () => {
     expect(brief(withTimeout('fast'))).toEqual([['INVALID_DURATION', 'steps[0].timeout', 7, 14]]);
     expect(diagnosticsOf(withTimeout('2m'))).toMatchObject([
-      { code: 'TIMEOUT_TOO_LONG', message: 'Timeout 2m exceeds the maximum of 60s for this step.', line: 7 },
+      { code: 'TIMEOUT_TOO_LONG', message: 'The timeout exceeds the maximum of 60s for this step.', line: 7 },
     ]);
   });
 });

@@ -50,14 +50,14 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
   for (const [name, input] of declared) {
     const path = [...BASE, 'manual', 'inputs', name];
     if (!NAME_PATTERN.test(name) || isReservedName(name)) {
-      const message = `Run input name "${name}" must match ${NAME_PATTERN.source} and not be reserved.`;
+      const message = `A run input name must match ${NAME_PATTERN.source} and not be reserved.`;
       diagnostics.push(map.diagnostic('INVALID_INPUT_NAME', message, path, { key: true }));
       continue;
     }
     const spec: RunInputSpec = { type: input.type, required: input.required ?? false };
     if (input.default !== undefined) {
       if (!matchesRunInputType(input.type, input.default)) {
-        const message = `The default of "${name}" must be of type ${input.type}.`;
+        const message = `The default must be of type ${input.type}.`;
         diagnostics.push(map.diagnostic('INVALID_DEFAULT', message, [...path, 'default']));
       }
       spec.default = input.default as JsonValue;
@@ -78,7 +78,7 @@ function compileSchedule(
   const timezone = schedule.timezone.trim();
   let ok = true;
   if (!isTimeZone(timezone)) {
-    const message = `"${schedule.timezone}" is not an IANA timezone (e.g. Europe/Berlin, America/New_York, UTC).`;
+    const message = 'The timezone is not an IANA timezone name (e.g. Europe/Berlin, America/New_York, UTC).';
     diagnostics.push(map.diagnostic('INVALID_TIMEZONE', message, [...path, 'timezone']));
     ok = false;
   }
@@ -93,29 +93,51 @@ function compileSchedule(
     const problem = cronProblem(cron, ok ? timezone : 'UTC');
     if (problem)
       diagnostics.push(
-        map.diagnostic('INVALID_CRON', `Invalid cron "${schedule.cron}": ${problem}`, [...path, 'cron']),
+        map.diagnostic('INVALID_CRON', `Invalid cron expression: ${problem}`, [...path, 'cron']),
       );
     return ok && !problem ? { type: 'schedule', cron, timezone } : undefined;
   }
   const every = (schedule.every ?? '').trim();
   const everyMs = parseDuration(every);
   if (everyMs === undefined || everyMs < LIMITS.minEveryMs || everyMs > LIMITS.maxEveryMs) {
-    const message = `Invalid every "${every}": use a duration such as 15m, 1h or 1d, from 1m to 366d.`;
+    const message = `Invalid every: use a duration such as 15m, 1h or 1d, from 1m to 366d.`;
     diagnostics.push(map.diagnostic('INVALID_DURATION', message, [...path, 'every']));
     return undefined;
   }
   return ok ? { type: 'schedule', every, everyMs, timezone } : undefined;
 }
 
-function cronProblem(cron: string, timezone: string): string | undefined {
-  const fields = cron.split(' ').length;
-  if (fields !== 5) return `expected 5 fields (minute hour day-of-month month day-of-week), found ${fields}.`;
+/** The five cron fields, with what each accepts (cron-parser's errors echo the value instead). */
+const CRON_FIELDS = [
+  ['minute', '0-59'],
+  ['hour', '0-23'],
+  ['day-of-month', '1-31'],
+  ['month', '1-12 or JAN-DEC'],
+  ['day-of-week', '0-7 or SUN-SAT'],
+] as const;
+
+function parsesAsCron(cron: string, timezone: string): boolean {
   try {
     CronExpressionParser.parse(cron, { tz: timezone });
-    return undefined;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/** What is wrong with a normalised cron expression, in words that never quote it. */
+function cronProblem(cron: string, timezone: string): string | undefined {
+  const fields = cron.split(' ');
+  if (fields.length !== 5)
+    return `expected 5 fields (minute hour day-of-month month day-of-week), found ${fields.length}.`;
+  if (parsesAsCron(cron, timezone)) return undefined;
+  // Find the first field that fails on its own, with every other field a wildcard.
+  const bad = CRON_FIELDS.findIndex(
+    (_, i) => !parsesAsCron(fields.map((f, j) => (j === i ? f : '*')).join(' '), timezone),
+  );
+  const field = CRON_FIELDS[bad];
+  if (!field) return 'the fields are valid one by one but not together.';
+  return `the ${field[0]} field is malformed or out of range; it takes ${field[1]}, with *, lists (a,b), ranges (a-b) and steps (*/n).`;
 }
 
 let zones: Set<string> | undefined;

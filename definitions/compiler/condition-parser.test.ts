@@ -45,9 +45,9 @@ describe('parseCondition', () => {
 
   it.each([
     ['inputs.a ==', 'Unexpected end of expression; expected a value.', 11],
-    ['inputs.a = 1', 'Unexpected "= 1".', 9],
-    ['count > 0', 'Unknown name "count"; use $nodes.<step>.output.<field>, inputs.<name> or a literal.', 0],
-    ['$nodes.s.results', 'Expected ".output" after "$nodes.s".', 8],
+    ['inputs.a = 1', 'Unexpected text after a complete expression; join parts with && or ||.', 9],
+    ['count > 0', 'Unknown name; use $nodes.<step>.output.<field>, inputs.<name> or a literal.', 0],
+    ['$nodes.s.results', 'Expected ".output" after the step id.', 8],
     ['(inputs.a', 'Expected ")".', 9],
     ['"open', 'Unterminated string.', 5],
     ['inputs.a[x]', 'Expected "[<index>]" or "[]".', 8],

@@ -61,7 +61,8 @@ class ConditionParser {
   parse(): ConditionNode {
     const node = this.or();
     this.skip();
-    if (this.pos < this.text.length) this.fail(`Unexpected "${this.text.slice(this.pos, this.pos + 10)}".`);
+    if (this.pos < this.text.length)
+      this.fail('Unexpected text after a complete expression; join parts with && or ||.');
     return node;
   }
 
@@ -128,8 +129,8 @@ class ConditionParser {
     }
     return this.fail(
       word === undefined
-        ? `Unexpected "${ch}"; expected a value.`
-        : `Unknown name "${word}"; use $nodes.<step>.output.<field>, inputs.<name> or a literal.`,
+        ? 'Unexpected character; expected a value.'
+        : 'Unknown name; use $nodes.<step>.output.<field>, inputs.<name> or a literal.',
     );
   }
 

@@ -8,7 +8,6 @@ import type { Reference } from '../runtime/plan.js';
 import { z } from 'zod';
 import { type SchemaShape, type SchemaWalk, walkSchema } from '../schema/schema-path.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
-import { describeReference } from './reference-syntax.js';
 
 const LIST_SHAPE = z.array(z.unknown());
 
@@ -52,49 +51,49 @@ export function checkReference(
     scope.diagnostics.push(scope.map.diagnostic(code, message, site.path, { offset: site.offset }));
     return undefined;
   };
-  const text = describeReference(ref);
   if (ref.root === 'data') return { ok: true, shape: 'any', projected: false };
   const names = ref.root === 'steps' ? [ref.step] : ref.root === 'inputs' ? [ref.name] : [];
   if ([...names, ...ref.path].some((s) => typeof s === 'string' && FORBIDDEN_SEGMENTS.has(s))) {
     return report(
       'FORBIDDEN_PROPERTY',
-      `"${text}" touches a forbidden property (__proto__, constructor, prototype).`,
+      'The reference touches a forbidden property (__proto__, constructor, prototype).',
     );
   }
   let start: SchemaShape;
   let owner: string;
+  let after: string;
   if (ref.root === 'steps') {
     const step = scope.steps.get(ref.step);
-    if (!step) return report('UNKNOWN_STEP', `"${text}" refers to step "${ref.step}", which does not exist.`);
+    if (!step) return report('UNKNOWN_STEP', 'The reference names a step that does not exist.');
     if (step.index >= scope.currentIndex) {
       const which = step.index === scope.currentIndex ? 'this step' : 'a later step';
-      return report('FORWARD_REFERENCE', `"${text}" refers to ${which}; only earlier steps' outputs exist.`);
+      return report('FORWARD_REFERENCE', `The reference names ${which}; only earlier steps' outputs exist.`);
     }
     start = step.output;
-    owner = `the output of step "${ref.step}"`;
+    owner = "The step's output";
+    after = 'the step id';
   } else if (ref.root === 'inputs') {
     const input = scope.inputs.get(ref.name);
     if (!input) {
       const why = scope.scheduled
         ? 'scheduled definitions have no run inputs'
         : 'declare it under start_when.manual.inputs';
-      return report(
-        'UNKNOWN_INPUT',
-        `"${text}" refers to run input "${ref.name}", which is not declared (${why}).`,
-      );
+      return report('UNKNOWN_INPUT', `The reference names a run input that is not declared (${why}).`);
     }
     start = input;
-    owner = `run input "${ref.name}"`;
+    owner = 'The run input';
+    after = 'the input name';
   } else {
-    if (!item) return report('INVALID_REFERENCE', `"${text}" is only available inside #each.`);
+    if (!item) return report('INVALID_REFERENCE', 'this is only available inside #each.');
     start = item;
-    owner = 'the #each element';
+    owner = 'The #each element';
+    after = 'this';
   }
   const walk = walkSchema(start, ref.path);
   if (!walk.ok) {
     const code = ref.root === 'inputs' ? 'UNKNOWN_INPUT' : 'UNKNOWN_OUTPUT_FIELD';
-    const segment = String(ref.path[walk.index]);
-    return report(code, `"${text}": ${owner} has no field "${segment}"; at that point it is ${walk.found}.`);
+    const message = `${owner} has no field at segment ${walk.index + 1} after ${after}; at that point it is ${walk.found}.`;
+    return report(code, message);
   }
   return walk;
 }

@@ -67,7 +67,7 @@ export function scanReference(text: string, pos: number): ScannedReference {
   let rest = nameAt + name.length;
   if (nodes) {
     if (!text.startsWith('.output', rest)) {
-      return { ok: false, message: `Expected ".output" after "$nodes.${name}".`, at: rest };
+      return { ok: false, message: 'Expected ".output" after the step id.', at: rest };
     }
     rest += 7;
   }
@@ -77,22 +77,4 @@ export function scanReference(text: string, pos: number): ScannedReference {
     ? { root: 'inputs', name, path: scanned.path }
     : { root: 'steps', step: name, path: scanned.path };
   return { ok: true, ref, end: scanned.end };
-}
-
-/** Formats a reference for messages, e.g. `steps.search.results[0]`. */
-export function describeReference(ref: Reference): string {
-  const path = 'path' in ref ? ref.path : [];
-  const tail = path
-    .map((s) => (typeof s === 'number' ? `[${s}]` : s === EACH_SEGMENT ? s : `.${s}`))
-    .join('');
-  switch (ref.root) {
-    case 'steps':
-      return `steps.${ref.step}${tail}`;
-    case 'inputs':
-      return `inputs.${ref.name}${tail}`;
-    case 'item':
-      return `this${tail}`;
-    case 'data':
-      return `@${ref.name}`;
-  }
 }

@@ -27,7 +27,7 @@ describe('step references', () => {
       {
         code: 'UNKNOWN_OUTPUT_FIELD',
         message:
-          '"steps.search.nope": the output of step "search" has no field "nope"; at that point it is an object with fields results, result_count, raw.',
+          "The step's output has no field at segment 1 after the step id; at that point it is an object with fields results, result_count, raw.",
         path: 'steps[1].send_chat_message.message',
         line: 13,
         column: 19,
@@ -59,7 +59,7 @@ describe('step references', () => {
       ['UNKNOWN_OUTPUT_FIELD', 'steps[2].input.requests[0].tlds', 19, 17],
     ]);
     expect(diagnosticsOf(withSteps(SEARCH_STEP + chat(message)))[0]?.message).toBe(
-      '"steps.search.result_count.value": the output of step "search" has no field "value"; at that point it is a number.',
+      "The step's output has no field at segment 2 after the step id; at that point it is a number.",
     );
   });
 
@@ -67,13 +67,9 @@ describe('step references', () => {
     const first = chat('{{steps.notify.x}} {{steps.later.result_count}} {{steps.ghost.x}}');
     const later = SEARCH_STEP.replace('id: search', 'id: later');
     expect(diagnosticsOf(withSteps(first + later)).map((d) => [d.code, d.column, d.message])).toEqual([
-      ['FORWARD_REFERENCE', 19, '"steps.notify.x" refers to this step; only earlier steps\' outputs exist.'],
-      [
-        'FORWARD_REFERENCE',
-        38,
-        '"steps.later.result_count" refers to a later step; only earlier steps\' outputs exist.',
-      ],
-      ['UNKNOWN_STEP', 67, '"steps.ghost.x" refers to step "ghost", which does not exist.'],
+      ['FORWARD_REFERENCE', 19, "The reference names this step; only earlier steps' outputs exist."],
+      ['FORWARD_REFERENCE', 38, "The reference names a later step; only earlier steps' outputs exist."],
+      ['UNKNOWN_STEP', 67, 'The reference names a step that does not exist.'],
     ]);
   });
 
@@ -161,7 +157,7 @@ describe('run input references', () => {
     ]);
     const scheduled = withSteps(chat('{{inputs.keyword}}'), '  schedule: { every: 15m, timezone: UTC }');
     expect(diagnosticsOf(scheduled)[0]?.message).toBe(
-      '"inputs.keyword" refers to run input "keyword", which is not declared (scheduled definitions have no run inputs).',
+      'The reference names a run input that is not declared (scheduled definitions have no run inputs).',
     );
   });
 
@@ -179,14 +175,14 @@ describe('static validation of skill input', () => {
     expect(diagnosticsOf(withSteps(step))).toEqual([
       {
         code: 'INVALID_SKILL_INPUT',
-        message: '"max_results": Too big: expected number to be <=20',
+        message: 'Too big: expected number to be <=20',
         path: 'steps[0].input.requests[0].max_results',
         line: 10,
         column: 24,
       },
       {
         code: 'INVALID_SKILL_INPUT',
-        message: 'Unknown field "colour".',
+        message: 'Unknown field: it is not defined here.',
         path: 'steps[0].input.requests[0].colour',
         line: 11,
         column: 11,
@@ -215,15 +211,11 @@ describe('static validation of skill input', () => {
       '',
     ].join('\n');
     expect(diagnosticsOf(withSteps(SEARCH_STEP + next)).map((d) => [d.path, d.line, d.message])).toEqual([
-      [
-        'steps[1].input.requests[0].query',
-        14,
-        '"query" expects string, but steps.search.result_count is number.',
-      ],
+      ['steps[1].input.requests[0].query', 14, 'The field expects string, but the reference yields number.'],
       [
         'steps[1].input.requests[0].max_results',
         16,
-        '"max_results" expects number, but this text is string.',
+        'The field expects number, but this text yields string.',
       ],
     ]);
   });

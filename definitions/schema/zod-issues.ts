@@ -23,7 +23,7 @@ export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: Is
     const path = [...ctx.base, ...rel];
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const message = `Unknown field "${key}".`;
+        const message = 'Unknown field: it is not defined here.';
         out.push(ctx.map.diagnostic(ctx.code ?? 'UNKNOWN_FIELD', message, [...path, key], { key: true }));
       }
       continue;
@@ -34,9 +34,9 @@ export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: Is
       out.push(ctx.map.diagnostic(ctx.code ?? 'MISSING_FIELD', message, path.slice(0, -1)));
       continue;
     }
-    const where = name === undefined ? '' : `"${name}": `;
+    // The path names the field (it may be a key the author chose), so the message does not.
     const code = ctx.code ?? (issue.code === 'invalid_type' ? 'INVALID_TYPE' : 'INVALID_VALUE');
-    out.push(ctx.map.diagnostic(code, `${where}${issue.message}`, path));
+    out.push(ctx.map.diagnostic(code, issue.message, path));
   }
   return out;
 }

@@ -21,7 +21,7 @@ describe('parseJson', () => {
     expect(result.diagnostics).toEqual([
       {
         code: 'JSON_SYNTAX',
-        message: 'Unexpected character "]"; expected a value.',
+        message: 'Unexpected character; expected a value.',
         path: '',
         line: 3,
         column: 18,
@@ -40,7 +40,13 @@ describe('parseJson', () => {
     expect(result.fatal).toBe(false);
     expect(result.value).toEqual({ a: 1 });
     expect(result.diagnostics).toEqual([
-      { code: 'DUPLICATE_KEY', message: 'Duplicate key "a".', path: 'a', line: 2, column: 2 },
+      {
+        code: 'DUPLICATE_KEY',
+        message: 'Duplicate key: a key may appear only once in a mapping.',
+        path: 'a',
+        line: 2,
+        column: 2,
+      },
     ]);
   });
 

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
+import { DUPLICATE_KEY_MESSAGE } from './parsed-source.js';
 import { defineField } from '../runtime/lookup.js';
 import type { ParsedSource } from './parsed-source.js';
 import { type DocPath, SourceMap } from './source-map.js';
@@ -96,7 +97,7 @@ class JsonParser {
     return this.fail(
       ch === undefined
         ? 'Unexpected end of input; expected a value.'
-        : `Unexpected character ${JSON.stringify(ch)}; expected a value.`,
+        : 'Unexpected character; expected a value.',
     );
   }
 
@@ -116,7 +117,7 @@ class JsonParser {
       if (duplicate) {
         this.map.set(childPath, { start: keyStart, keyStart });
         this.diagnostics.push(
-          this.map.diagnostic('DUPLICATE_KEY', `Duplicate key "${key}".`, childPath, { key: true }),
+          this.map.diagnostic('DUPLICATE_KEY', DUPLICATE_KEY_MESSAGE, childPath, { key: true }),
         );
       } else {
         seen.add(key);
@@ -183,8 +184,9 @@ class JsonParser {
 
   private expect(ch: string): void {
     if (this.text[this.pos] !== ch) {
-      const got = this.text[this.pos];
-      this.fail(`Expected "${ch}" but found ${got === undefined ? 'end of input' : JSON.stringify(got)}.`);
+      this.fail(
+        `Expected "${ch}" but found ${this.text[this.pos] === undefined ? 'end of input' : 'another character'}.`,
+      );
     }
     this.pos++;
   }

@@ -6,7 +6,13 @@ describe('parseYaml', () => {
   it('reports a duplicate key with its path and the position of the second key', () => {
     const source = 'title: t\nsteps:\n- id: a\n  id: b\n';
     expect(parseYaml(source).diagnostics).toEqual([
-      { code: 'DUPLICATE_KEY', message: 'Duplicate key "id".', path: 'steps[0].id', line: 4, column: 3 },
+      {
+        code: 'DUPLICATE_KEY',
+        message: 'Duplicate key: a key may appear only once in a mapping.',
+        path: 'steps[0].id',
+        line: 4,
+        column: 3,
+      },
     ]);
   });
 
@@ -74,14 +80,14 @@ describe('structural validation positions', () => {
     expect(diagnosticsOf(source)).toEqual([
       {
         code: 'UNKNOWN_FIELD',
-        message: 'Unknown field "colour".',
+        message: 'Unknown field: it is not defined here.',
         path: 'steps[0].colour',
         line: 7,
         column: 5,
       },
       {
         code: 'INVALID_TYPE',
-        message: '"continue_on_error": Invalid input: expected boolean, received string',
+        message: 'Invalid input: expected boolean, received string',
         path: 'steps[0].continue_on_error',
         line: 8,
         column: 24,

@@ -2,12 +2,23 @@
  * YAML front end: parses with the `yaml` package, rejects what the language does not allow
  * (anchors, aliases, tags, duplicate and complex keys) and records every node's position.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Scalar } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Node,
+  type Scalar,
+  type ErrorCode,
+  type YAMLError,
+} from 'yaml';
 import { formatPath } from '../../lib/errors/skillflow-error.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { defineField } from '../runtime/lookup.js';
-import type { ParsedSource } from './parsed-source.js';
+import { DUPLICATE_KEY_MESSAGE, type ParsedSource } from './parsed-source.js';
 import { type DocPath, SourceMap } from './source-map.js';
 
 /** Parses YAML text into plain data plus positions. */
@@ -21,13 +32,47 @@ export function parseYaml(source: string): ParsedSource {
     // Duplicate keys are reported by the walk below, which knows their path.
     if (error.code === 'DUPLICATE_KEY') continue;
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    diagnostics.push({ code: 'YAML_SYNTAX', message: error.message, path: '', line, column: col });
+    diagnostics.push({ code: 'YAML_SYNTAX', message: yamlMessage(error), path: '', line, column: col });
     fatal = true;
   }
   if (fatal) return { value: undefined, map, diagnostics, fatal };
   const walker = new YamlWalker(source, map, diagnostics);
   const value = walker.convert(doc.contents, [], 0, undefined);
   return { value, map, diagnostics, fatal: walker.tooDeep };
+}
+
+/**
+ * Error codes of the `yaml` package whose messages are fixed text. The others (bad escapes,
+ * unknown tags and directives, unexpected tokens) quote the source, so they get a message of our
+ * own that names the rule.
+ */
+const FIXED_TEXT_CODES = new Set<ErrorCode>([
+  'ALIAS_PROPS',
+  'BAD_ALIAS',
+  'BAD_INDENT',
+  'BLOCK_AS_IMPLICIT_KEY',
+  'BLOCK_IN_FLOW',
+  'KEY_OVER_1024_CHARS',
+  'MISSING_CHAR',
+  'MULTILINE_IMPLICIT_KEY',
+  'MULTIPLE_ANCHORS',
+  'MULTIPLE_DOCS',
+  'MULTIPLE_TAGS',
+  'TAB_AS_INDENT',
+]);
+const OWN_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  BAD_DQ_ESCAPE: 'Invalid escape sequence in a double-quoted string.',
+  BAD_SCALAR_START: 'A plain value cannot start with this character; quote the value.',
+  BAD_DIRECTIVE: 'YAML directives (%YAML, %TAG) are not supported.',
+  TAG_RESOLVE_FAILED: 'Tags are not allowed.',
+  BAD_COLLECTION_TYPE: 'Tags are not allowed.',
+  BAD_PROP_ORDER: 'Anchors and tags are not allowed.',
+  UNEXPECTED_TOKEN: 'Unexpected token; check indentation, quotes and flow brackets.',
+};
+
+function yamlMessage(error: YAMLError): string {
+  if (FIXED_TEXT_CODES.has(error.code)) return error.message;
+  return OWN_MESSAGES[error.code] ?? 'The YAML does not parse here.';
 }
 
 class YamlWalker {
@@ -49,18 +94,18 @@ class YamlWalker {
       return undefined;
     }
     if (isAlias(node)) {
-      this.report('ALIAS_NOT_ALLOWED', `Alias *${node.source} is not allowed; write the value out.`, path);
+      this.report('ALIAS_NOT_ALLOWED', 'Aliases (*name) are not allowed; write the value out.', path);
       return undefined;
     }
     // A node's range starts after its properties; point at the `&anchor` or `!tag` itself.
     if (node.anchor) {
       const at = this.source.lastIndexOf(`&${node.anchor}`, start);
-      this.reportAt('ALIAS_NOT_ALLOWED', `Anchor &${node.anchor} is not allowed.`, path, at);
+      this.reportAt('ALIAS_NOT_ALLOWED', 'Anchors (&name) are not allowed.', path, at);
     }
     if (node.tag) {
       let at = this.source.lastIndexOf('!', start);
       while (at > 0 && this.source[at - 1] === '!') at--;
-      this.reportAt('TAG_NOT_ALLOWED', `Tag ${node.tag} is not allowed.`, path, at);
+      this.reportAt('TAG_NOT_ALLOWED', 'Tags (!!str, !custom) are not allowed.', path, at);
     }
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -84,7 +129,7 @@ class YamlWalker {
         const childPath = [...path, key];
         if (seen.has(key)) {
           this.map.set(childPath, { start: keyOffset, keyStart: keyOffset });
-          this.report('DUPLICATE_KEY', `Duplicate key "${key}".`, childPath, true);
+          this.report('DUPLICATE_KEY', DUPLICATE_KEY_MESSAGE, childPath, true);
           continue;
         }
         seen.add(key);

@@ -11,3 +11,6 @@ export interface ParsedSource {
   /** The text could not be turned into data worth validating further. */
   fatal: boolean;
 }
+
+/** The message of every DUPLICATE_KEY diagnostic; the path names the key. */
+export const DUPLICATE_KEY_MESSAGE = 'Duplicate key: a key may appear only once in a mapping.';

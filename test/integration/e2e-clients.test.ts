@@ -159,11 +159,9 @@ describe('CLI and SDK against npm start', () => {
     const lines = bad.stdout.trimEnd().split('\n');
     expect(lines.every((l) => /^.+:\d+:\d+: [A-Z_]+ /.test(l))).toBe(true);
     expect(lines[0]).toBe(
-      `${broken}:6:20: UNKNOWN_SKILL Unknown skill "hosting.search_domain". Known skills: hosting.search_domains.`,
+      `${broken}:6:20: UNKNOWN_SKILL Unknown skill. Known skills: hosting.search_domains.`,
     );
-    expect(lines[1]).toMatch(
-      new RegExp(`^${broken.replaceAll('.', '\\.')}:14:24: INVALID_SKILL_INPUT "max_results": `),
-    );
+    expect(lines[1]).toBe(`${broken}:14:24: INVALID_SKILL_INPUT Too big: expected number to be <=20`);
     expect(bad.stderr).toBe(''); // the live catalog was used: no offline note
     // The server's own compile agrees on codes and positions.
     const server = await cli('workflows', 'validate', broken, '--server');
