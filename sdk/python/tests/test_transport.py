@@ -32,6 +32,7 @@ TASK = {
     "steps": [],
     "result": None,
     "error": None,
+    "billing": {"billed_to": {"type": "owner", "id": "owner_1"}, "request_items": 1, "credits": 1},
     "links": {"self": "/v1/tasks/t1", "temporal_ui": "http://127.0.0.1:1"},
 }
 LIMITED = envelope("RATE_LIMITED", "Too many requests for this key.", limit="standard")
