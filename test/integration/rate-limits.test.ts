@@ -197,9 +197,17 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(await limits.waitSeconds('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBe(0);
     expect(() => parseProviderRules('sim=abc')).toThrow('bad provider limit entry: sim=abc');
   });
+});
 
-  it('gives each owner only its share of a provider: one owner waits, the others still run', async () => {
-    await h.worker!.shutdown();
+describe('fair use of a provider between owners', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    // The API (which decides before dispatch) and the worker (which charges each request) see
+    // the same limits on the same store.
+    h = await startEngine({
+      worker: false,
+      config: { PROVIDER_RATE_LIMITS: 'sim=4/3', OWNER_PROVIDER_SHARE_PERCENT: 50 },
+    });
     const store = h.api.deps.store;
     h.worker = await startWorker({
       address: h.env.address,
@@ -210,6 +218,12 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
       providerLimits: new ProviderLimits(parseProviderRules('sim=4/3'), store),
       ownerShare: new OwnerProviderShare(parseProviderRules('sim=4/3'), 50, store),
     });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('gives each owner only its share of a provider: one owner waits, the others still run', async () => {
     const post = (token: string) =>
       h.request('POST', '/v1/apps/metered/skills/ping', { requests: [{ text: 'a' }] }, undefined, token);
     // owner_a may use 2 of the 4 per 3 s; its third call waits for its share to reset.
