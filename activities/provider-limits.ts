@@ -5,7 +5,7 @@
  * shop, once per lookup or stream page it opens. Providers without their own rule share the `*`
  * rule's numbers, each with its own counters.
  *
- * Before a call is dispatched, {@link ProviderLimits.waitSeconds} tells whether the providers it
+ * Before a call is dispatched, {@link ProviderLimits.busy} tells whether the providers it
  * will use have room: the authenticated route then queues the call to the reset time (202), the
  * anonymous route answers 429 at once. A limit used up in the middle of a call is handled by the
  * skill like an upstream 429 (the call's Retry-After gate).
@@ -76,16 +76,6 @@ export class ProviderLimits {
       this.limiters.set(rule.provider, limiter);
     }
     return limiter;
-  }
-
-  /**
-   * Read-only: seconds until every given provider of `skill` has room for one more request, or
-   * 0 when all have room now. `uses` lists the providers (with the model, for model providers)
-   * the call will use.
-   */
-  async waitSeconds(skill: string, uses: readonly ProviderUse[]): Promise<number> {
-    const busy = await this.busy(skill, uses);
-    return busy ? Number(busy.details['retry_after_seconds']) : 0;
   }
 
   /**

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../../test/helpers/postgres.js';
 import { openStore, type Store } from './db.js';
 
+// Needs a real PostgreSQL server (PGlite has no pool). CI always has one (.ci/run installs it), so
+// this never skips there; only a developer machine without PostgreSQL skips it, exactly like the
+// PostgreSQL engine of test/helpers/store-engines.ts.
 describe.skipIf(process.env.CI !== 'true' && !postgresAvailable())('store pool errors', () => {
   let server: TestPostgres;
   let store: Store;

@@ -179,9 +179,11 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     await limits.charge('sim', 'other.skill', 'sim-model-1');
     await limits.charge('shop', 'metered.ping');
     await limits.charge('decision', 'metered.ping', 'd-1');
-    expect(await limits.waitSeconds('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }])).toBe(0);
+    expect(await limits.busy('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }])).toBeUndefined();
     await limits.charge('sim', 'metered.ping', 'sim-model-1');
-    const wait = await limits.waitSeconds('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }]);
+    const busy = await limits.busy('metered.ping', [{ provider: 'sim', model: 'sim-model-1' }]);
+    const wait = Number(busy?.details['retry_after_seconds']);
+    expect(busy?.message).toBe(`The sim provider limit for metered.ping is reached; retry in ${wait} s.`);
     expect(wait).toBeGreaterThanOrEqual(59);
     const err = await limits.charge('sim', 'metered.ping', 'sim-model-1').catch((e: unknown) => e);
     expect(err).toMatchObject({
@@ -194,7 +196,7 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     await expect(limits.charge('shop', 'metered.ping')).rejects.toMatchObject({
       code: 'UPSTREAM_RATE_LIMITED',
     });
-    expect(await limits.waitSeconds('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBe(0);
+    expect(await limits.busy('metered.ping', [{ provider: 'unmetered-elsewhere' }])).toBeUndefined();
     expect(() => parseProviderRules('sim=abc')).toThrow('bad provider limit entry: sim=abc');
   });
 });

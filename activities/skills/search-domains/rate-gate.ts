@@ -19,18 +19,19 @@ export class RateGate {
   private openAt = 0;
 
   /**
-   * @param onClose called with the wait each time the gate closes (the anonymous route aborts).
+   * @param onClose called with the wait each time the gate closes, and whether the shop itself
+   *   answered 429 (otherwise our own shop provider limit is used up); the anonymous route aborts.
    * @param now monotonic clock in ms (injectable for tests).
    */
   constructor(
-    private readonly onClose: (waitMs: number) => void = () => undefined,
+    private readonly onClose: (waitMs: number, fromShop: boolean) => void = () => undefined,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Closes the gate for `waitMs` from now (never shortens an earlier, longer wait). */
-  close(waitMs: number): void {
+  close(waitMs: number, fromShop = true): void {
     this.openAt = Math.max(this.openAt, this.now() + waitMs);
-    this.onClose(waitMs);
+    this.onClose(waitMs, fromShop);
   }
 
   /** Milliseconds until the gate opens; 0 when open. */
@@ -64,7 +65,8 @@ export class RateGate {
    */
   rateLimited(err: ShopError): ShopError {
     const waitMs = err.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
-    this.close(waitMs);
+    // A rate_limited error without an HTTP status was never sent: our own provider limit.
+    this.close(waitMs, err.httpStatus !== undefined);
     if (err.retryAfterMs !== undefined) return err;
     return new ShopError({
       kind: 'rate_limited',

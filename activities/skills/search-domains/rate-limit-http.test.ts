@@ -176,10 +176,34 @@ describe('Retry-After holds for the whole call (rule 9, section 8)', () => {
     const limits = new ProviderLimits(parseProviderRules('shop=3/60'));
     const meter = createUpstreamMeter('hosting.search_domains', limits);
     const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 }, meter });
-    expect(shopCalls(up.sim)).toHaveLength(3);
+    // The limiter is FIFO: the group's first three lookups are charged and sent, the fourth is
+    // refused by the limit (closing the gate for its 60 s window), and the sibling never sends.
+    expect(shopCalls(up.sim).sort()).toEqual([
+      'lookup gatewood.com',
+      'lookup gatewood.net',
+      'lookup gatewood.org',
+    ]);
     expect(meter.sent()).toEqual({ shop: 3 });
-    const errors = res.output!.results.map((g) => g.error?.code);
-    expect(errors).toContain('UPSTREAM_RATE_LIMITED');
-    expect(res.output!.results.flatMap((g) => (g.error ? [g.error.retry_after] : []))[0]).toBeGreaterThan(50);
+    const [g, b] = res.output!.results;
+    expect(g).toMatchObject({ partial: true, error: { code: 'UPSTREAM_RATE_LIMITED', retry_after: 60 } });
+    expect(g!.results.map((r) => r.domain)).toEqual(['gatewood.com', 'gatewood.net', 'gatewood.org']);
+    expect(b).toMatchObject({
+      partial: false,
+      results: [],
+      error: { code: 'UPSTREAM_RATE_LIMITED', retry_after: 60 },
+    });
+  });
+
+  it('on the anonymous route our own limit ends the call at once, saying so', async () => {
+    const limits = new ProviderLimits(parseProviderRules('shop=1/60'));
+    const meter = createUpstreamMeter('hosting.search_domains', limits);
+    const res = await call(up, { requests: [groups[0]] }, { anonymous: true, meter });
+    expect(res.elapsedMs).toBeLessThan(900);
+    expect(res.error).toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+      message: 'The shop provider limit is used up; retry in 60 s.',
+      details: { provider: 'shop', retry_after_seconds: 60 },
+    });
+    expect(meter.sent()).toEqual({ shop: 1 });
   });
 });

@@ -43,7 +43,7 @@ export interface SearchDomainsDeps {
   /** Charged before every upstream request (provider limits, counts). */
   meter: UpstreamMeter;
   /** Called when a 429 closes the call's Retry-After gate (the anonymous route aborts). */
-  onRateLimited?: (waitMs: number) => void;
+  onRateLimited?: (waitMs: number, fromShop: boolean) => void;
 }
 
 /** Operational metadata of a call (counts and timing only; rule 11-12). */

@@ -67,7 +67,7 @@ function summary(d: SearchDiagnostics): Record<string, unknown> {
  */
 function callSignal(ctx: SkillContext): {
   signal: AbortSignal;
-  onRateLimited: ((waitMs: number) => void) | undefined;
+  onRateLimited: ((waitMs: number, fromShop: boolean) => void) | undefined;
   dispose: () => void;
 } {
   if (!ctx.anonymous) return { signal: ctx.signal, onRateLimited: undefined, dispose: () => undefined };
@@ -76,12 +76,13 @@ function callSignal(ctx: SkillContext): {
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
-    onRateLimited: (waitMs) => {
+    onRateLimited: (waitMs, fromShop) => {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      const why = fromShop ? 'The shop asked us to slow down' : 'The shop provider limit is used up';
       controller.abort(
         new SkillflowError(
           'UPSTREAM_RATE_LIMITED',
-          `The shop asked us to slow down; retry in ${seconds} s.`,
+          `${why}; retry in ${seconds} s.`,
           { provider: 'shop', retry_after_seconds: seconds },
           seconds * 1000,
         ),
