@@ -105,4 +105,28 @@ describe('store re-encryption', () => {
       'definition_versions.plan_sealed': { resealed: 0, current: 1 },
     });
   });
+
+  it('pages through large tables (1,201 messages, more than two pages) and binds each to its own cell', async () => {
+    const ids = Array.from({ length: 1201 }, (_, i) => `msg_${String(i).padStart(5, '0')}`);
+    await store.db
+      .insertInto('chat_messages')
+      .values(
+        ids.map((id, i) => ({
+          id,
+          chat_id: 'chat_a',
+          owner_id: `owner_${i % 3}`,
+          task_id: null,
+          step_id: null,
+          content_sealed: sealJson(OLD, { n: i }, sealedCell.chatMessage(id, `owner_${i % 3}`)),
+        })),
+      )
+      .execute();
+    const report = await reencryptStore(store, ROTATED);
+    expect(report['chat_messages.content_sealed']).toEqual({ resealed: 1201, current: 0 });
+    const rows = await store.db.selectFrom('chat_messages').selectAll().orderBy('id').execute();
+    expect(
+      rows.map((r) => openJson(ROTATED, r.content_sealed, sealedCell.chatMessage(r.id, r.owner_id))),
+    ).toEqual(ids.map((_, i) => ({ n: i })));
+    expect(rows.every((r) => r.content_sealed.startsWith('v2.new.'))).toBe(true);
+  });
 });

@@ -15,7 +15,6 @@ import {
   type SealContext,
 } from '../crypto/sealed-value.js';
 import type { Store } from './db.js';
-import { sealedCell } from './sealed-columns.js';
 
 /** One sealed cell as read for re-encryption. */
 interface Cell {
@@ -28,123 +27,53 @@ interface Cell {
 /** Counts per `<table>.<column>`. */
 export type ReencryptReport = Record<string, { resealed: number; current: number }>;
 
+/**
+ * Every sealed column with the SQL that names its cells: `key` orders and identifies a row
+ * (keyset paging), `row` and `owner` are the parts of its seal context (lib/store/sealed-columns.ts
+ * builds the same contexts). The fragments are constants, never input.
+ */
+const SEALED_COLUMNS = [
+  { table: 'chats', column: 'webhook_url_sealed', key: 'chat_id', row: 'chat_id', owner: 'owner_id' },
+  { table: 'chat_messages', column: 'content_sealed', key: 'id', row: 'id', owner: 'owner_id' },
+  { table: 'embeds', column: 'content_sealed', key: 'id', row: 'id', owner: 'owner_id' },
+  { table: 'workspace_results', column: 'payload_sealed', key: 'id', row: 'root_id', owner: 'owner_id' },
+  ...(['source_sealed', 'plan_sealed'] as const).map((column) => ({
+    table: 'definition_versions',
+    column,
+    key: "definition_id || '/' || cast(version as text)",
+    row: "definition_id || '/' || cast(version as text)",
+    owner: '(select owner_id from definitions d where d.id = definition_id)',
+  })),
+] as const;
+
+/** Rows read per query: memory stays bounded however large the store is. */
+const PAGE_SIZE = 500;
+
 async function* cells(store: Store): AsyncGenerator<Cell> {
-  const db = store.db;
-  for (const r of await db
-    .selectFrom('chats')
-    .select(['chat_id', 'owner_id', 'webhook_url_sealed'])
-    .execute()) {
-    if (r.webhook_url_sealed === null) continue;
-    const old = r.webhook_url_sealed;
-    yield {
-      context: sealedCell.chatWebhookUrl(r.chat_id, r.owner_id),
-      value: old,
-      write: async (next) =>
-        Number(
-          (
-            await db
-              .updateTable('chats')
-              .set({ webhook_url_sealed: next })
-              .where('chat_id', '=', r.chat_id)
-              .where('webhook_url_sealed', '=', old)
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) === 1,
-    };
-  }
-  for (const r of await db
-    .selectFrom('chat_messages')
-    .select(['id', 'owner_id', 'content_sealed'])
-    .execute()) {
-    yield {
-      context: sealedCell.chatMessage(r.id, r.owner_id),
-      value: r.content_sealed,
-      write: async (next) =>
-        Number(
-          (
-            await db
-              .updateTable('chat_messages')
-              .set({ content_sealed: next })
-              .where('id', '=', r.id)
-              .where('content_sealed', '=', r.content_sealed)
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) === 1,
-    };
-  }
-  for (const r of await db.selectFrom('embeds').select(['id', 'owner_id', 'content_sealed']).execute()) {
-    if (r.content_sealed === null) continue;
-    const old = r.content_sealed;
-    yield {
-      context: sealedCell.embed(r.id, r.owner_id),
-      value: old,
-      write: async (next) =>
-        Number(
-          (
-            await db
-              .updateTable('embeds')
-              .set({ content_sealed: next })
-              .where('id', '=', r.id)
-              .where('content_sealed', '=', old)
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) === 1,
-    };
-  }
-  for (const r of await db
-    .selectFrom('workspace_results')
-    .select(['id', 'root_id', 'owner_id', 'payload_sealed'])
-    .execute()) {
-    yield {
-      context: sealedCell.workspaceResult(r.root_id, r.owner_id),
-      value: r.payload_sealed,
-      write: async (next) =>
-        Number(
-          (
-            await db
-              .updateTable('workspace_results')
-              .set({ payload_sealed: next })
-              .where('id', '=', r.id)
-              .where('payload_sealed', '=', r.payload_sealed)
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) === 1,
-    };
-  }
-  const versions = await db
-    .selectFrom('definition_versions')
-    .innerJoin('definitions', 'definitions.id', 'definition_versions.definition_id')
-    .select([
-      'definition_versions.definition_id',
-      'definition_versions.version',
-      'definitions.owner_id',
-      'definition_versions.source_sealed',
-      'definition_versions.plan_sealed',
-    ])
-    .execute();
-  for (const r of versions) {
-    for (const column of ['source_sealed', 'plan_sealed'] as const) {
-      const old = r[column];
-      const context =
-        column === 'source_sealed'
-          ? sealedCell.definitionSource(r.definition_id, r.version, r.owner_id)
-          : sealedCell.definitionPlan(r.definition_id, r.version, r.owner_id);
-      yield {
-        context,
-        value: old,
-        write: async (next) =>
-          Number(
-            (
-              await db
-                .updateTable('definition_versions')
-                .set(column === 'source_sealed' ? { source_sealed: next } : { plan_sealed: next })
-                .where('definition_id', '=', r.definition_id)
-                .where('version', '=', r.version)
-                .where(sql.ref(column), '=', old)
-                .executeTakeFirst()
-            ).numUpdatedRows,
-          ) === 1,
-      };
+  for (const spec of SEALED_COLUMNS) {
+    const [table, column, key] = [sql.table(spec.table), sql.ref(spec.column), sql.raw(spec.key)];
+    let after = '';
+    for (;;) {
+      const page = await sql<{ key: string; row: string; owner: string; value: string }>`
+        select ${key} as key, ${sql.raw(spec.row)} as row, ${sql.raw(spec.owner)} as owner,
+               ${column} as value
+        from ${table}
+        where ${column} is not null and ${key} > ${after}
+        order by ${key} limit ${PAGE_SIZE}`.execute(store.db);
+      for (const r of page.rows) {
+        yield {
+          context: { table: spec.table, column: spec.column, row: r.row, owner: r.owner },
+          value: r.value,
+          write: async (next) => {
+            const res = await sql`
+              update ${table} set ${column} = ${next}
+              where ${key} = ${r.key} and ${column} = ${r.value}`.execute(store.db);
+            return Number(res.numAffectedRows ?? 0) === 1;
+          },
+        };
+      }
+      if (page.rows.length < PAGE_SIZE) break;
+      after = page.rows[page.rows.length - 1]!.key;
     }
   }
 }
@@ -170,20 +99,10 @@ export async function reencryptStore(store: Store, keyring: Keyring): Promise<Re
   return report;
 }
 
-/** The sealed columns, for the format check at boot. */
-const SEALED_COLUMNS = [
-  ['chats', 'webhook_url_sealed'],
-  ['chat_messages', 'content_sealed'],
-  ['embeds', 'content_sealed'],
-  ['workspace_results', 'payload_sealed'],
-  ['definition_versions', 'source_sealed'],
-  ['definition_versions', 'plan_sealed'],
-] as const;
-
 /** How many values are still in the old format; one count per column, no decryption. */
 export async function countLegacySealed(store: Store): Promise<number> {
   let n = 0;
-  for (const [table, column] of SEALED_COLUMNS) {
+  for (const { table, column } of SEALED_COLUMNS) {
     const row = await sql<{ n: string | number }>`
       select count(*) as n from ${sql.table(table)}
       where ${sql.ref(column)} is not null and ${sql.ref(column)} not like 'v2.%'`.execute(store.db);
