@@ -16,7 +16,7 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../lib/config.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
-import { isRejection, storeLimiter } from '../lib/limits/store-limiter.js';
+import { isRejection, storeLimiter } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
 import type { ProviderUse } from './registry/types.js';
 

@@ -24,6 +24,7 @@ import { addOpenApiLinks } from './links.js';
 import { RoutePatternLogController } from './request-log.js';
 import { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
 import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
+import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
 import { chatRoutes } from './routes/chats.js';
@@ -118,16 +119,20 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     'ipRateLimit',
     new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
   );
+  // Every limiter above (and the worker's provider limits) counts in `rate_limits`: sweep old windows.
+  const sweep = setInterval(() => void clearExpiredCounters(deps.store).catch(() => undefined), 10 * 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
   await app.register(healthRoutes(deps));
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, services.quotas));
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams, services.quotas));
   await app.register(anonymousRoutes(deps));
-  await app.register(keyRoutes(deps));
-  await app.register(usageRoutes(deps, services.usage, services.teams));
-  await app.register(embedRoutes(deps));
-  await app.register(chatRoutes(deps));
-  await app.register(workspaceRoutes(deps));
+  await app.register(keyRoutes(deps, services.keys));
+  await app.register(usageRoutes(deps, services.usage));
+  await app.register(embedRoutes(deps, services.embeds));
+  await app.register(chatRoutes(deps, services.chats));
+  await app.register(workspaceRoutes(deps, services.workspace));
   return app;
 }

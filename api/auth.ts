@@ -4,13 +4,17 @@
  * read or parsed; routes then check scopes. Failures are 401/403 envelopes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type {} from '../lib/limits/tier-limits.js';
+import type { TierRateLimits } from '../lib/limits/tier-limits.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import type { Store } from '../lib/store/db.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
+    tierRateLimits?: TierRateLimits;
+  }
   interface FastifyRequest {
     principal?: Principal;
     /** Set on routes that queue (`config.queueWhenLimited`) when the tier limit is used up. */

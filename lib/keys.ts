@@ -8,6 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Store } from './store/db.js';
+import { apiKeyById, insertApiKey } from './store/owners/api-keys.js';
 
 export const ScopeSchema = z
   .string()
@@ -34,14 +35,21 @@ export interface CreatedKey {
   scopes: Scope[];
   tier: Tier;
   ownerId: string;
+  createdAt: Date;
 }
 
 const TOKEN = /^sf_(k[a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** A stored tier, or `standard` for a value this version does not know. */
+export function asTier(tier: string): Tier {
+  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'standard';
+}
+
+/** Makes a key and stores its hash (lib/store/owners/api-keys.ts); the token is only in the answer. */
 export async function createKey(
   store: Store,
   opts: { name: string; scopes: Scope[]; ownerId: string; tier?: Tier },
@@ -49,62 +57,35 @@ export async function createKey(
   const id = 'k' + randomBytes(8).toString('hex');
   const token = `sf_${id}_${randomBytes(32).toString('base64url')}`;
   const tier = opts.tier ?? 'standard';
-  await store.db
-    .insertInto('api_keys')
-    .values({
-      id,
-      name: opts.name,
-      token_hash: hashToken(token),
-      scopes: JSON.stringify(opts.scopes),
-      tier,
-      owner_id: opts.ownerId,
-      last_used_at: null,
-      revoked_at: null,
-    })
-    .execute();
-  return { id, token, name: opts.name, scopes: opts.scopes, tier, ownerId: opts.ownerId };
+  const row = await insertApiKey(store, {
+    id,
+    name: opts.name,
+    tokenHash: hashToken(token),
+    scopes: opts.scopes,
+    tier,
+    ownerId: opts.ownerId,
+  });
+  return {
+    id,
+    token,
+    name: opts.name,
+    scopes: opts.scopes,
+    tier,
+    ownerId: opts.ownerId,
+    createdAt: row.createdAt,
+  };
 }
 
 /** The principal behind a token, or undefined for an unknown, malformed or revoked token. */
 export async function verifyToken(store: Store, token: string): Promise<Principal | undefined> {
   const m = TOKEN.exec(token);
   if (!m) return undefined;
-  const row = await store.db
-    .selectFrom('api_keys')
-    .select(['id', 'token_hash', 'scopes', 'tier', 'owner_id', 'revoked_at'])
-    .where('id', '=', m[1]!)
-    .executeTakeFirst();
-  if (!row || row.revoked_at) return undefined;
-  const expected = Buffer.from(row.token_hash, 'hex');
+  const row = await apiKeyById(store, m[1]!);
+  if (!row || row.revokedAt) return undefined;
+  const expected = Buffer.from(row.tokenHash, 'hex');
   const given = Buffer.from(hashToken(token), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  const scopes = (typeof row.scopes === 'string' ? JSON.parse(row.scopes) : row.scopes) as Scope[];
-  return {
-    keyId: row.id,
-    ownerId: row.owner_id,
-    scopes,
-    tier: (TIERS as readonly string[]).includes(row.tier) ? (row.tier as Tier) : 'standard',
-  };
-}
-
-export async function listKeys(store: Store, ownerId: string) {
-  return store.db
-    .selectFrom('api_keys')
-    .select(['id', 'name', 'scopes', 'tier', 'created_at', 'last_used_at', 'revoked_at'])
-    .where('owner_id', '=', ownerId)
-    .orderBy('created_at')
-    .execute();
-}
-
-export async function revokeKey(store: Store, ownerId: string, keyId: string): Promise<boolean> {
-  const res = await store.db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', keyId)
-    .where('owner_id', '=', ownerId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  return { keyId: row.id, ownerId: row.ownerId, scopes: row.scopes as Scope[], tier: asTier(row.tier) };
 }
 
 /** Does the principal's scope list allow calling this skill? */

@@ -11,7 +11,7 @@ import { createProviderLimits } from '../activities/provider-limits.js';
 import { buildApp } from '../api/app.js';
 import { createServices } from '../api/services/index.js';
 import { ensureDevKey } from '../lib/dev-key.js';
-import { bootPlatform } from '../lib/boot.js';
+import { bootPlatform } from './boot.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { connectTemporal } from '../lib/temporal/client.js';

@@ -7,13 +7,18 @@
  */
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { openJson, sealJson } from '../../lib/crypto/sealed-value.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { CHAT_ID_RULE, ChatIdSchema } from '../../lib/chat-id.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, postJson, type WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
-import { sealedCell } from '../../lib/store/sealed-columns.js';
+import {
+  chatMessageDelivered,
+  chatWebhookUrl,
+  markChatMessageDelivered,
+  saveChatMessage,
+  type ChatContent,
+} from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../boundary.js';
 
 export interface ChatMessageInput {
@@ -41,11 +46,6 @@ export interface DeliveredChatMessage {
 
 export interface ChatDelivery {
   deliverChatMessage(input: ChatMessageInput): Promise<DeliveredChatMessage>;
-}
-
-export interface StoredChatContent {
-  title: string;
-  message: string;
 }
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -109,60 +109,34 @@ export async function deliver(
     throw invalidParameter([{ path: 'chat_id', message: `the rendered chat id ${CHAT_ID_RULE}` }]);
   }
   const id = messageIdFor(input.taskId, input.stepId);
-  const content: StoredChatContent = {
+  const content: ChatContent = {
     title: bound(input.title, MAX_TITLE_CHARS),
     message: bound(input.message, MAX_MESSAGE_CHARS),
   };
-  await store.db
-    .insertInto('chat_messages')
-    .values({
-      id,
-      chat_id: input.chatId,
-      owner_id: input.ownerId,
-      task_id: input.taskId,
-      step_id: input.stepId,
-      content_sealed: sealJson(keyring, content, sealedCell.chatMessage(id, input.ownerId)),
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-  const chat = await store.db
-    .selectFrom('chats')
-    .select(['webhook_url_sealed', 'owner_id'])
-    .where('chat_id', '=', input.chatId)
-    .executeTakeFirst();
-  let webhookDelivered = false;
-  if (chat?.webhook_url_sealed && chat.owner_id === input.ownerId) {
-    const row = await store.db
-      .selectFrom('chat_messages')
-      .select('webhook_delivered_at')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row?.webhook_delivered_at) {
-      const url = openJson<string>(
-        keyring,
-        chat.webhook_url_sealed,
-        sealedCell.chatWebhookUrl(input.chatId, chat.owner_id),
-      );
-      await postWebhook(
-        url,
-        { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content },
-        webhook,
-        signal,
-      );
-      await store.db
-        .updateTable('chat_messages')
-        .set({ webhook_delivered_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    }
-    webhookDelivered = true;
+  await saveChatMessage(store, keyring, {
+    id,
+    chatId: input.chatId,
+    ownerId: input.ownerId,
+    taskId: input.taskId,
+    stepId: input.stepId,
+    content,
+  });
+  const url = await chatWebhookUrl(store, keyring, input.ownerId, input.chatId);
+  if (url !== undefined && !(await chatMessageDelivered(store, id))) {
+    await postWebhook(
+      url,
+      { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content },
+      webhook,
+      signal,
+    );
+    await markChatMessageDelivered(store, id);
   }
   return {
     message_id: id,
     chat_id: input.chatId,
     ...content,
     stored: true,
-    webhook_delivered: webhookDelivered,
+    webhook_delivered: url !== undefined,
   };
 }
 

@@ -1,11 +1,10 @@
 /**
- * Embeds: the stored result of a long-running skill call, sealed in the platform store and
- * downloadable by its owner through /v1/embeds/{embed_id}/file.
+ * Embeds: the stored result of a long-running skill call, sealed in the platform store by its
+ * owner module (lib/store/owners/embeds.ts) and downloadable through /v1/embeds/{embed_id}/file.
  */
-import { sealJson } from '../../lib/crypto/sealed-value.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { Store } from '../../lib/store/db.js';
-import { sealedCell } from '../../lib/store/sealed-columns.js';
+import { markEmbedFailed, saveEmbedResult } from '../../lib/store/owners/embeds.js';
 import { toApplicationFailure } from '../boundary.js';
 import type { FullSkillResult } from '../skill-activity.js';
 
@@ -19,30 +18,14 @@ export function createEmbedStore(store: Store, keyring: Keyring): EmbedStore {
   return {
     async saveEmbed({ embedId, result }) {
       try {
-        const embed = await store.db
-          .selectFrom('embeds')
-          .select('owner_id')
-          .where('id', '=', embedId)
-          .executeTakeFirst();
-        if (!embed) return;
-        const sealed = sealJson(keyring, result, sealedCell.embed(embedId, embed.owner_id));
-        await store.db
-          .updateTable('embeds')
-          .set({ status: 'ready', content_sealed: sealed, updated_at: new Date() })
-          .where('id', '=', embedId)
-          .execute();
+        await saveEmbedResult(store, keyring, embedId, result);
       } catch (err) {
         throw toApplicationFailure(err);
       }
     },
     async markEmbedFailed({ embedId }) {
       try {
-        await store.db
-          .updateTable('embeds')
-          .set({ status: 'failed', updated_at: new Date() })
-          .where('id', '=', embedId)
-          .where('status', '=', 'pending')
-          .execute();
+        await markEmbedFailed(store, embedId);
       } catch (err) {
         throw toApplicationFailure(err);
       }

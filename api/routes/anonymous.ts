@@ -11,7 +11,6 @@ import { clientKey, limitPerIp } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js';
 import { invalidParameter } from '../../lib/errors/skillflow-error.js';
-import { clearExpiredCounters } from '../../lib/limits/store-limiter.js';
 
 export const GUEST_HEADER = 'x-skillflow-anonymous-id';
 
@@ -22,12 +21,6 @@ export const anonymousRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new AnonymousCallsService(deps);
-    const sweep = setInterval(
-      () => void clearExpiredCounters(deps.store).catch(() => undefined),
-      10 * 60_000,
-    );
-    sweep.unref();
-    app.addHook('onClose', async () => clearInterval(sweep));
     app.addHook('onRequest', limitPerIp(app.ipRateLimit));
 
     app.post(

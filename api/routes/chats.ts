@@ -9,15 +9,12 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { StoredChatContent } from '../../activities/platform/chat-delivery.js';
 import { ChatIdSchema } from '../../lib/chat-id.js';
-import { openJson, sealJson } from '../../lib/crypto/sealed-value.js';
-import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
-import { sealedCell } from '../../lib/store/sealed-columns.js';
-import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { ChatState } from '../../lib/store/owners/chats.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
+import type { ChatsService } from '../services/chats.js';
 
 const ChatId = ChatIdSchema;
 /** The focus body; `focus_mode_on` names one of the loaded apps, so the document lists them. */
@@ -76,46 +73,20 @@ const MessageSchema = z.object({
   webhook_delivered: z.boolean(),
 });
 
+function chatView(chat: ChatState) {
+  return {
+    chat_id: chat.chatId,
+    focus_mode: chat.focusMode,
+    webhook_configured: chat.webhookConfigured,
+    updated_at: chat.updatedAt.toISOString(),
+  };
+}
+
 export const chatRoutes =
-  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, chats: ChatsService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
     const tags = ['chats'];
-    const db = deps.store.db;
-
-    /** Creates the chat for `owner` or updates it; 409 when the id belongs to someone else. */
-    const upsert = async (
-      owner: string,
-      chatId: string,
-      set: { focus_mode?: string | null; webhook_url_sealed?: string | null },
-    ) => {
-      const row = await db
-        .insertInto('chats')
-        .values({
-          chat_id: chatId,
-          owner_id: owner,
-          focus_mode: set.focus_mode ?? null,
-          webhook_url_sealed: set.webhook_url_sealed ?? null,
-        })
-        .onConflict((oc) =>
-          oc
-            .column('chat_id')
-            .doUpdateSet({ ...set, updated_at: new Date() })
-            .where('chats.owner_id', '=', owner),
-        )
-        .returning(['chat_id', 'focus_mode', 'webhook_url_sealed', 'updated_at'])
-        .executeTakeFirst();
-      if (!row)
-        throw new SkillflowError('CONFLICT', 'This chat_id belongs to another account.', {
-          field: 'chat_id',
-        });
-      return {
-        chat_id: row.chat_id,
-        focus_mode: row.focus_mode,
-        webhook_configured: row.webhook_url_sealed !== null,
-        updated_at: new Date(row.updated_at).toISOString(),
-      };
-    };
 
     app.post(
       '/v1/chats',
@@ -131,14 +102,8 @@ export const chatRoutes =
       async (req) => {
         const p = requireScope(req, 'workflows');
         const body = req.body;
-        let focus: string | null = null;
-        if ('focus_mode_on' in body) {
-          const appId = body.focus_mode_on.split('.')[0]!;
-          if (!deps.registry.app(appId))
-            throw invalidParameter([{ path: 'focus_mode_on', message: `no app named ${appId}` }]);
-          focus = body.focus_mode_on;
-        }
-        return upsert(p.ownerId, body.chat_id, { focus_mode: focus });
+        const focus = 'focus_mode_on' in body ? body.focus_mode_on : null;
+        return chatView(await chats.setFocus(p.ownerId, body.chat_id, focus));
       },
     );
 
@@ -155,16 +120,7 @@ export const chatRoutes =
       },
       async (req) => {
         const p = requireScope(req, 'workflows');
-        const { chat_id: chatId, url } = req.body;
-        if (url !== null) {
-          // Resolved now and again at every delivery (lib/net/webhook.ts); nothing is connected to here.
-          const checked = await checkWebhookTarget(url, webhookPolicy(deps.config, deps.resolveHost));
-          if (!checked.ok) throw invalidParameter([{ path: 'url', message: checked.problem }]);
-        }
-        return upsert(p.ownerId, chatId, {
-          webhook_url_sealed:
-            url === null ? null : sealJson(deps.keyring, url, sealedCell.chatWebhookUrl(chatId, p.ownerId)),
-        });
+        return chatView(await chats.setWebhook(p.ownerId, req.body.chat_id, req.body.url));
       },
     );
 
@@ -185,39 +141,21 @@ export const chatRoutes =
       async (req) => {
         const p = requireScope(req, 'workflows');
         const { chat_id: chatId, limit, before } = req.body;
-        const chat = await db
-          .selectFrom('chats')
-          .select('owner_id')
-          .where('chat_id', '=', chatId)
-          .executeTakeFirst();
-        let q = db
-          .selectFrom('chat_messages')
-          .select(['id', 'task_id', 'step_id', 'content_sealed', 'created_at', 'webhook_delivered_at'])
-          .where('chat_id', '=', chatId)
-          .where('owner_id', '=', p.ownerId);
-        if (before) q = q.where('created_at', '<', new Date(before));
-        const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-        // Messages can arrive before the chat row exists (no focus or webhook set yet).
-        if ((chat && chat.owner_id !== p.ownerId) || (!chat && rows.length === 0))
-          throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
+        const messages = await chats.messages(p.ownerId, chatId, {
+          limit,
+          before: before ? new Date(before) : undefined,
+        });
         return {
           chat_id: chatId,
-          messages: rows.map((r) => {
-            const content = openJson<StoredChatContent>(
-              deps.keyring,
-              r.content_sealed,
-              sealedCell.chatMessage(r.id, p.ownerId),
-            );
-            return {
-              message_id: r.id,
-              title: content.title,
-              message: content.message,
-              task_id: r.task_id,
-              step_id: r.step_id,
-              created_at: new Date(r.created_at).toISOString(),
-              webhook_delivered: r.webhook_delivered_at !== null,
-            };
-          }),
+          messages: messages.map((m) => ({
+            message_id: m.id,
+            title: m.title,
+            message: m.message,
+            task_id: m.taskId,
+            step_id: m.stepId,
+            created_at: m.createdAt.toISOString(),
+            webhook_delivered: m.webhookDelivered,
+          })),
         };
       },
     );

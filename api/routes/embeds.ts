@@ -9,13 +9,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { FullSkillResult } from '../../activities/skill-activity.js';
-import { openJson } from '../../lib/crypto/sealed-value.js';
-import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
+import type { EmbedsService } from '../services/embeds.js';
 
 export const EMBED_FORMATS = ['preview', 'full', 'original'] as const;
 type EmbedFormat = (typeof EMBED_FORMATS)[number];
@@ -24,9 +22,6 @@ const EmbedParams = z.object({ embed_id: z.string().min(1).max(64) });
 const FileQuery = z.object({
   format: z.string().max(64).optional().describe('`preview`, `full` (default) or `original`.'),
 });
-
-/** Seconds a client should wait before asking again for a pending embed. */
-const PENDING_RETRY_MS = 2000;
 
 function badFormat(format: string, valid: readonly string[]): SkillflowError {
   return new SkillflowError(
@@ -40,7 +35,7 @@ function badFormat(format: string, valid: readonly string[]): SkillflowError {
 }
 
 export const embedRoutes =
-  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, embeds: EmbedsService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
 
@@ -60,37 +55,12 @@ export const embedRoutes =
         },
       },
       async (req, reply) => {
-        const owner = principalOf(req).ownerId;
-        const row = await deps.store.db
-          .selectFrom('embeds')
-          .select(['id', 'owner_id', 'task_id', 'skill', 'status', 'content_sealed', 'created_at'])
-          .where('id', '=', req.params.embed_id)
-          .executeTakeFirst();
-        if (!row || row.owner_id !== owner) throw new SkillflowError('NOT_FOUND', 'No embed with this id.');
+        const row = await embeds.find(principalOf(req).ownerId, req.params.embed_id);
         const [appId, skillId] = row.skill.split('.') as [string, string];
         requireSkillScope(req, appId, skillId);
         const format = req.query.format ?? 'full';
         if (!(EMBED_FORMATS as readonly string[]).includes(format)) throw badFormat(format, EMBED_FORMATS);
-        if (row.status === 'failed') {
-          throw new SkillflowError('EMBED_FAILED', undefined, {
-            embed_id: row.id,
-            task_id: row.task_id,
-            status: row.status,
-          });
-        }
-        if (row.status !== 'ready' || !row.content_sealed) {
-          throw new SkillflowError(
-            'EMBED_PENDING',
-            undefined,
-            { embed_id: row.id, task_id: row.task_id, status: row.status },
-            PENDING_RETRY_MS,
-          );
-        }
-        const result = openJson<FullSkillResult>(
-          deps.keyring,
-          row.content_sealed,
-          sealedCell.embed(row.id, row.owner_id),
-        );
+        const result = embeds.result(row);
         const available = EMBED_FORMATS.filter((f) => f !== 'preview' || result.previews.length > 0);
         if (!available.includes(format as EmbedFormat)) throw badFormat(format, available);
         reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
@@ -104,7 +74,7 @@ export const embedRoutes =
           JSON.stringify({
             embed_id: row.id,
             skill: row.skill,
-            created_at: new Date(row.created_at).toISOString(),
+            created_at: row.createdAt.toISOString(),
             output: result.output,
             previews: result.previews,
           }),

@@ -6,11 +6,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { createKey, listKeys, mayGrant, revokeKey, ScopeSchema, TIERS, type Tier } from '../../lib/keys.js';
+import { ScopeSchema, TIERS } from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
+import type { KeysService } from '../services/keys.js';
 
 const CreateKeyBody = z
   .object({
@@ -47,10 +47,10 @@ const CreatedKeySchema = z.object({
 });
 const KeyParams = z.object({ key_id: z.string().min(1).max(64) });
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+const iso = (v: Date | null): string | null => v?.toISOString() ?? null;
 
 export const keyRoutes =
-  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, keys: KeysService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
     const tags = ['keys'];
@@ -67,38 +67,14 @@ export const keyRoutes =
         },
       },
       async (req, reply) => {
-        const p = requireScope(req, 'keys');
-        const denied = req.body.scopes.filter((s) => !mayGrant(p, s));
-        if (denied.length > 0)
-          throw new SkillflowError('FORBIDDEN', 'A key cannot grant scopes its creator lacks.', {
-            scopes: denied,
-          });
-        const tier: Tier = req.body.tier ?? p.tier;
-        if (TIERS.indexOf(tier) > TIERS.indexOf(p.tier)) {
-          throw new SkillflowError(
-            'FORBIDDEN',
-            `A key cannot have a higher tier than its creator (${p.tier}).`,
-            { tier },
-          );
-        }
-        const key = await createKey(deps.store, {
-          name: req.body.name,
-          scopes: req.body.scopes,
-          ownerId: p.ownerId,
-          tier,
-        });
-        const row = await deps.store.db
-          .selectFrom('api_keys')
-          .select('created_at')
-          .where('id', '=', key.id)
-          .executeTakeFirstOrThrow();
+        const key = await keys.create(requireScope(req, 'keys'), req.body);
         return reply.status(201).send({
           id: key.id,
           token: key.token,
           name: key.name,
           scopes: key.scopes,
           tier: key.tier,
-          created_at: iso(row.created_at)!,
+          created_at: key.createdAt.toISOString(),
         });
       },
     );
@@ -114,17 +90,16 @@ export const keyRoutes =
         },
       },
       async (req) => {
-        const p = requireScope(req, 'keys');
-        const rows = await listKeys(deps.store, p.ownerId);
+        const rows = await keys.list(requireScope(req, 'keys').ownerId);
         return {
           keys: rows.map((r) => ({
             id: r.id,
             name: r.name,
-            scopes: typeof r.scopes === 'string' ? (JSON.parse(r.scopes) as string[]) : r.scopes,
-            tier: (TIERS as readonly string[]).includes(r.tier) ? (r.tier as Tier) : 'standard',
-            created_at: iso(r.created_at)!,
-            last_used_at: iso(r.last_used_at),
-            revoked_at: iso(r.revoked_at),
+            scopes: r.scopes,
+            tier: r.tier,
+            created_at: r.createdAt.toISOString(),
+            last_used_at: iso(r.lastUsedAt),
+            revoked_at: iso(r.revokedAt),
           })),
         };
       },
@@ -142,9 +117,7 @@ export const keyRoutes =
         },
       },
       async (req, reply) => {
-        const p = requireScope(req, 'keys');
-        if (!(await revokeKey(deps.store, p.ownerId, req.params.key_id)))
-          throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
+        await keys.revoke(requireScope(req, 'keys').ownerId, req.params.key_id);
         return reply.status(204).send(null);
       },
     );

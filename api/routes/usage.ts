@@ -7,12 +7,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allows } from '../../lib/keys.js';
-import { UsageRecordSchema, type UsageRecords } from '../../lib/usage/usage-records.js';
+import { UsageRecordSchema } from '../../lib/usage/usage-record.js';
 import { authenticate, BEARER, principalOf } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import type { TeamsService } from '../services/teams.js';
+import type { UsageService } from '../services/usage.js';
 
 const UsageQuery = z
   .object({
@@ -27,7 +26,7 @@ const UsageQuery = z
   .strict();
 
 export const usageRoutes =
-  (deps: ApiDeps, usage: UsageRecords, teams: TeamsService): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, usage: UsageService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
     app.get(
@@ -45,17 +44,12 @@ export const usageRoutes =
         },
       },
       async (req) => {
-        const p = principalOf(req);
         const { team_id: teamId, limit, before } = req.query;
-        if (teamId) await teams.requireMember(p, teamId);
-        const records = await usage.list(
-          teamId ? { type: 'team', id: teamId } : { type: 'owner', id: p.ownerId },
-          {
-            limit,
-            before: before ? new Date(before) : undefined,
-            keyId: allows(p, 'keys') ? undefined : p.keyId,
-          },
-        );
+        const records = await usage.list(principalOf(req), {
+          teamId,
+          limit,
+          before: before ? new Date(before) : undefined,
+        });
         return { records };
       },
     );

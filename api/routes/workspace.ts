@@ -5,16 +5,12 @@
  * user; any other owner id is a 409. Posting the same `root_id` again replaces the upload
  * (200); the first post answers 201. Needs `*`, `app:workspace` or `skill:workspace.results`.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import { sealJson } from '../../lib/crypto/sealed-value.js';
-import { sealedCell } from '../../lib/store/sealed-columns.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
+import type { WorkspaceService } from '../services/workspace.js';
 
 const Id = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -');
 const b64 = (max: number) =>
@@ -70,7 +66,7 @@ const StoredSchema = z.object({
 });
 
 export const workspaceRoutes =
-  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, workspace: WorkspaceService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
 
@@ -89,36 +85,22 @@ export const workspaceRoutes =
       async (req, reply) => {
         const p = requireSkillScope(req, 'workspace', 'results');
         const body = req.body;
-        if (body.expected_user_id !== p.ownerId)
-          throw new SkillflowError('EXPECTED_USER_MISMATCH', undefined, { field: 'expected_user_id' });
-        const sealed = sealJson(
-          deps.keyring,
-          { key_id: body.key_id, algorithm: body.algorithm, root: body.root, children: body.children },
-          sealedCell.workspaceResult(body.root_id, p.ownerId),
-        );
-        const now = new Date();
-        // xmax = 0 only on a freshly inserted row: tells a first upload (201) from a replacement (200).
-        const row = await deps.store.db
-          .insertInto('workspace_results')
-          .values({
-            id: `wsr_${randomBytes(12).toString('hex')}`,
-            owner_id: p.ownerId,
-            root_id: body.root_id,
-            child_count: body.children.length,
-            payload_sealed: sealed,
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['owner_id', 'root_id'])
-              .doUpdateSet({ child_count: body.children.length, payload_sealed: sealed, updated_at: now }),
-          )
-          .returning(['id', sql<boolean>`(xmax = 0)`.as('inserted')])
-          .executeTakeFirstOrThrow();
-        return reply.status(row.inserted ? 201 : 200).send({
-          result_id: row.id,
+        const stored = await workspace.saveResults(p.ownerId, {
+          expectedUserId: body.expected_user_id,
+          rootId: body.root_id,
+          childCount: body.children.length,
+          payload: {
+            key_id: body.key_id,
+            algorithm: body.algorithm,
+            root: body.root,
+            children: body.children,
+          },
+        });
+        return reply.status(stored.created ? 201 : 200).send({
+          result_id: stored.resultId,
           root_id: body.root_id,
           child_count: body.children.length,
-          stored_at: now.toISOString(),
+          stored_at: stored.storedAt.toISOString(),
         });
       },
     );

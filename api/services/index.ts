@@ -1,28 +1,38 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
-import { UsageRecords } from '../../lib/usage/usage-records.js';
+import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
+import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
+import { EmbedsService } from './embeds.js';
+import { KeysService } from './keys.js';
 import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
+import { UsageService } from './usage.js';
 import { WorkflowEngine } from './workflow-engine.js';
+import { WorkspaceService } from './workspace.js';
 
 export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
   skillCalls: SkillCallsService;
   teams: TeamsService;
-  usage: UsageRecords;
+  usage: UsageService;
   quotas: OwnerQuotas;
+  keys: KeysService;
+  chats: ChatsService;
+  embeds: EmbedsService;
+  workspace: WorkspaceService;
 }
 
 export function createServices(deps: ApiDeps): Services {
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store);
+  const teams = new TeamsService(deps.store);
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
@@ -33,8 +43,12 @@ export function createServices(deps: ApiDeps): Services {
       usage,
       deps.config.SKILL_CALL_WAIT_MS,
     ),
-    teams: new TeamsService(deps.store),
-    usage,
+    teams,
+    usage: new UsageService(usage, teams),
     quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
+    keys: new KeysService(deps.store),
+    chats: new ChatsService(deps),
+    embeds: new EmbedsService(deps.store, deps.keyring),
+    workspace: new WorkspaceService(deps.store, deps.keyring),
   };
 }

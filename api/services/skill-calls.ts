@@ -21,11 +21,12 @@ import type { LoadedSkill, SkillImplementation } from '../../activities/registry
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
 import type { Config } from '../../lib/config.js';
 import type { Principal } from '../../lib/keys.js';
-import { CallQueue } from '../../lib/limits/call-queue.js';
+import { CallQueue } from '../../lib/store/owners/skill-call-queue.js';
 import type { Store } from '../../lib/store/db.js';
+import { createPendingEmbed } from '../../lib/store/owners/embeds.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attributes.js';
-import type { Payer, UsageRecords } from '../../lib/usage/usage-records.js';
+import type { Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
 import { toSkillflowError } from '../errors.js';
@@ -84,17 +85,7 @@ export class SkillCallsService {
     const async = skill.manifest.capabilities.mode === 'async';
     const embedId = async ? `emb_${randomBytes(12).toString('hex')}` : undefined;
     if (embedId) {
-      await this.store.db
-        .insertInto('embeds')
-        .values({
-          id: embedId,
-          owner_id: principal.ownerId,
-          task_id: taskId,
-          skill: ref,
-          status: 'pending',
-          content_sealed: null,
-        })
-        .execute();
+      await createPendingEmbed(this.store, { id: embedId, ownerId: principal.ownerId, taskId, skill: ref });
     }
     const args: SkillCallInput = {
       skill: ref,

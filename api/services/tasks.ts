@@ -21,7 +21,7 @@ import {
 } from '../../lib/temporal/search-attributes.js';
 import type { StepProgress } from '../../workflows/progress.js';
 import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
-import type { UsageRecords } from '../../lib/usage/usage-records.js';
+import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { fromTemporalFailure } from '../errors.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';

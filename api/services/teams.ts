@@ -5,18 +5,14 @@
 import type { Principal } from '../../lib/keys.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
+import { teamMembership, type TeamMembership } from '../../lib/store/owners/teams.js';
 
 export class TeamsService {
   constructor(private readonly store: Store) {}
 
   /** The caller's membership of the team, or 403 (a team the caller cannot see looks the same). */
-  async requireMember(principal: Principal, teamId: string): Promise<{ role: string; can_spend: boolean }> {
-    const member = await this.store.db
-      .selectFrom('team_members')
-      .select(['role', 'can_spend'])
-      .where('team_id', '=', teamId)
-      .where('owner_id', '=', principal.ownerId)
-      .executeTakeFirst();
+  async requireMember(principal: Principal, teamId: string): Promise<TeamMembership> {
+    const member = await teamMembership(this.store, teamId, principal.ownerId);
     if (!member) throw new SkillflowError('FORBIDDEN', 'Not a member of this team.', { team_id: teamId });
     return member;
   }

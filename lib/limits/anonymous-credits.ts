@@ -10,7 +10,7 @@ import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
-import { inLimiterTransaction, isRejection, storeLimiter } from './store-limiter.js';
+import { inLimiterTransaction, isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
 export const SCOPES = ['identity', 'ip', 'pool'] as const;
 export const PERIODS = ['daily', 'weekly', 'monthly'] as const;

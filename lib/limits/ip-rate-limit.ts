@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
-import { isRejection, storeLimiter } from './store-limiter.js';
+import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
 export const IP_WINDOW_SECONDS = 60;
 

@@ -5,13 +5,12 @@
  * by every API replica. Every authenticated response carries X-RateLimit-Limit,
  * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets).
  */
-import type { FastifyReply } from 'fastify';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import { TIERS, type Principal, type Tier } from '../keys.js';
 import type { Store } from '../store/db.js';
-import { isRejection, storeLimiter } from './store-limiter.js';
+import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
 export const TIER_WINDOW_SECONDS = 60;
 
@@ -22,6 +21,11 @@ export function tierLimitsFromConfig(c: Config): Record<Tier, number> {
     standard: c.RATE_LIMIT_STANDARD_PER_MINUTE,
     pro: c.RATE_LIMIT_PRO_PER_MINUTE,
   };
+}
+
+/** Where the X-RateLimit-* headers go (an HTTP reply; this module knows no HTTP framework). */
+export interface RateLimitHeaders {
+  header(name: string, value: number): unknown;
 }
 
 export class TierRateLimits {
@@ -48,7 +52,7 @@ export class TierRateLimits {
    * the RATE_LIMITED error (429, Retry-After = the reset) once it is used up: routes that queue
    * (skill calls) queue to the reset, every other route throws it.
    */
-  async apply(principal: Principal, reply: FastifyReply): Promise<SkillflowError | undefined> {
+  async apply(principal: Principal, reply: RateLimitHeaders): Promise<SkillflowError | undefined> {
     const limit = this.perMinute[principal.tier];
     const setHeaders = (remaining: number, msBeforeNext: number) => {
       reply.header('x-ratelimit-limit', limit);
@@ -70,12 +74,5 @@ export class TierRateLimits {
         seconds * 1000,
       );
     }
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
-    tierRateLimits?: TierRateLimits;
   }
 }

@@ -11,8 +11,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Store } from '../store/db.js';
-import type { Database } from '../store/schema.js';
+import type { Store } from '../db.js';
+import type { Database } from '../schema.js';
 
 /** The table created by migration 0003 (the library's own layout). */
 export const RATE_LIMITS_TABLE = 'rate_limits';

@@ -6,8 +6,8 @@
  * times only.
  */
 import { sql } from 'kysely';
-import { SkillflowError } from '../errors/skillflow-error.js';
-import type { Store } from '../store/db.js';
+import { SkillflowError } from '../../errors/skillflow-error.js';
+import type { Store } from '../db.js';
 
 export interface QueuedCall {
   taskId: string;

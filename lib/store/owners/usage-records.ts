@@ -4,23 +4,8 @@
  * how many request items and credits, and whether the call was queued. No query or result.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import type { Store } from '../store/db.js';
-
-/** One usage record as clients see it. */
-export const UsageRecordSchema = z.object({
-  id: z.string(),
-  task_id: z.string(),
-  skill: z.string(),
-  key_id: z.string(),
-  owner_id: z.string(),
-  billed_to: z.object({ type: z.enum(['owner', 'team']), id: z.string() }),
-  request_items: z.number().int(),
-  credits: z.number(),
-  queued: z.boolean(),
-  created_at: z.string(),
-});
-export type UsageRecord = z.infer<typeof UsageRecordSchema>;
+import type { UsageRecord } from '../../usage/usage-record.js';
+import type { Store } from '../db.js';
 
 /** Who pays for a call. */
 export type Payer = { type: 'owner'; id: string } | { type: 'team'; id: string };

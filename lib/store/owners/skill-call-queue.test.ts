@@ -4,8 +4,8 @@
  * transactions really run in parallel), past calls free their place, and 0 turns queueing off.
  */
 import { describe, expect, it } from 'vitest';
-import { storeEngines, useEngineStore } from '../../test/helpers/store-engines.js';
-import { CallQueue } from './call-queue.js';
+import { storeEngines, useEngineStore } from '../../../test/helpers/store-engines.js';
+import { CallQueue } from './skill-call-queue.js';
 
 describe.each(storeEngines())('skill call queue on $name', (engine) => {
   const current = useEngineStore(engine);

@@ -4,13 +4,13 @@
  */
 import path from 'node:path';
 import { loadRegistry, type Registry } from '../activities/registry/registry.js';
-import type { Config } from './config.js';
-import { loadKeyring, type Keyring } from './crypto/keyring.js';
-import { createLogger, type Logger } from './logger.js';
-import { createSecretStore, type SecretStore } from './secrets.js';
-import { openStore, type Store } from './store/db.js';
-import { countLegacySealed } from './store/reencrypt.js';
-import { installTemporalRuntime } from './temporal/runtime.js';
+import type { Config } from '../lib/config.js';
+import { loadKeyring, type Keyring } from '../lib/crypto/keyring.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { createSecretStore, type SecretStore } from '../lib/secrets.js';
+import { openStore, type Store } from '../lib/store/db.js';
+import { countLegacySealed } from '../lib/store/reencrypt.js';
+import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 
 export interface Platform {
   config: Config;

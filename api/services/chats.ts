@@ -1,0 +1,65 @@
+/**
+ * Chats for /v1/chats: focus mode, webhook and the delivered messages of a chat. A chat belongs
+ * to the owner who first used its id; another owner gets 409 on a change and 404 on a read.
+ * Rows are read and written by their owner, lib/store/owners/chats.ts.
+ */
+import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
+import {
+  chatOwner,
+  listChatMessages,
+  saveChat,
+  type ChatMessage,
+  type ChatState,
+} from '../../lib/store/owners/chats.js';
+import type { ApiDeps } from '../deps.js';
+
+export class ChatsService {
+  constructor(private readonly deps: ApiDeps) {}
+
+  /** Sets (`<app>.<mode>` of a loaded app) or clears (null) the chat's focus mode. */
+  async setFocus(ownerId: string, chatId: string, focusMode: string | null): Promise<ChatState> {
+    if (focusMode !== null) {
+      const appId = focusMode.split('.')[0]!;
+      if (!this.deps.registry.app(appId))
+        throw invalidParameter([{ path: 'focus_mode_on', message: `no app named ${appId}` }]);
+    }
+    return this.save(ownerId, chatId, { focusMode });
+  }
+
+  /** Sets (after checking the target) or clears (null) the chat's webhook URL. */
+  async setWebhook(ownerId: string, chatId: string, url: string | null): Promise<ChatState> {
+    if (url !== null) {
+      // Resolved now and again at every delivery (lib/net/webhook.ts); nothing is connected to here.
+      const checked = await checkWebhookTarget(url, webhookPolicy(this.deps.config, this.deps.resolveHost));
+      if (!checked.ok) throw invalidParameter([{ path: 'url', message: checked.problem }]);
+    }
+    return this.save(ownerId, chatId, { webhookUrl: url });
+  }
+
+  /** The owner's messages in the chat, newest first; NOT_FOUND for a chat that is not theirs. */
+  async messages(
+    ownerId: string,
+    chatId: string,
+    page: { limit: number; before?: Date | undefined },
+  ): Promise<ChatMessage[]> {
+    const { store, keyring } = this.deps;
+    const owner = await chatOwner(store, chatId);
+    const messages = await listChatMessages(store, keyring, ownerId, chatId, page);
+    // Messages can arrive before the chat row exists (no focus or webhook set yet).
+    if ((owner !== undefined && owner !== ownerId) || (owner === undefined && messages.length === 0))
+      throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
+    return messages;
+  }
+
+  private async save(
+    ownerId: string,
+    chatId: string,
+    set: Parameters<typeof saveChat>[4],
+  ): Promise<ChatState> {
+    const chat = await saveChat(this.deps.store, this.deps.keyring, ownerId, chatId, set);
+    if (!chat)
+      throw new SkillflowError('CONFLICT', 'This chat_id belongs to another account.', { field: 'chat_id' });
+    return chat;
+  }
+}

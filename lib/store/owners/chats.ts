@@ -1,0 +1,172 @@
+/**
+ * The owner of `chats` and `chat_messages`: the one module that reads and writes them, and
+ * seals and opens their sealed columns (the webhook URL, the message content). A chat belongs
+ * to the owner who first used its id; messages can exist before their chat row does (no focus
+ * or webhook set yet).
+ */
+import type { Keyring } from '../../crypto/keyring.js';
+import { openJson, sealJson } from '../../crypto/sealed-value.js';
+import type { Store } from '../db.js';
+import { sealedCell } from '../sealed-columns.js';
+
+/** A chat as its owner sees it (the webhook URL itself is never shown). */
+export interface ChatState {
+  chatId: string;
+  focusMode: string | null;
+  webhookConfigured: boolean;
+  updatedAt: Date;
+}
+
+/** What a message holds, sealed in `chat_messages.content_sealed`. */
+export interface ChatContent {
+  title: string;
+  message: string;
+}
+
+/** A stored message, opened. */
+export interface ChatMessage extends ChatContent {
+  id: string;
+  taskId: string | null;
+  stepId: string | null;
+  createdAt: Date;
+  webhookDelivered: boolean;
+}
+
+/**
+ * Creates the owner's chat or updates the given fields (`webhookUrl: null` clears it). Returns
+ * undefined, changing nothing, when the id belongs to another owner.
+ */
+export async function saveChat(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+  chatId: string,
+  set: { focusMode?: string | null; webhookUrl?: string | null },
+): Promise<ChatState | undefined> {
+  const fields: { focus_mode?: string | null; webhook_url_sealed?: string | null } = {};
+  if (set.focusMode !== undefined) fields.focus_mode = set.focusMode;
+  if (set.webhookUrl !== undefined)
+    fields.webhook_url_sealed =
+      set.webhookUrl === null
+        ? null
+        : sealJson(keyring, set.webhookUrl, sealedCell.chatWebhookUrl(chatId, ownerId));
+  const row = await store.db
+    .insertInto('chats')
+    .values({
+      chat_id: chatId,
+      owner_id: ownerId,
+      focus_mode: fields.focus_mode ?? null,
+      webhook_url_sealed: fields.webhook_url_sealed ?? null,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('chat_id')
+        .doUpdateSet({ ...fields, updated_at: new Date() })
+        .where('chats.owner_id', '=', ownerId),
+    )
+    .returning(['chat_id', 'focus_mode', 'webhook_url_sealed', 'updated_at'])
+    .executeTakeFirst();
+  return (
+    row && {
+      chatId: row.chat_id,
+      focusMode: row.focus_mode,
+      webhookConfigured: row.webhook_url_sealed !== null,
+      updatedAt: new Date(row.updated_at),
+    }
+  );
+}
+
+/** Who owns the chat row, if there is one. */
+export async function chatOwner(store: Store, chatId: string): Promise<string | undefined> {
+  const row = await store.db
+    .selectFrom('chats')
+    .select('owner_id')
+    .where('chat_id', '=', chatId)
+    .executeTakeFirst();
+  return row?.owner_id;
+}
+
+/** The chat's webhook URL, opened, when the chat is `ownerId`'s and has one. */
+export async function chatWebhookUrl(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+  chatId: string,
+): Promise<string | undefined> {
+  const row = await store.db
+    .selectFrom('chats')
+    .select('webhook_url_sealed')
+    .where('chat_id', '=', chatId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row?.webhook_url_sealed) return undefined;
+  return openJson<string>(keyring, row.webhook_url_sealed, sealedCell.chatWebhookUrl(chatId, ownerId));
+}
+
+/** Stores a message under its id, sealed; a second save of the same id changes nothing. */
+export async function saveChatMessage(
+  store: Store,
+  keyring: Keyring,
+  msg: { id: string; chatId: string; ownerId: string; taskId: string; stepId: string; content: ChatContent },
+): Promise<void> {
+  await store.db
+    .insertInto('chat_messages')
+    .values({
+      id: msg.id,
+      chat_id: msg.chatId,
+      owner_id: msg.ownerId,
+      task_id: msg.taskId,
+      step_id: msg.stepId,
+      content_sealed: sealJson(keyring, msg.content, sealedCell.chatMessage(msg.id, msg.ownerId)),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** Whether the message has already been delivered to the chat's webhook. */
+export async function chatMessageDelivered(store: Store, id: string): Promise<boolean> {
+  const row = await store.db
+    .selectFrom('chat_messages')
+    .select('webhook_delivered_at')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Boolean(row?.webhook_delivered_at);
+}
+
+/** Records that the message reached the chat's webhook. */
+export async function markChatMessageDelivered(store: Store, id: string): Promise<void> {
+  await store.db
+    .updateTable('chat_messages')
+    .set({ webhook_delivered_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The owner's messages in a chat, newest first, opened. */
+export async function listChatMessages(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+  chatId: string,
+  page: { limit: number; before?: Date | undefined },
+): Promise<ChatMessage[]> {
+  let q = store.db
+    .selectFrom('chat_messages')
+    .select(['id', 'task_id', 'step_id', 'content_sealed', 'created_at', 'webhook_delivered_at'])
+    .where('chat_id', '=', chatId)
+    .where('owner_id', '=', ownerId);
+  if (page.before) q = q.where('created_at', '<', page.before);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  return rows.map((r) => {
+    const content = openJson<ChatContent>(keyring, r.content_sealed, sealedCell.chatMessage(r.id, ownerId));
+    return {
+      id: r.id,
+      title: content.title,
+      message: content.message,
+      taskId: r.task_id,
+      stepId: r.step_id,
+      createdAt: new Date(r.created_at),
+      webhookDelivered: r.webhook_delivered_at !== null,
+    };
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The owner of `definitions` and `definition_versions`: workflow definitions, one row per
+ * definition plus one per saved version, whose source and compiled plan are sealed. Only ids,
+ * versions, trigger type and timestamps are plaintext. Every read is scoped to one owner.
+ */
+import type { Plan } from '../../../definitions/index.js';
+import type { Keyring } from '../../crypto/keyring.js';
+import { openJson, sealJson } from '../../crypto/sealed-value.js';
+import type { Store } from '../db.js';
+import type { Db } from '../db.js';
+import { sealedCell } from '../sealed-columns.js';
+
+/** One version of a definition, opened. */
+export interface StoredDefinition {
+  id: string;
+  ownerId: string;
+  version: number;
+  source: string;
+  plan: Plan;
+  triggerType: 'manual' | 'schedule';
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A definition's current version without its source. */
+export interface DefinitionHead {
+  id: string;
+  version: number;
+  plan: Plan;
+  triggerType: 'manual' | 'schedule';
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const trigger = (t: string): 'manual' | 'schedule' => (t === 'schedule' ? 'schedule' : 'manual');
+
+async function insertVersion(
+  tx: Db,
+  keyring: Keyring,
+  v: { id: string; ownerId: string; version: number; source: string; plan: Plan },
+): Promise<void> {
+  await tx
+    .insertInto('definition_versions')
+    .values({
+      definition_id: v.id,
+      version: v.version,
+      source_sealed: sealJson(keyring, v.source, sealedCell.definitionSource(v.id, v.version, v.ownerId)),
+      plan_sealed: sealJson(keyring, v.plan, sealedCell.definitionPlan(v.id, v.version, v.ownerId)),
+    })
+    .execute();
+}
+
+/** Stores a new definition with its first version. */
+export async function insertDefinition(
+  store: Store,
+  keyring: Keyring,
+  d: { id: string; ownerId: string; source: string; plan: Plan },
+): Promise<void> {
+  await store.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('definitions')
+      .values({ id: d.id, owner_id: d.ownerId, current_version: 1, trigger_type: d.plan.trigger.type })
+      .execute();
+    await insertVersion(tx, keyring, { ...d, version: 1 });
+  });
+}
+
+/**
+ * Stores version `version` and makes it current, if the current version is still
+ * `version - 1`; false (nothing written) when another save came first.
+ */
+export async function insertDefinitionVersion(
+  store: Store,
+  keyring: Keyring,
+  v: { id: string; ownerId: string; version: number; source: string; plan: Plan },
+): Promise<boolean> {
+  return store.db.transaction().execute(async (tx) => {
+    const res = await tx
+      .updateTable('definitions')
+      .set({ current_version: v.version, trigger_type: v.plan.trigger.type, updated_at: new Date() })
+      .where('id', '=', v.id)
+      .where('owner_id', '=', v.ownerId)
+      .where('current_version', '=', v.version - 1)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await insertVersion(tx, keyring, v);
+    return true;
+  });
+}
+
+/** One version (the current one by default) of the owner's definition, opened. */
+export async function findDefinition(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+  id: string,
+  version?: number,
+): Promise<StoredDefinition | undefined> {
+  const row = await store.db
+    .selectFrom('definitions')
+    .innerJoin('definition_versions', 'definition_versions.definition_id', 'definitions.id')
+    .select([
+      'definitions.id',
+      'definitions.owner_id',
+      'definitions.trigger_type',
+      'definitions.created_at',
+      'definitions.updated_at',
+      'definition_versions.version',
+      'definition_versions.source_sealed',
+      'definition_versions.plan_sealed',
+    ])
+    .where('definitions.id', '=', id)
+    .where('definitions.owner_id', '=', ownerId)
+    .where((eb) =>
+      version === undefined
+        ? eb('definition_versions.version', '=', eb.ref('definitions.current_version'))
+        : eb('definition_versions.version', '=', version),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    version: row.version,
+    source: openJson<string>(
+      keyring,
+      row.source_sealed,
+      sealedCell.definitionSource(row.id, row.version, row.owner_id),
+    ),
+    plan: openJson<Plan>(
+      keyring,
+      row.plan_sealed,
+      sealedCell.definitionPlan(row.id, row.version, row.owner_id),
+    ),
+    triggerType: trigger(row.trigger_type),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** The owner's definitions at their current version, oldest first. */
+export async function listDefinitions(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+): Promise<DefinitionHead[]> {
+  const rows = await store.db
+    .selectFrom('definitions')
+    .innerJoin('definition_versions', (j) =>
+      j
+        .onRef('definition_versions.definition_id', '=', 'definitions.id')
+        .onRef('definition_versions.version', '=', 'definitions.current_version'),
+    )
+    .select([
+      'definitions.id',
+      'definitions.current_version',
+      'definitions.owner_id',
+      'definitions.trigger_type',
+      'definitions.created_at',
+      'definitions.updated_at',
+      'definition_versions.plan_sealed',
+    ])
+    .where('definitions.owner_id', '=', ownerId)
+    .orderBy('definitions.created_at')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    version: r.current_version,
+    plan: openJson<Plan>(
+      keyring,
+      r.plan_sealed,
+      sealedCell.definitionPlan(r.id, r.current_version, r.owner_id),
+    ),
+    triggerType: trigger(r.trigger_type),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  }));
+}
+
+/** How many definitions the owner has (only those with a schedule trigger, if asked). */
+export async function countDefinitions(
+  store: Store,
+  ownerId: string,
+  triggerType?: 'schedule',
+): Promise<number> {
+  let q = store.db
+    .selectFrom('definitions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('owner_id', '=', ownerId);
+  if (triggerType) q = q.where('trigger_type', '=', triggerType);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Deletes the owner's definition and its versions; false when there is no such definition. */
+export async function deleteDefinition(store: Store, ownerId: string, id: string): Promise<boolean> {
+  const res = await store.db
+    .deleteFrom('definitions')
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
