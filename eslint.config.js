@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * Workflow code runs in Temporal's deterministic sandbox. Mirror the SDK bundler's
@@ -12,6 +12,28 @@ import { importX } from 'eslint-plugin-import-x';
  * runtime modules of definitions/ (no I/O, clock or randomness). Type-only imports are free.
  */
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
+
+/**
+ * Layering (lib/store/owners/README.md): lib/ is the bottom layer and knows
+ * neither the activities, the API nor the HTTP framework; routes reach the store only through
+ * services, which call the table owners in lib/store/owners/. test/layering-lint.test.ts proves
+ * these rules fire.
+ */
+const layerZones = [
+  {
+    target: './lib',
+    from: ['./activities', './api', './worker', './workflows', './scripts'],
+    message:
+      'lib/ is the bottom layer: it imports neither activities/, api/, worker/, workflows/ nor scripts/.',
+  },
+  {
+    target: './api/routes',
+    from: ['./lib/store', './lib/crypto/sealed-value.ts', './lib/crypto/aead.ts'],
+    message:
+      'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.',
+  },
+];
+const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
@@ -22,6 +44,15 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'import-x': importX },
+    settings: {
+      // Sources import `./x.js` that is `./x.ts` on disk: import-x rules must resolve them to see them.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.node'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -31,6 +62,39 @@ export default tseslint.config(
         { allowNumber: true, allowBoolean: true },
       ],
       'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+    },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: httpFramework,
+              message: 'lib/ knows no HTTP framework: the API (api/) adapts it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['api/routes/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              message: 'Routes run no SQL: call a service, which calls the table owner (lib/store/owners/).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

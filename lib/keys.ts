@@ -85,7 +85,7 @@ export async function verifyToken(store: Store, token: string): Promise<Principa
   const expected = Buffer.from(row.tokenHash, 'hex');
   const given = Buffer.from(hashToken(token), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  return { keyId: row.id, ownerId: row.ownerId, scopes: row.scopes as Scope[], tier: asTier(row.tier) };
+  return { keyId: row.id, ownerId: row.ownerId, scopes: row.scopes, tier: asTier(row.tier) };
 }
 
 /** Does the principal's scope list allow calling this skill? */

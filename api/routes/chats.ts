@@ -10,11 +10,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ChatIdSchema } from '../../lib/chat-id.js';
-import type { ChatState } from '../../lib/store/owners/chats.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import type { ChatsService } from '../services/chats.js';
+import type { ChatState, ChatsService } from '../services/chats.js';
 
 const ChatId = ChatIdSchema;
 /** The focus body; `focus_mode_on` names one of the loaded apps, so the document lists them. */

@@ -14,6 +14,8 @@ import {
 } from '../../lib/store/owners/chats.js';
 import type { ApiDeps } from '../deps.js';
 
+export type { ChatState };
+
 export class ChatsService {
   constructor(private readonly deps: ApiDeps) {}
 

@@ -1,0 +1,73 @@
+/**
+ * The lint rules that keep the layers apart (eslint.config.js, lib/store/owners/README.md): lib/
+ * imports neither activities/, api/ nor the HTTP framework, and routes touch neither the store,
+ * SQL nor sealing. Linted with the real config, so turning a rule off fails here.
+ */
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: root });
+const RULES = new Set(['import-x/no-restricted-paths', '@typescript-eslint/no-restricted-imports']);
+
+/** The layering messages ESLint reports for `code` placed at `file`. */
+async function layeringErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const x = 1;\n`, {
+    filePath: path.join(root, file),
+  });
+  return result!.messages.filter((m) => m.ruleId !== null && RULES.has(m.ruleId)).map((m) => m.message);
+}
+
+const LIB = 'lib/limits/tier-limits.ts';
+const ROUTE = 'api/routes/chats.ts';
+const LIB_LAYER =
+  'lib/ is the bottom layer: it imports neither activities/, api/, worker/, workflows/ nor scripts/.';
+const ROUTE_LAYER =
+  'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.';
+const NO_SQL =
+  "'kysely' import is restricted from being used. Routes run no SQL: call a service, which calls the table owner (lib/store/owners/).";
+
+describe('layering lint rules', () => {
+  it.each([
+    [LIB, '../../activities/policy.js', LIB_LAYER],
+    [LIB, '../../api/deps.js', LIB_LAYER],
+    [LIB, '../../worker/index.js', LIB_LAYER],
+    [ROUTE, '../../lib/store/owners/chats.js', ROUTE_LAYER],
+    [ROUTE, '../../lib/store/db.js', ROUTE_LAYER],
+    [ROUTE, '../../lib/crypto/sealed-value.js', ROUTE_LAYER],
+    [ROUTE, '../../lib/crypto/aead.js', ROUTE_LAYER],
+  ])('%s may not import %s', async (file, spec, message) => {
+    for (const code of [
+      `import * as m from '${spec}';\nvoid m;`,
+      `import type * as T from '${spec}';\nexport type U = typeof T;`,
+    ])
+      expect(await layeringErrors(file, code)).toEqual([
+        `Unexpected path "${spec}" imported in restricted zone. ${message}`,
+      ]);
+  });
+
+  it('routes may not import kysely', async () => {
+    expect(await layeringErrors(ROUTE, "import { sql } from 'kysely';\nvoid sql;")).toEqual([NO_SQL]);
+  });
+
+  it.each([["import type { FastifyReply } from 'fastify';"], ["import cors from '@fastify/cors';"]])(
+    'lib/ may not import the HTTP framework: %s',
+    async (code) => {
+      const errors = await layeringErrors(LIB, code);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/lib\/ knows no HTTP framework: the API \(api\/\) adapts it\.$/);
+    },
+  );
+
+  it.each([
+    [LIB, "import { openStore } from '../store/db.js';"],
+    [LIB, "import { SkillflowError } from '../errors/skillflow-error.js';"],
+    [ROUTE, "import { ChatIdSchema } from '../../lib/chat-id.js';"],
+    [ROUTE, "import type { ChatsService } from '../services/chats.js';"],
+    ['api/services/chats.ts', "import { saveChat } from '../../lib/store/owners/chats.js';"],
+    ['activities/platform/embeds.ts', "import { saveEmbedResult } from '../../lib/store/owners/embeds.js';"],
+  ])('%s may say %s', async (file, code) => {
+    expect(await layeringErrors(file, code)).toEqual([]);
+  });
+});
