@@ -104,8 +104,9 @@ export class DefinitionsService {
     return { definition: await this.get(ownerId, id), changed: true };
   }
 
-  async get(ownerId: string, id: string, version?: number): Promise<StoredDefinition> {
-    const def = await findDefinition(this.store, this.keyring, ownerId, id, version);
+  /** The current version of the owner's definition; NOT_FOUND otherwise. */
+  async get(ownerId: string, id: string): Promise<StoredDefinition> {
+    const def = await findDefinition(this.store, this.keyring, ownerId, id);
     if (!def) throw new SkillflowError('NOT_FOUND', 'No workflow definition with this id.');
     return def;
   }

@@ -6,8 +6,7 @@
 import type { Plan } from '../../../definitions/index.js';
 import type { Keyring } from '../../crypto/keyring.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
-import type { Store } from '../db.js';
-import type { Db } from '../db.js';
+import type { Db, Store } from '../db.js';
 import { sealedCell } from '../sealed-columns.js';
 
 /** One version of a definition, opened. */
@@ -88,13 +87,12 @@ export async function insertDefinitionVersion(
   });
 }
 
-/** One version (the current one by default) of the owner's definition, opened. */
+/** The current version of the owner's definition, opened. */
 export async function findDefinition(
   store: Store,
   keyring: Keyring,
   ownerId: string,
   id: string,
-  version?: number,
 ): Promise<StoredDefinition | undefined> {
   const row = await store.db
     .selectFrom('definitions')
@@ -111,11 +109,7 @@ export async function findDefinition(
     ])
     .where('definitions.id', '=', id)
     .where('definitions.owner_id', '=', ownerId)
-    .where((eb) =>
-      version === undefined
-        ? eb('definition_versions.version', '=', eb.ref('definitions.current_version'))
-        : eb('definition_versions.version', '=', version),
-    )
+    .whereRef('definition_versions.version', '=', 'definitions.current_version')
     .executeTakeFirst();
   if (!row) return undefined;
   return {

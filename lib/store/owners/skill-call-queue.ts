@@ -59,15 +59,4 @@ export class CallQueue {
         .execute();
     });
   }
-
-  /** Calls of this key still waiting at `now`. */
-  async depth(keyId: string, now: Date = new Date()): Promise<number> {
-    const row = await this.store.db
-      .selectFrom('skill_call_queue')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('key_id', '=', keyId)
-      .where('run_at', '>', now)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
 }
