@@ -16,6 +16,7 @@ import type { ApiDeps } from '../deps.js';
 
 export type { ChatState };
 
+/** The /v1/chats operations, for one owner at a time. */
 export class ChatsService {
   constructor(private readonly deps: ApiDeps) {}
 

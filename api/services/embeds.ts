@@ -11,6 +11,7 @@ import { ownerEmbed, type Embed } from '../../lib/store/owners/embeds.js';
 /** Milliseconds a client should wait before asking again for a pending embed. */
 const PENDING_RETRY_MS = 2000;
 
+/** Reads the owner's embeds for download. */
 export class EmbedsService {
   constructor(
     private readonly store: Store,

@@ -20,6 +20,7 @@ import { listApiKeys, revokeApiKey, type ApiKeyRow } from '../../lib/store/owner
 /** A key as its owner lists it: never the token or its hash. */
 export type KeySummary = Omit<ApiKeyRow, 'tokenHash' | 'ownerId' | 'tier'> & { tier: Tier };
 
+/** Creates, lists and revokes the caller's API keys. */
 export class KeysService {
   constructor(private readonly store: Store) {}
 

@@ -7,6 +7,7 @@ import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { UsageRecord } from '../../lib/usage/usage-record.js';
 import type { TeamsService } from './teams.js';
 
+/** Lists usage records for the caller or one of their teams. */
 export class UsageService {
   constructor(
     private readonly records: UsageRecords,

@@ -15,6 +15,7 @@ export interface StoredWorkspaceResult {
   storedAt: Date;
 }
 
+/** Stores the browser-encrypted uploads of the workspace app. */
 export class WorkspaceService {
   constructor(
     private readonly store: Store,

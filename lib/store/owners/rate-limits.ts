@@ -1,5 +1,5 @@
 /**
- * rate-limiter-flexible on the platform store. Its Postgres limiter speaks to a `pg`-style
+ * The owner of `rate_limits`: rate-limiter-flexible on the platform store. Its Postgres limiter speaks to a `pg`-style
  * client (`query({ text, values }) → { rows, rowCount }`); this adapter provides one over
  * Kysely, so the library's own upsert SQL runs unchanged on PGlite and on PostgreSQL.
  *
