@@ -125,7 +125,7 @@ export function createIconClient(opts: IconClientOptions): IconProvider {
           provider: 'icons',
         },
       );
-    return parsed.data as z.infer<S>;
+    return parsed.data;
   }
 
   return {
