@@ -32,6 +32,7 @@ import { codecRoutes } from './routes/codec.js';
 import { embedRoutes } from './routes/embeds.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
+import { iconRoutes } from './routes/icons.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams, services.quotas));
   await app.register(anonymousRoutes(deps));
+  await app.register(iconRoutes(deps));
   await app.register(keyRoutes(deps, services.keys));
   await app.register(usageRoutes(deps, services.usage));
   await app.register(embedRoutes(deps, services.embeds));

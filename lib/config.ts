@@ -84,6 +84,13 @@ export const ConfigSchema = z.object({
 
   SHOP_URL: optionalUrl,
   ICON_URL: optionalUrl,
+  ICON_SVG_RATE_LIMIT_PER_MINUTE: credits.default(300),
+  ICON_SVG_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1024 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
   ENCYCLOPEDIA_URL: optionalUrl,
   POWER_URL: optionalUrl,
   DECISION_URL: optionalUrl,

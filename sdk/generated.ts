@@ -268,6 +268,76 @@ export type SkillDetails = {
   };
 };
 
+/** Input of `design.search_icons` (Search icons): the body of POST /v1/apps/design/skills/search_icons. */
+export type DesignSearchIconsInput = {
+  /** One to five icon searches; the output keeps this order. */
+  requests: {
+    /** Words to look for in icon names, aliases and collection categories. */
+    query: string;
+    /** How many icons to return. Default 20, maximum 50. */
+    limit?: number;
+    /** Only search these collections (prefixes). */
+    collections?: string[];
+    /** Never return icons of these collections. */
+    exclude_collections?: string[];
+    /** permissive (default): MIT, ISC, Apache-2.0, BSD-*, CC0, CC0-1.0, Unlicense, OFL-1.1 only; all: every license. */
+    license_policy?: 'permissive' | 'all';
+    /** Free text; a non-blank value triggers one relevance decision that reorders the candidates. */
+    relevance_criteria?: string;
+  }[];
+};
+
+/** Output of `design.search_icons` (without `previews` and `task_id`). */
+export type DesignSearchIconsOutput = {
+  /** One entry per request, in request order. */
+  results: {
+    /** Matching icons, best first; empty when nothing matched. */
+    results: {
+      /** `<prefix>:<name>`. */
+      id: string;
+      /** Collection prefix. */
+      prefix: string;
+      /** Icon name within the collection. */
+      name: string;
+      /** The name in words ("arrow-left" → "Arrow left"). */
+      display_name: string;
+      /** The collection name. */
+      collection: string;
+      /** The collection license. */
+      license: {
+        /** SPDX id as the collection declares it; null when unknown. */
+        spdx: string | null;
+        title: string | null;
+        url: string | null;
+      };
+      /** Collection author. */
+      author: {
+        name: string;
+        url: string | null;
+      } | null;
+      /** Icon width in SVG units (aliases resolve to their parent). */
+      width: number;
+      /** Icon height in SVG units. */
+      height: number;
+      /** The service's sanitised SVG route for this icon. */
+      svg_url: string;
+    }[];
+    result_count: number;
+    license_policy: 'permissive' | 'all';
+    /** Candidates the license policy removed. */
+    hidden_by_license: number;
+    /** Whether the relevance decision was applied to this group. */
+    relevance_applied: {
+      /** applied; failed (fallback used); not_configured (no helper); not_requested (blank criteria). */
+      status: 'applied' | 'failed' | 'not_configured' | 'not_requested';
+      /** Candidates the decision scored. */
+      evaluated: number;
+      /** Candidates removed for a score below 1. */
+      removed: number;
+    };
+  }[];
+};
+
 /** Input of `hosting.search_domains` (Search domains): the body of POST /v1/apps/hosting/skills/search_domains. */
 export type HostingSearchDomainsInput = {
   /** One to five independent domain searches; the output keeps this order. */
@@ -529,6 +599,7 @@ export type HostingSearchDomainsOutput = {
         | 'ROUTE_NOT_FOUND'
         | 'SKILL_NOT_FOUND'
         | 'METHOD_NOT_ALLOWED'
+        | 'ICON_NOT_FOUND'
         | 'CONFLICT'
         | 'EMBED_PENDING'
         | 'EMBED_FAILED'
@@ -545,6 +616,7 @@ export type HostingSearchDomainsOutput = {
         | 'UPSTREAM_MALFORMED'
         | 'DEADLINE_EXCEEDED'
         | 'WEBHOOK_DELIVERY_FAILED'
+        | 'UNSAFE_CONTENT'
         | 'SERVICE_UNAVAILABLE'
         | 'INTERNAL';
       /** Human-readable explanation. */
@@ -557,10 +629,14 @@ export type HostingSearchDomainsOutput = {
 
 /** Every skill known when the types were generated: app → camelCase skill → types. */
 export interface SkillTypes {
+  design: {
+    searchIcons: { input: DesignSearchIconsInput; output: DesignSearchIconsOutput; mode: 'sync' };
+  };
+
   hosting: {
     searchDomains: { input: HostingSearchDomainsInput; output: HostingSearchDomainsOutput; mode: 'sync' };
   };
 }
 
 /** `<app>.<skill>` of every skill known when the types were generated. */
-export const KNOWN_SKILLS = ['hosting.search_domains'] as const;
+export const KNOWN_SKILLS = ['design.search_icons', 'hosting.search_domains'] as const;

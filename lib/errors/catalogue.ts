@@ -47,6 +47,7 @@ export const ERROR_CATALOGUE = {
     message: 'The method is not allowed on this resource.',
     retryable: false,
   },
+  ICON_NOT_FOUND: { status: 404, message: 'The icon does not exist.', retryable: false },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state.', retryable: false },
   EMBED_PENDING: {
     status: 409,
@@ -116,6 +117,11 @@ export const ERROR_CATALOGUE = {
     status: 502,
     message: 'The message could not be delivered to the chat webhook.',
     retryable: true,
+  },
+  UNSAFE_CONTENT: {
+    status: 502,
+    message: 'The upstream content could not be made safe, so it is not served.',
+    retryable: false,
   },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A part of the service is unavailable.', retryable: true },
   INTERNAL: { status: 500, message: 'An internal error occurred.', retryable: false },

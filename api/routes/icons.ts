@@ -1,0 +1,84 @@
+/**
+ * `GET /v1/apps/design/icons/upstream/{prefix}/{name}.svg` (spec document 2, 4.2): a sanitised
+ * icon SVG. Public (so `<img src>` works) under its own per-IP limit
+ * (ICON_SVG_RATE_LIMIT_PER_MINUTE, in memory per replica); `prefix` and `name` are checked by
+ * pattern, `height` and `color` validated. Answers carry a script-blocking CSP, `nosniff`,
+ * `Cache-Control` and an `ETag` (If-None-Match → 304).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ICON_PART } from '../../activities/providers/icons/index.js';
+import { MemoryIpLimit } from '../../lib/limits/memory-ip-limit.js';
+import { clientKey } from '../client-limits.js';
+import type { ApiDeps } from '../deps.js';
+import { errorResponses } from '../schemas.js';
+import { IconSvgService } from '../services/icon-svgs.js';
+
+export const ICON_SVG_PATH = '/v1/apps/design/icons/upstream/:prefix/:file';
+export const ICON_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+export const ICON_CACHE_CONTROL = 'public, max-age=86400';
+export const DEFAULT_SVG_HEIGHT = 24;
+
+const IconParams = z.object({
+  prefix: z.string().max(64).regex(ICON_PART, 'must be a collection prefix: a-z, 0-9 and single hyphens'),
+  file: z
+    .string()
+    .max(132)
+    .regex(
+      /^[a-z0-9]+(?:-[a-z0-9]+)*\.svg$/u,
+      'must be an icon name (a-z, 0-9, single hyphens) followed by .svg',
+    )
+    .describe('`<name>.svg`'),
+});
+
+const IconQuery = z.object({
+  height: z.coerce
+    .number()
+    .int('must be an integer from 8 to 512')
+    .min(8, 'must be an integer from 8 to 512')
+    .max(512, 'must be an integer from 8 to 512')
+    .default(DEFAULT_SVG_HEIGHT)
+    .describe('Rendered height in pixels; width keeps the aspect ratio. Default 24.'),
+  color: z
+    .string()
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/u, 'must be a hex colour such as #1a2b3c')
+    .optional()
+    .describe('Replaces currentColor; #rgb or #rrggbb (URL-encode the # as %23).'),
+});
+
+export const iconRoutes =
+  (deps: ApiDeps, service = new IconSvgService(deps.config)): FastifyPluginAsyncZod =>
+  async (app) => {
+    const limit = new MemoryIpLimit(deps.config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
+    app.addHook('onRequest', async (req) => limit.consume(clientKey(req)));
+    app.get(
+      ICON_SVG_PATH,
+      {
+        schema: {
+          tags: ['skills'],
+          summary: 'A sanitised icon SVG (public; for <img src>)',
+          params: IconParams,
+          querystring: IconQuery,
+          response: {
+            200: z.string().describe('The sanitised SVG (image/svg+xml).'),
+            304: z.null().describe('Not modified (If-None-Match matched the ETag).'),
+            ...errorResponses(404, 429, 502, 503),
+          },
+        },
+      },
+      async (req, reply) => {
+        const name = req.params.file.slice(0, -'.svg'.length);
+        const svg = await service.get(req.params.prefix, name, {
+          height: req.query.height,
+          color: req.query.color,
+        });
+        reply
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', ICON_CSP)
+          .header('cache-control', ICON_CACHE_CONTROL)
+          .header('etag', svg.etag);
+        if (req.headers['if-none-match'] === svg.etag) return reply.status(304).send(null);
+        return reply.header('content-type', 'image/svg+xml; charset=utf-8').send(svg.text);
+      },
+    );
+  };

@@ -1,0 +1,69 @@
+/**
+ * Serving one icon as a sanitised SVG: provider (offline sets or ICON_URL), the shared
+ * sanitiser (lib/sanitize/svg.ts), and a bounded LRU-by-bytes cache of the sanitised bytes.
+ * Content that cannot be made safe is UNSAFE_CONTENT (502), never the raw SVG.
+ */
+import { createHash } from 'node:crypto';
+import {
+  iconProviderFor,
+  type IconProvider,
+  type SvgOptions,
+} from '../../activities/providers/icons/index.js';
+import { ByteLru } from '../../lib/cache/byte-lru.js';
+import type { Config } from '../../lib/config.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { sanitizeSvg, UnsafeSvgError } from '../../lib/sanitize/svg.js';
+
+/** Longest a cold request waits for the provider. */
+export const ICON_SVG_TIMEOUT_MS = 10_000;
+
+export interface ServedSvg {
+  text: string;
+  etag: string;
+  bytes: number;
+}
+
+export class IconSvgService {
+  private readonly cache: ByteLru<ServedSvg>;
+  private readonly provider: IconProvider;
+
+  constructor(config: Pick<Config, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>, provider?: IconProvider) {
+    this.provider = provider ?? iconProviderFor(config);
+    this.cache = new ByteLru(config.ICON_SVG_CACHE_BYTES);
+  }
+
+  /** The sanitised SVG, from the cache or the provider. */
+  async get(prefix: string, name: string, options: SvgOptions): Promise<ServedSvg> {
+    const key = `${prefix}:${name}:${options.height}:${options.color ?? ''}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    let raw: string | undefined;
+    try {
+      raw = await this.provider.svg(prefix, name, options, {
+        signal: AbortSignal.timeout(ICON_SVG_TIMEOUT_MS),
+      });
+    } catch (err) {
+      if (err instanceof SkillflowError) throw err;
+      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The icon upstream is unavailable.', {
+        provider: 'icons',
+      });
+    }
+    if (raw === undefined) throw new SkillflowError('ICON_NOT_FOUND', 'No icon with this prefix and name.');
+    let clean: string;
+    try {
+      clean = sanitizeSvg(raw);
+    } catch (err) {
+      if (!(err instanceof UnsafeSvgError)) throw err;
+      throw new SkillflowError('UNSAFE_CONTENT', 'The icon could not be made safe, so it is not served.', {
+        provider: 'icons',
+      });
+    }
+    const served = {
+      text: clean,
+      bytes: Buffer.byteLength(clean, 'utf8'),
+      etag: `"${createHash('sha256').update(clean).digest('base64url').slice(0, 27)}"`,
+    };
+    this.cache.set(key, served);
+    return served;
+  }
+}
