@@ -23,18 +23,13 @@ export function createServices(deps: ApiDeps): Services {
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store);
+  const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config));
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
-    skillCalls: new SkillCallsService(
-      deps.temporal,
-      deps.config,
-      deps.store,
-      usage,
-      deps.config.SKILL_CALL_WAIT_MS,
-    ),
+    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas),
     teams: new TeamsService(deps.store),
     usage,
-    quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
+    quotas,
   };
 }
