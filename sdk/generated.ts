@@ -291,7 +291,7 @@ export type HostingSearchDomainsInput = {
   }[];
 };
 
-/** Output of `hosting.search_domains` (without `previews` and `task_id`). */
+/** Output of `hosting.search_domains` (without `previews` and `call_id`). */
 export type HostingSearchDomainsOutput = {
   /** One entry per request, in request order. */
   results: {
