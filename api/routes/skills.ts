@@ -142,7 +142,9 @@ export const skillRoutes =
                   previews: z.array(z.unknown()),
                   call_id: z
                     .string()
-                    .describe('The id of the usage record of this call (answered inline: no task).'),
+                    .describe(
+                      "This call's id, the task_id of its usage record (answered inline: no task to poll).",
+                    ),
                 })
                 .describe('The skill output (see the skill details) plus previews and call_id.'),
               202: z.object({
