@@ -128,7 +128,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, services.quotas));
   await app.register(taskRoutes(deps, services.tasks));
-  await app.register(skillRoutes(deps, services.skillCalls, services.teams, services.quotas));
+  await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   await app.register(anonymousRoutes(deps));
   await app.register(iconRoutes(deps));
   await app.register(keyRoutes(deps, services.keys));

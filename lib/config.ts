@@ -129,7 +129,6 @@ export const ConfigSchema = z.object({
   OWNER_MAX_QUEUED_TASKS: credits.default(50),
   OWNER_PROVIDER_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
 
-  SKILL_CALL_WAIT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
   QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z

@@ -39,7 +39,7 @@ describe('SDK client', () => {
           res.end(JSON.stringify(value));
         };
         if (req.url?.startsWith('/v1/apps/hosting/skills/search_domains'))
-          return send(200, { results: [], previews: [], task_id: 't1' });
+          return send(200, { results: [], previews: [], call_id: 'call_1' });
         if (req.url === '/v1/apps/echo/skills/bad') {
           return send(400, {
             error: {
@@ -68,7 +68,7 @@ describe('SDK client', () => {
       { requests: [{ query: 'cedar' }] },
       { teamId: 'team_1' },
     );
-    expect(res).toEqual({ results: [], previews: [], task_id: 't1' });
+    expect(res).toEqual({ results: [], previews: [], call_id: 'call_1' });
     expect(seen.at(-1)).toEqual({
       method: 'POST',
       url: '/v1/apps/hosting/skills/search_domains?team_id=team_1',

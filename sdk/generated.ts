@@ -287,7 +287,7 @@ export type DesignSearchIconsInput = {
   }[];
 };
 
-/** Output of `design.search_icons` (without `previews` and `task_id`). */
+/** Output of `design.search_icons` (without `previews` and `call_id`). */
 export type DesignSearchIconsOutput = {
   /** One entry per request, in request order. */
   results: {
@@ -361,7 +361,7 @@ export type HostingSearchDomainsInput = {
   }[];
 };
 
-/** Output of `hosting.search_domains` (without `previews` and `task_id`). */
+/** Output of `hosting.search_domains` (without `previews` and `call_id`). */
 export type HostingSearchDomainsOutput = {
   /** One entry per request, in request order. */
   results: {

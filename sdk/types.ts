@@ -11,13 +11,16 @@ export interface SkillInput {
   requests: Record<string, unknown>[];
 }
 
-/** 200: a quick skill finished within the request; the skill output plus previews. */
+/**
+ * 200: a quick skill ran in the API process and answered inline: the skill output plus
+ * previews, and `call_id`, the id its usage record is filed under. There is no task to poll.
+ */
 export type SkillCallCompleted<O = Record<string, unknown>> = O & {
   previews: unknown[];
-  task_id: string;
+  call_id: string;
 };
 
-/** 202: the call is queued (rate limit or a slow upstream); poll `task_id`. */
+/** 202: a tier or provider limit queued the call to its reset; poll `task_id`. */
 export interface SkillCallQueued {
   task_id: string;
   status: 'queued';

@@ -13,7 +13,6 @@ import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.j
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import type { OwnerQuotas } from '../services/owner-quotas.js';
 import type { SkillCallsService } from '../services/skill-calls.js';
 import type { TeamsService } from '../services/teams.js';
 import {
@@ -45,12 +44,7 @@ function findSkill(
 }
 
 export const skillRoutes =
-  (
-    deps: ApiDeps,
-    calls: SkillCallsService,
-    teams: TeamsService,
-    quotas: OwnerQuotas,
-  ): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, calls: SkillCallsService, teams: TeamsService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
     const tags = ['skills'];
@@ -101,17 +95,17 @@ export const skillRoutes =
       async (req) => skillDetails(findSkill(deps.registry, req.params.app_id, req.params.skill_id)),
     );
 
+    // `input` is the body as the skill's zod schema parsed it, once, at this edge.
     const handle = async (
       req: FastifyRequest,
       reply: FastifyReply,
       skill: LoadedSkill & { impl: SkillImplementation },
-      body: unknown,
+      input: unknown,
       teamId?: string,
     ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
       if (teamId) await teams.requireSpender(principal, teamId);
-      await quotas.checkSkillCall(principal.ownerId);
-      const outcome = await calls.call(principal, skill, parseOrThrow(skill.impl.input, body), {
+      const outcome = await calls.call(principal, skill, input, {
         payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },
         tierWaitMs: req.tierLimited?.retryAfterMs,
       });
@@ -125,7 +119,7 @@ export const skillRoutes =
       const output = outcome.result.output as Record<string, unknown>;
       return reply
         .status(200)
-        .send({ ...output, previews: outcome.result.previews, task_id: outcome.taskId });
+        .send({ ...output, previews: outcome.result.previews, call_id: outcome.callId });
     };
 
     for (const skill of deps.registry.all()) {
@@ -144,8 +138,15 @@ export const skillRoutes =
             body: loaded.impl.input,
             response: {
               200: z
-                .looseObject({ previews: z.array(z.unknown()), task_id: z.string() })
-                .describe('The skill output (see the skill details) plus previews.'),
+                .looseObject({
+                  previews: z.array(z.unknown()),
+                  call_id: z
+                    .string()
+                    .describe(
+                      "This call's id, the task_id of its usage record (answered inline: no task to poll).",
+                    ),
+                })
+                .describe('The skill output (see the skill details) plus previews and call_id.'),
               202: z.object({
                 task_id: z.string(),
                 embed_id: z.string().optional(),
@@ -159,20 +160,17 @@ export const skillRoutes =
       );
     }
 
-    // Hyphenated ids and unknown skills: hidden from the OpenAPI document.
+    // Hyphenated ids and unknown skills: hidden from the OpenAPI document; no body schema, so
+    // the body is parsed here.
     app.post(
       '/v1/apps/:app_id/skills/:skill_id',
       {
         config: { queueWhenLimited: true },
         schema: { hide: true, params: SkillParams, querystring: CallQuery },
       },
-      (req, reply) =>
-        handle(
-          req,
-          reply,
-          findSkill(deps.registry, req.params.app_id, req.params.skill_id),
-          req.body,
-          req.query.team_id,
-        ),
+      (req, reply) => {
+        const skill = findSkill(deps.registry, req.params.app_id, req.params.skill_id);
+        return handle(req, reply, skill, parseOrThrow(skill.impl.input, req.body), req.query.team_id);
+      },
     );
   };

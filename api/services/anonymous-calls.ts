@@ -6,15 +6,13 @@
  * is a 429 at once, never a queue.
  */
 import { subkey } from '../../lib/crypto/keyring.js';
-import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import {
   ANONYMOUS_OWNER,
   createOwnerProviderShare,
   type OwnerProviderShare,
 } from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
-import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
-import { providerWait, runSkill } from '../../activities/skill-activity.js';
+import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
 import { createUpstreamMeter } from '../../activities/upstream-meter.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
@@ -23,8 +21,9 @@ import {
   type LimitReason,
 } from '../../lib/limits/anonymous-credits.js';
 import type { ApiDeps } from '../deps.js';
+import { runInline, type RunnableSkill } from './inline-skill.js';
 
-type Skill = LoadedSkill & { impl: SkillImplementation };
+type Skill = RunnableSkill;
 
 /** Not the guest's doing: upstream or platform trouble (a bad request is the guest's). */
 function notTheGuests(err: unknown): boolean {
@@ -138,16 +137,11 @@ export class AnonymousCallsService {
 
   /**
    * Checks the provider limits (a used-up one is a 429 at once, never a wait), reserves the
-   * credits, and runs the skill in-process with an upstream meter. The reservation is refunded
+   * credits, and runs the skill in-process with an upstream meter (api/services/inline-skill.ts). The reservation is refunded
    * only when the call sent nothing upstream and the failure was not the guest's doing: a guest
    * cannot get free calls by making the upstream fail, nor by sending bad requests.
    */
-  async call(
-    skill: Skill,
-    input: unknown,
-    guestId: string,
-    ip: string,
-  ): Promise<{ output: unknown; previews: unknown[] }> {
+  async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<FullSkillResult> {
     const busy = await providerWait(skill, input, this.providers, this.guests());
     if (busy) throw busy;
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
@@ -157,23 +151,7 @@ export class AnonymousCallsService {
       this.guests(),
     );
     try {
-      const policy = isPolicyName(skill.manifest.policy)
-        ? POLICY_PROFILES[skill.manifest.policy]
-        : POLICY_PROFILES['upstream-lookup'];
-      const signal = AbortSignal.timeout(policy.startToCloseMs);
-      let output: unknown;
-      try {
-        output = await runSkill(skill.impl, input, {
-          signal,
-          heartbeat: () => undefined,
-          anonymous: true,
-          meter,
-        });
-      } catch (err) {
-        if (signal.aborted) throw new SkillflowError('DEADLINE_EXCEEDED');
-        throw err;
-      }
-      return { output, previews: skill.impl.previews(output) };
+      return await runInline(skill, input, { anonymous: true, meter });
     } catch (err) {
       if (meter.total() === 0 && notTheGuests(err)) await this.credits.refund(reservation);
       throw err;

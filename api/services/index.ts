@@ -33,19 +33,14 @@ export function createServices(deps: ApiDeps): Services {
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store);
   const teams = new TeamsService(deps.store);
+  const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config));
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
-    skillCalls: new SkillCallsService(
-      deps.temporal,
-      deps.config,
-      deps.store,
-      usage,
-      deps.config.SKILL_CALL_WAIT_MS,
-    ),
+    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas),
     teams,
     usage: new UsageService(usage, teams),
-    quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
+    quotas,
     keys: new KeysService(deps.store),
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),

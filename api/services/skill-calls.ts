@@ -1,15 +1,18 @@
 /**
- * Authenticated skill calls. Each call runs as a `runSkillCall` workflow (uniform policies,
- * visibility, scale). Before it starts, the limits decide when it may run:
+ * Authenticated skill calls (spec 2.1, spec 8). The limits decide first when a call may run:
  * - within the caller's tier limit and with room at every provider the call will use, a quick
- *   skill is started and awaited and answered inline (or 202 with its task id if it outlasts
- *   SKILL_CALL_WAIT_MS);
- * - over the tier limit, a provider limit or the caller's share of one, it is queued (spec 8: queued and retried on reset
- *   instead of rejected): the workflow starts with a delay to the reset time and the caller gets
- *   `202 { task_id, status: "queued" }` at once. The queue is bounded per API key
- *   (QUEUE_MAX_PER_KEY); past it the answer is 429 with Retry-After.
- * A long-running skill answers at once with its task id and embed id. Every accepted call gets
- * a usage record, billed to the caller or to the team named by `team_id`.
+ *   (sync) skill runs in this process (api/services/inline-skill.ts: the policy deadline as an
+ *   `AbortSignal`) and is answered inline; no workflow is started;
+ * - over the tier limit, a provider limit or the caller's share of one (found before dispatch,
+ *   or by the upstream meter before the call sent anything), it is queued (spec 8: queued and
+ *   retried on reset instead of rejected): a `runSkillCall` workflow starts with a delay to the
+ *   reset time and the caller gets `202 { task_id, status: "queued" }` at once. The queue is
+ *   bounded per API key (QUEUE_MAX_PER_KEY); past it the answer is 429 with Retry-After;
+ * - a long-running (async) skill always runs as a `runSkillCall` workflow and answers at once
+ *   with its task id and embed id.
+ * Only calls that open a task count against the owner's cap of open skill-call tasks. Every
+ * accepted call gets a usage record, billed to the caller or to the team named by `team_id`:
+ * under its task id, or under its call id (`call_…`) when it was answered inline.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
@@ -17,9 +20,10 @@ import { activityPolicy, isPolicyName } from '../../activities/policy.js';
 import { createOwnerProviderShare, type OwnerProviderShare } from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { requestItems } from '../../activities/registry/request-items.js';
-import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
+import { createUpstreamMeter } from '../../activities/upstream-meter.js';
 import type { Config } from '../../lib/config.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import { CallQueue } from '../../lib/store/owners/skill-call-queue.js';
 import type { Store } from '../../lib/store/db.js';
@@ -29,15 +33,13 @@ import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attribute
 import type { Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
-import { toSkillflowError } from '../errors.js';
+import { runInline, type RunnableSkill } from './inline-skill.js';
+import type { OwnerQuotas } from './owner-quotas.js';
 
 export type CallOutcome =
-  | { kind: 'completed'; taskId: string; result: FullSkillResult }
+  | { kind: 'completed'; callId: string; result: FullSkillResult }
   | { kind: 'queued'; taskId: string; retryAfterMs: number }
   | { kind: 'started'; taskId: string; embedId: string };
-
-/** How long a quick call is awaited before the caller gets its task id instead. */
-export const SYNC_WAIT_MS = 60_000;
 
 export interface CallOptions {
   /** Who pays: the caller, or a team (membership and spending right already checked). */
@@ -46,7 +48,17 @@ export interface CallOptions {
   tierWaitMs?: number | undefined;
 }
 
-type Skill = LoadedSkill & { impl: SkillImplementation };
+type Skill = RunnableSkill;
+
+/**
+ * The wait a used-up provider limit imposes on an inline run that sent nothing upstream (the
+ * meter refused its first request): such a call is queued, as the activity would have been
+ * retried at the reset. Undefined for every other failure, which is the call's answer.
+ */
+function limitBeforeSending(err: unknown, sent: number): number | undefined {
+  if (sent > 0 || !(err instanceof SkillflowError) || err.code !== 'UPSTREAM_RATE_LIMITED') return undefined;
+  return Math.max(1000, err.retryAfterMs ?? 1000);
+}
 
 export class SkillCallsService {
   private readonly providers: ProviderLimits;
@@ -58,22 +70,62 @@ export class SkillCallsService {
     private readonly config: Config,
     private readonly store: Store,
     private readonly usage: UsageRecords,
-    private readonly syncWaitMs = SYNC_WAIT_MS,
+    private readonly quotas: OwnerQuotas,
   ) {
     this.providers = createProviderLimits(config, store);
     this.share = createOwnerProviderShare(config, store);
     this.queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
   }
 
-  /** Runs (or queues) one validated call. */
+  /** Runs (or queues) one call whose input the HTTP edge has validated. */
   async call(principal: Principal, skill: Skill, input: unknown, opts: CallOptions): Promise<CallOutcome> {
-    const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
-    const taskId = `task_${randomUUID()}`;
     const providerBusy = await providerWait(skill, input, this.providers, {
       share: this.share,
       ownerId: principal.ownerId,
     });
     const delayMs = Math.max(opts.tierWaitMs ?? 0, providerBusy?.retryAfterMs ?? 0);
+    if (skill.manifest.capabilities.mode === 'async' || delayMs > 0)
+      return this.startTask(principal, skill, input, opts, delayMs);
+    return this.answerInline(principal, skill, input, opts);
+  }
+
+  /** A quick call with room everywhere: run here, answer inline, record its usage. */
+  private async answerInline(
+    principal: Principal,
+    skill: Skill,
+    input: unknown,
+    opts: CallOptions,
+  ): Promise<CallOutcome> {
+    const callId = `call_${randomUUID()}`;
+    const meter = createUpstreamMeter(refOf(skill), this.providers, {
+      share: this.share,
+      ownerId: principal.ownerId,
+    });
+    let result: FullSkillResult;
+    try {
+      result = await runInline(skill, input, { anonymous: false, meter });
+    } catch (err) {
+      const waitMs = limitBeforeSending(err, meter.total());
+      if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
+      // A failed call is accepted and charged like a failed task was.
+      await this.record(callId, principal, skill, input, opts, false);
+      throw err;
+    }
+    await this.record(callId, principal, skill, input, opts, false);
+    return { kind: 'completed', callId, result };
+  }
+
+  /** A call that becomes a task: long-running, or queued to a limit's reset (`delayMs` > 0). */
+  private async startTask(
+    principal: Principal,
+    skill: Skill,
+    input: unknown,
+    opts: CallOptions,
+    delayMs: number,
+  ): Promise<CallOutcome> {
+    await this.quotas.checkSkillCall(principal.ownerId);
+    const ref = refOf(skill);
+    const taskId = `task_${randomUUID()}`;
     if (delayMs > 0) {
       await this.queue.enqueue({
         taskId,
@@ -94,7 +146,7 @@ export class SkillCallsService {
       ...(embedId ? { embedId } : {}),
       ownerId: principal.ownerId,
     };
-    const handle = await this.temporal.client.workflow.start('runSkillCall', {
+    await this.temporal.client.workflow.start('runSkillCall', {
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
       args: [args],
@@ -106,35 +158,33 @@ export class SkillCallsService {
       ]),
       memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] } },
     });
+    await this.record(taskId, principal, skill, input, opts, delayMs > 0);
+    if (embedId) return { kind: 'started', taskId, embedId };
+    return { kind: 'queued', taskId, retryAfterMs: delayMs };
+  }
+
+  private async record(
+    id: string,
+    principal: Principal,
+    skill: Skill,
+    input: unknown,
+    opts: CallOptions,
+    queued: boolean,
+  ): Promise<void> {
     const items = requestItems(input);
     await this.usage.record({
-      taskId,
+      taskId: id,
       ownerId: principal.ownerId,
       keyId: principal.keyId,
       payer: opts.payer,
-      skill: ref,
+      skill: refOf(skill),
       requestItems: items,
       credits: items * skill.manifest.pricing.creditsPerRequest,
-      queued: delayMs > 0,
+      queued,
     });
-    if (embedId) return { kind: 'started', taskId, embedId };
-    if (delayMs > 0) return { kind: 'queued', taskId, retryAfterMs: delayMs };
-
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.syncWaitMs);
-    });
-    try {
-      const result = handle.result() as Promise<FullSkillResult>;
-      // After a timeout nobody awaits it: its later failure (e.g. on shutdown) must not go unhandled.
-      result.catch(() => undefined);
-      const res = await Promise.race([result, timeout]);
-      if (res === 'timeout') return { kind: 'queued', taskId, retryAfterMs: 0 };
-      return { kind: 'completed', taskId, result: res };
-    } catch (err) {
-      throw toSkillflowError(err);
-    } finally {
-      clearTimeout(timer);
-    }
   }
+}
+
+function refOf(skill: Skill): string {
+  return `${skill.manifest.appId}.${skill.manifest.id}`;
 }

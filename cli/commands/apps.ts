@@ -24,7 +24,7 @@ function previewLine(p: unknown): string {
 export function printCallSummary(res: SkillCallResponse): void {
   if (isCompleted(res)) {
     for (const p of res.previews) out(`  ${previewLine(p)}`);
-    out(`task ${res.task_id} (full output: --json)`);
+    out(`call ${res.call_id} (full output: --json)`);
   } else if ('embed_id' in res) {
     out(
       `started ${res.task_id} (embed ${res.embed_id}); follow it with: skillflow tasks get ${res.task_id} --wait`,

@@ -22,7 +22,7 @@ export interface SkillSchemaInfo {
   skillId: string;
   mode: 'sync' | 'async';
   title: string;
-  /** JSON Schema of the full output (the REST body without previews and task_id). */
+  /** JSON Schema of the full output (the REST body without previews and call_id). */
   output: JsonSchema;
 }
 

@@ -101,7 +101,7 @@ export function renderGenerated(doc: ApiDocument): string {
       `/** Input of \`${s.appId}.${s.skillId}\` (${s.title}): the body of POST ${route}. */`,
       `export type ${base}Input = ${printType(input, { io: 'input' })};`,
       '',
-      `/** Output of \`${s.appId}.${s.skillId}\` (without \`previews\` and \`task_id\`). */`,
+      `/** Output of \`${s.appId}.${s.skillId}\` (without \`previews\` and \`call_id\`). */`,
       `export type ${base}Output = ${printType(s.output)};`,
       '',
     );

@@ -55,7 +55,7 @@ describe('the Python SDK models', () => {
         'ErrorEnvelope',
       ]),
     );
-    expect(source.schemas.HostingSearchDomainsResult?.required).toEqual(['results', 'previews', 'task_id']);
+    expect(source.schemas.HostingSearchDomainsResult?.required).toEqual(['results', 'previews', 'call_id']);
     const apps = renderPythonApps(source);
     expect(apps).toContain('class HostingApp(AppBase):');
     expect(apps).toContain('    def search_domains(\n');

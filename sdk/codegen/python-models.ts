@@ -86,7 +86,7 @@ function resultSchema(output: JsonSchema, completed: JsonSchema, title: string):
   const required = (s: JsonSchema) => (Array.isArray(s.required) ? s.required : []);
   return {
     type: 'object',
-    description: `Result of ${title}: the skill output plus previews and task_id.`,
+    description: `Result of ${title}: the skill output plus previews and call_id.`,
     properties: { ...props(output), ...props(completed) },
     required: [...new Set([...required(output), ...required(completed)])],
   };

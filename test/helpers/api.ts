@@ -20,7 +20,14 @@ export interface TestApi {
 
 export async function buildTestApi(
   env: TestWorkflowEnvironment,
-  opts: { taskQueue: string; appsDir?: string; secrets?: SecretStore; config?: Partial<Config> },
+  opts: {
+    taskQueue: string;
+    appsDir?: string;
+    secrets?: SecretStore;
+    config?: Partial<Config>;
+    /** A PostgreSQL store instead of an in-memory PGlite one. */
+    databaseUrl?: string;
+  },
 ): Promise<TestApi> {
   const config = {
     ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }),
@@ -28,7 +35,9 @@ export async function buildTestApi(
   };
   const logger = createLogger('silent');
   const secrets = opts.secrets ?? staticSecrets({});
-  const store = await openStore({ pgliteDir: 'memory://' });
+  const store = await openStore(
+    opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' },
+  );
   const registry = await loadRegistry({ config, logger, secrets }, opts.appsDir ?? FIXTURE_APPS_DIR);
   const temporal: TemporalClient = {
     connection: env.connection,

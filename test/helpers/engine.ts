@@ -44,7 +44,13 @@ export interface EngineHarness {
 }
 
 export async function startEngine(
-  opts: { worker?: boolean; config?: Partial<Config>; appsDir?: string; secrets?: SecretStore } = {},
+  opts: {
+    worker?: boolean;
+    config?: Partial<Config>;
+    appsDir?: string;
+    secrets?: SecretStore;
+    databaseUrl?: string;
+  } = {},
 ): Promise<EngineHarness> {
   const env = await startTestTemporal();
   const taskQueue = `engine-${randomUUID()}`;
@@ -53,6 +59,7 @@ export async function startEngine(
     ...(opts.config ? { config: opts.config } : {}),
     ...(opts.appsDir ? { appsDir: opts.appsDir } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   });
   const { token } = await createKey(api.deps.store, { name: 'test', scopes: ['*'], ownerId: 'owner_a' });
   const { token: otherToken } = await createKey(api.deps.store, {

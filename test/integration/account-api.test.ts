@@ -10,7 +10,7 @@ import { TEST_KEYRING, TEST_RESOLVE } from '../helpers/fixtures.js';
 describe('keys, embeds, chats and workspace results', () => {
   let h: EngineHarness;
   beforeAll(async () => {
-    h = await startEngine({ config: { SKILL_CALL_WAIT_MS: 1500 } });
+    h = await startEngine();
   });
   afterAll(async () => {
     await h?.close();

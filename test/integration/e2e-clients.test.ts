@@ -40,7 +40,7 @@ function normalise(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [
       k,
-      k === 'task_id' || k.endsWith('_at') ? `<${k}>` : normalise(v),
+      k === 'task_id' || k === 'call_id' || k.endsWith('_at') ? `<${k}>` : normalise(v),
     ]),
   );
 }
@@ -139,7 +139,7 @@ describe('CLI and SDK against npm start', () => {
     expect(viaCli).toMatchObject({ code: 0, stderr: '' });
     const cliBody = JSON.parse(viaCli.stdout) as Record<string, unknown>;
 
-    expect(Object.keys(rest).sort()).toEqual(['previews', 'results', 'task_id']);
+    expect(Object.keys(rest).sort()).toEqual(['call_id', 'previews', 'results']);
     expect(normalise(sdk)).toEqual(normalise(rest));
     expect(normalise(cliBody)).toEqual(normalise(rest));
     if (!isCompleted(sdk)) throw new Error('expected a completed call');

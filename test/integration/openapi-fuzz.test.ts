@@ -68,7 +68,6 @@ describe('the OpenAPI document and fuzzed request bodies', () => {
   beforeAll(async () => {
     h = await startEngine({
       config: {
-        SKILL_CALL_WAIT_MS: 500,
         RATE_LIMIT_PRO_PER_MINUTE: 1_000_000,
         ANONYMOUS_IP_DAILY_CREDITS: 1_000_000,
         ANONYMOUS_IP_WEEKLY_CREDITS: 1_000_000,

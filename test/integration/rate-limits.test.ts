@@ -13,7 +13,6 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     h = await startEngine({
       worker: false,
       config: {
-        SKILL_CALL_WAIT_MS: 20_000,
         RATE_LIMIT_FREE_PER_MINUTE: 3,
         PROVIDER_RATE_LIMITS: 'sim=1/3',
         QUEUE_MAX_PER_KEY: 2,

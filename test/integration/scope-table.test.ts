@@ -3,8 +3,9 @@
  * Scopes hold everywhere (issue 9, item 3): every route of the running app × every scope shape,
  * with the expected status. The route list comes from Fastify's own route table, so a new route
  * without a row here fails the first test. Tasks and embeds are real (a workflow run, a quick
- * and a long-running skill call on a real Temporal test server and worker), because the scope a
- * task needs depends on what it is.
+ * call queued by the tier limit and a long-running skill call on a real Temporal test server and
+ * worker), because the scope a task needs depends on what it is. A quick call within the limits
+ * is answered inline and opens no task, so the quick task here is a queued one.
  *
  * The fixture apps stand in for the real ones: `echo` for hosting (`echo.shout` for
  * `hosting.search_domains`), `metered` for an unrelated app such as design.
@@ -203,7 +204,7 @@ const ROWS: Row[] = [
   {
     method: 'GET',
     route: '/v1/tasks/:task_id',
-    note: 'an echo.shout call',
+    note: 'a queued echo.shout call',
     request: (f) => ({ url: `/v1/tasks/${f.shoutTask}` }),
     statuses: [...SHOUT(200)],
   },
@@ -224,7 +225,7 @@ const ROWS: Row[] = [
   {
     method: 'POST',
     route: '/v1/tasks/:task_id/cancel',
-    note: 'a finished echo.shout call',
+    note: 'a queued echo.shout call',
     request: (f) => ({ url: `/v1/tasks/${f.shoutTask}/cancel` }),
     statuses: [...SHOUT(202)],
   },
@@ -372,7 +373,11 @@ describe('scopes × routes', () => {
 
   beforeAll(async () => {
     h = await startEngine({
-      config: { RATE_LIMIT_STANDARD_PER_MINUTE: 100_000, PUBLIC_RATE_LIMIT_PER_MINUTE: 0 },
+      config: {
+        RATE_LIMIT_STANDARD_PER_MINUTE: 100_000,
+        RATE_LIMIT_PRO_PER_MINUTE: 1,
+        PUBLIC_RATE_LIMIT_PER_MINUTE: 0,
+      },
     });
     for (const [name, scopes] of Object.entries(SHAPES)) {
       tokens[name] = scopes
@@ -381,7 +386,18 @@ describe('scopes × routes', () => {
     }
     const def = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml');
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
-    const shout = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x' }] });
+    // A pro key allowed one request a minute: its second quick call is queued to the reset.
+    const { token: limited } = await createKey(h.api.deps.store, {
+      name: 'one a minute',
+      scopes: ['*'],
+      ownerId: 'owner_a',
+      tier: 'pro',
+    });
+    const shoutCall = () =>
+      h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'x' }] }, undefined, limited);
+    expect((await shoutCall()).status).toBe(200);
+    const shout = await shoutCall();
+    expect([shout.status, shout.json.status]).toEqual([202, 'queued']);
     const slow = await h.request('POST', '/v1/apps/echo/skills/slow_echo', { requests: [{ text: 'x' }] });
     fixtures = {
       defId: def.json.id,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { createKey } from '../../lib/keys.js';
@@ -7,9 +7,14 @@ import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
 describe('skill discovery and authenticated skill calls', () => {
   let h: EngineHarness;
+  /** Every workflow the API starts (a pass-through spy on the API's Temporal client). */
+  let starts: MockInstance;
   beforeAll(async () => {
-    h = await startEngine({ config: { SKILL_CALL_WAIT_MS: 1500 } });
+    h = await startEngine();
+    starts = vi.spyOn(h.api.deps.temporal.client.workflow, 'start');
   });
+  const startedIds = () => starts.mock.calls.map((c) => (c[1] as { workflowId: string }).workflowId);
+  const notFound = { error: { code: 'NOT_FOUND', message: 'No task with this id.', details: {} } };
   afterAll(async () => {
     await h?.close();
   });
@@ -88,7 +93,8 @@ describe('skill discovery and authenticated skill calls', () => {
     });
   });
 
-  it('runs a quick skill through a workflow and answers inline with previews', async () => {
+  it('runs a quick skill in the API process: inline answer with previews and call_id, no workflow started', async () => {
+    const before = starts.mock.calls.length;
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
       requests: [{ text: 'hi' }, { text: 'there' }],
     });
@@ -96,16 +102,28 @@ describe('skill discovery and authenticated skill calls', () => {
     expect(res.json).toEqual({
       results: [{ text: 'HI' }, { text: 'THERE' }],
       previews: [{ title: 'HI' }, { title: 'THERE' }],
-      task_id: expect.stringMatching(/^task_/),
+      call_id: expect.stringMatching(/^call_[0-9a-f-]{36}$/),
     });
-    const task = await h.request('GET', `/v1/tasks/${res.json.task_id}`);
-    expect(task.json).toMatchObject({
-      kind: 'skill_call',
-      status: 'completed',
+    expect(starts.mock.calls.length - before).toBe(0);
+    // There is no task to poll; the usage record is filed under the call id.
+    expect(await h.request('GET', `/v1/tasks/${res.json.call_id}`)).toMatchObject({
+      status: 404,
+      json: notFound,
+    });
+    const usage = (await h.request('GET', '/v1/usage')).json.records[0];
+    expect(usage).toMatchObject({
+      task_id: res.json.call_id,
       skill: 'echo.shout',
-      definition: null,
+      billed_to: { type: 'owner', id: 'owner_a' },
+      request_items: 2,
+      credits: 2,
+      queued: false,
     });
-    expect(task.json.steps).toEqual([expect.objectContaining({ id: 'echo.shout', status: 'completed' })]);
+    // The spy does see the workflows the API does start: a long-running call is one.
+    const slow = await h.request('POST', '/v1/apps/echo/skills/slow_echo', { requests: [{ text: 'x' }] });
+    expect(slow.status).toBe(202);
+    expect(startedIds().slice(before)).toEqual([slow.json.task_id]);
+    await h.waitForTask(slow.json.task_id, (t) => t.status === 'completed');
   });
 
   it('resolves hyphenated ids and answers unknown or unloadable skills with 404', async () => {
@@ -188,19 +206,13 @@ describe('skill discovery and authenticated skill calls', () => {
     const body = { requests: [{ text: 'x' }, { text: 'y' }] };
     const teamCall = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_1', body);
     expect(teamCall.status).toBe(200);
-    // The call runs and is charged for the team, not the caller (usage records and the task).
-    const task = await h.request('GET', `/v1/tasks/${teamCall.json.task_id}`);
-    expect(task.json.billing).toEqual({
-      billed_to: { type: 'team', id: 'team_1' },
-      request_items: 2,
-      credits: 2,
-    });
+    // The call runs and is charged for the team, not the caller.
     const teamUsage = await h.request('GET', '/v1/usage?team_id=team_1');
     expect(teamUsage.status).toBe(200);
     expect(teamUsage.json.records).toEqual([
       {
         id: expect.stringMatching(/^use_[0-9a-f]{20}$/),
-        task_id: teamCall.json.task_id,
+        task_id: teamCall.json.call_id,
         skill: 'echo.shout',
         key_id: expect.stringMatching(/^k[0-9a-f]{16}$/),
         owner_id: 'owner_a',
@@ -212,18 +224,24 @@ describe('skill discovery and authenticated skill calls', () => {
       },
     ]);
     const own = await h.request('GET', '/v1/usage');
-    expect(own.json.records.map((r: { task_id: string }) => r.task_id)).not.toContain(teamCall.json.task_id);
+    expect(own.json.records.map((r: { task_id: string }) => r.task_id)).not.toContain(teamCall.json.call_id);
     const ownCall = await h.request('POST', '/v1/apps/echo/skills/shout', { requests: [{ text: 'z' }] });
-    const ownTask = await h.request('GET', `/v1/tasks/${ownCall.json.task_id}`);
-    expect(ownTask.json.billing).toEqual({
+    expect((await h.request('GET', '/v1/usage')).json.records[0]).toMatchObject({
+      task_id: ownCall.json.call_id,
       billed_to: { type: 'owner', id: 'owner_a' },
       request_items: 1,
       credits: 1,
     });
-    expect((await h.request('GET', '/v1/usage')).json.records[0]).toMatchObject({
-      task_id: ownCall.json.task_id,
-      billed_to: { type: 'owner', id: 'owner_a' },
+    // A team's long-running call is a task: the task says who pays.
+    const teamTask = await h.request('POST', '/v1/apps/echo/skills/slow_echo?team_id=team_1', body);
+    expect(teamTask.status).toBe(202);
+    const task = await h.request('GET', `/v1/tasks/${teamTask.json.task_id}`);
+    expect(task.json.billing).toEqual({
+      billed_to: { type: 'team', id: 'team_1' },
+      request_items: 2,
+      credits: 4,
     });
+    await h.waitForTask(teamTask.json.task_id, (t) => t.status === 'completed');
     // Usage of a team the caller is not in is 403, like spending for it.
     const notMember = await h.request('GET', '/v1/usage?team_id=team_2');
     expect(notMember.json).toEqual({
@@ -282,15 +300,40 @@ describe('skill discovery and authenticated skill calls', () => {
     });
   });
 
-  it('queues instead of failing when a quick call outlasts the wait, and the task completes', async () => {
+  it('a slow quick call is still answered inline within its policy deadline', async () => {
+    const before = starts.mock.calls.length;
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
-      requests: [{ text: 'slow', wait_ms: 3000 }],
+      requests: [{ text: 'slow', wait_ms: 1500 }],
     });
-    expect(res.status).toBe(202);
-    expect(res.json).toEqual({ task_id: expect.stringMatching(/^task_/), status: 'queued' });
-    const task = await h.waitForTask(res.json.task_id, (t) => t.status === 'completed');
-    expect(task.result).toEqual({ output: { results: [{ text: 'SLOW' }] }, previews: [{ title: 'SLOW' }] });
+    expect([res.status, res.json.results]).toEqual([200, [{ text: 'SLOW' }]]);
+    expect(starts.mock.calls.length - before).toBe(0);
   });
+
+  it('a quick call past its policy deadline (local: 10 s) is DEADLINE_EXCEEDED, the same body as the anonymous route', async () => {
+    const body = { requests: [{ text: 'slow', wait_ms: 12_000 }] };
+    const started = Date.now();
+    const [res, anonymous] = await Promise.all([
+      h.request('POST', '/v1/apps/echo/skills/shout', body),
+      h.api.app.inject({
+        method: 'POST',
+        url: '/v1/anonymous/apps/echo/skills/shout',
+        headers: { 'x-skillflow-anonymous-id': 'guest-deadline-0001', 'content-type': 'application/json' },
+        payload: body,
+      }),
+    ]);
+    const elapsed = Date.now() - started;
+    const deadline = {
+      error: {
+        code: 'DEADLINE_EXCEEDED',
+        message: 'The operation did not finish within its deadline.',
+        details: {},
+      },
+    };
+    expect([res.status, res.json]).toEqual([503, deadline]);
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([503, deadline]);
+    expect(elapsed).toBeGreaterThanOrEqual(10_000);
+    expect(elapsed).toBeLessThan(11_900);
+  }, 30_000);
 
   it('maps a non-retryable skill failure to its catalogue error at once', async () => {
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
@@ -304,7 +347,8 @@ describe('skill discovery and authenticated skill calls', () => {
     });
   });
 
-  it('a skill’s upstream failure is the final answer of the call: no Temporal retry', async () => {
+  it('a skill’s upstream failure is the final answer of the call: run once, in-process, and charged', async () => {
+    const before = starts.mock.calls.length;
     const res = await h.request('POST', '/v1/apps/echo/skills/shout', {
       requests: [{ text: 'x', fail: 'UPSTREAM_MALFORMED' }],
     });
@@ -316,18 +360,17 @@ describe('skill discovery and authenticated skill calls', () => {
         details: {},
       },
     });
-    const history = await h.env.client.workflow
-      .getHandle(
-        (
-          await h.api.deps.store.db
-            .selectFrom('usage_records')
-            .select('task_id')
-            .orderBy('created_at', 'desc')
-            .executeTakeFirstOrThrow()
-        ).task_id,
-      )
-      .fetchHistory();
-    const attempts = history.events!.filter((e) => e.activityTaskStartedEventAttributes);
-    expect(attempts).toHaveLength(1);
+    expect(starts.mock.calls.length - before).toBe(0);
+    const last = await h.api.deps.store.db
+      .selectFrom('usage_records')
+      .select(['task_id', 'skill', 'request_items', 'queued'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last).toEqual({
+      task_id: expect.stringMatching(/^call_/),
+      skill: 'echo.shout',
+      request_items: 1,
+      queued: false,
+    });
   });
 });

@@ -179,7 +179,8 @@ def normalise(value: Any) -> Any:
         return [normalise(v) for v in value]
     if isinstance(value, dict):
         return {
-            k: f"<{k}>" if k == "task_id" or k.endswith("_at") else normalise(v) for k, v in value.items()
+            k: f"<{k}>" if k in ("task_id", "call_id") or k.endswith("_at") else normalise(v)
+            for k, v in value.items()
         }
     return value
 

@@ -23,7 +23,7 @@ def test_python_js_cli_and_rest_return_the_same_grouped_body(stack: Stack) -> No
     )
     assert rest.status_code == 200
     body = rest.json()
-    assert sorted(body) == ["previews", "results", "task_id"]
+    assert sorted(body) == ["call_id", "previews", "results"]
     assert [g["id"] for g in body["results"]] == ["a", None]
 
     with Client(stack.url, stack.token) as client:

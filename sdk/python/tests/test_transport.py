@@ -107,7 +107,7 @@ def test_requests_carry_the_token_bodies_and_queries(scripted: Scripted) -> None
         reply(200, {"embed_id": "emb_1", "skill": "a.b", "previews": [{"title": "x"}]}),
         valid,
         valid,
-        reply(200, {"results": [], "previews": [], "task_id": "t2"}),
+        reply(200, {"results": [], "previews": [], "call_id": "call_2"}),
         reply(200, {"results": [], "previews": []}),
     )
     with Client(scripted.url + "/v1/", "sf_secret") as client:
