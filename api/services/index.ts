@@ -3,6 +3,7 @@ import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import { UsageRecords } from '../../lib/usage/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { DefinitionsService } from './definitions.js';
+import { EncyclopediaRoutes } from './encyclopedia.js';
 import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
@@ -17,6 +18,7 @@ export interface Services {
   teams: TeamsService;
   usage: UsageRecords;
   quotas: OwnerQuotas;
+  encyclopedia: EncyclopediaRoutes;
 }
 
 export function createServices(deps: ApiDeps): Services {
@@ -36,5 +38,6 @@ export function createServices(deps: ApiDeps): Services {
     teams: new TeamsService(deps.store),
     usage,
     quotas: new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config)),
+    encyclopedia: new EncyclopediaRoutes(deps.config, deps.store, deps.keyring, usage),
   };
 }
