@@ -6,7 +6,10 @@
  */
 import { hkdfSync, randomUUID } from 'node:crypto';
 import type { ArticleSummary, SearchResult } from '../../activities/providers/encyclopedia/articles.js';
-import { encyclopediaFor, type EncyclopediaService } from '../../activities/providers/encyclopedia/service.js';
+import {
+  encyclopediaFor,
+  type EncyclopediaService,
+} from '../../activities/providers/encyclopedia/service.js';
 import type { Config } from '../../lib/config.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { requireLanguage } from '../../lib/encyclopedia/languages.js';
@@ -37,8 +40,18 @@ export class EncyclopediaRoutes {
     const hashKey = new Uint8Array(
       hkdfSync('sha256', keyring.keys.get(keyring.activeKeyId)!, '', 'skillflow encyclopedia limits', 32),
     );
-    this.perKey = new KeyedRateLimit(store, 'encyclopedia per key', config.ENCYCLOPEDIA_KEY_PER_MINUTE, hashKey);
-    this.perIp = new KeyedRateLimit(store, 'encyclopedia per address', config.ENCYCLOPEDIA_IP_PER_MINUTE, hashKey);
+    this.perKey = new KeyedRateLimit(
+      store,
+      'encyclopedia per key',
+      config.ENCYCLOPEDIA_KEY_PER_MINUTE,
+      hashKey,
+    );
+    this.perIp = new KeyedRateLimit(
+      store,
+      'encyclopedia per address',
+      config.ENCYCLOPEDIA_IP_PER_MINUTE,
+      hashKey,
+    );
   }
 
   /** Counts one request against the caller's key (when authenticated) and address. */
@@ -54,7 +67,10 @@ export class EncyclopediaRoutes {
   ): Promise<SearchResult & { cached: boolean }> {
     const language = requireLanguage(q.language);
     await this.limit(caller.ipKey, caller.principal);
-    const { value, cached } = await this.lookups.search({ query: q.query, language, limit: q.limit }, { signal });
+    const { value, cached } = await this.lookups.search(
+      { query: q.query, language, limit: q.limit },
+      { signal },
+    );
     await this.record(caller.principal, 'encyclopedia.search_articles', cached);
     return { ...value, cached };
   }

@@ -28,7 +28,12 @@ export function checkEncyclopediaReferences(text: string, scope: ReferenceScope,
     const parsed = parseDirective(d.body);
     if (!parsed.ok)
       scope.diagnostics.push(
-        scope.map.diagnostic('INVALID_ENCYCLOPEDIA_REFERENCE', `The @encyclopedia reference ${parsed.message}.`, path, at),
+        scope.map.diagnostic(
+          'INVALID_ENCYCLOPEDIA_REFERENCE',
+          `The @encyclopedia reference ${parsed.message}.`,
+          path,
+          at,
+        ),
       );
   }
 }

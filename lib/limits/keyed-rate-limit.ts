@@ -39,7 +39,12 @@ export class KeyedRateLimit {
       throw new SkillflowError(
         'RATE_LIMITED',
         `The ${this.name} limit allows ${this.perMinute} requests per minute; retry in ${seconds} s.`,
-        { limit: this.perMinute, scope: this.name, window_seconds: KEYED_WINDOW_SECONDS, retry_after_seconds: seconds },
+        {
+          limit: this.perMinute,
+          scope: this.name,
+          window_seconds: KEYED_WINDOW_SECONDS,
+          retry_after_seconds: seconds,
+        },
         seconds * 1000,
       );
     }

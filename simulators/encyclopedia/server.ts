@@ -63,7 +63,9 @@ function find(edition: Edition, title: string): FixturePage | undefined {
   return edition.pages.find((p) => p.title === title);
 }
 
-export async function startEncyclopediaSimulator(opts: { port?: number } = {}): Promise<EncyclopediaSimulator> {
+export async function startEncyclopediaSimulator(
+  opts: { port?: number } = {},
+): Promise<EncyclopediaSimulator> {
   let fault: EncyclopediaFault | undefined;
   let log: EncyclopediaRequestRecord[] = [];
   let origin = '';
@@ -95,13 +97,20 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
       wikibase_item: `Q${1000 + page.rank}`,
       titles: { canonical: key(page.title), normalized: page.title, display: `<span>${page.title}</span>` },
       pageid: 10_000 + page.rank,
-      ...(src ? { thumbnail: { source: src, width: 320, height: 400 }, originalimage: { source: `${src}?original`, width: 2400, height: 3000 } } : {}),
+      ...(src
+        ? {
+            thumbnail: { source: src, width: 320, height: 400 },
+            originalimage: { source: `${src}?original`, width: 2400, height: 3000 },
+          }
+        : {}),
       lang,
       dir: 'ltr',
       revision: '1234567890',
       tid: 'a5f0c1d2-0000-11ef-8000-000000000000',
       timestamp: '2026-01-15T10:00:00Z',
-      ...(page.description !== undefined ? { description: page.description, description_source: 'local' } : {}),
+      ...(page.description !== undefined
+        ? { description: page.description, description_source: 'local' }
+        : {}),
       content_urls: {
         desktop: { page: `${origin}/${lang}/wiki/${key(page.title)}` },
         mobile: { page: `${origin}/${lang}/wiki/${key(page.title)}?mobile` },
@@ -114,12 +123,19 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', origin);
     const ua = req.headers['user-agent'];
-    log.push({ method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), userAgent: ua });
+    log.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      userAgent: ua,
+    });
     if (url.pathname.startsWith('/media/')) return media(url.pathname.slice('/media/'.length), res);
-    if (!ua || !/[@(]|https?:/.test(ua)) return json(res, 403, { error: 'Please set a user-agent with contact information' });
+    if (!ua || !/[@(]|https?:/.test(ua))
+      return json(res, 403, { error: 'Please set a user-agent with contact information' });
     const f = takeFault();
     if (f?.type === 'slow') await sleep(f.ms);
-    if (f?.type === 'status') return json(res, f.status, { httpCode: f.status, httpReason: 'Simulated failure' });
+    if (f?.type === 'status')
+      return json(res, f.status, { httpCode: f.status, httpReason: 'Simulated failure' });
     if (f?.type === 'rate_limited') {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(f.retryAfterSeconds) });
       return void res.end('{"httpCode":429}');
@@ -133,7 +149,13 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
     if (rest === '/w/rest.php/v1/search/title') {
       const q = compact(url.searchParams.get('q') ?? '');
       const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 10) || 10));
-      const pages = q === '' ? [] : edition.pages.filter((p) => compact(p.title).includes(q)).sort((a, b) => b.rank - a.rank).slice(0, limit);
+      const pages =
+        q === ''
+          ? []
+          : edition.pages
+              .filter((p) => compact(p.title).includes(q))
+              .sort((a, b) => b.rank - a.rank)
+              .slice(0, limit);
       return json(res, 200, {
         pages: pages.map((p) => ({
           id: 10_000 + p.rank,
@@ -142,7 +164,9 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
           excerpt: p.title,
           matched_title: null,
           description: p.description ?? null,
-          thumbnail: p.image ? { mimetype: 'image/png', width: 60, height: 75, duration: null, url: thumb(p, true) } : null,
+          thumbnail: p.image
+            ? { mimetype: 'image/png', width: 60, height: 75, duration: null, url: thumb(p, true) }
+            : null,
         })),
       });
     }
@@ -159,7 +183,14 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
         return void res.end();
       }
       const page = find(edition, normal);
-      if (!page) return json(res, 404, { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found', title: 'Not found.', method: 'get', detail: 'Page or revision not found.', uri: rest });
+      if (!page)
+        return json(res, 404, {
+          type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found',
+          title: 'Not found.',
+          method: 'get',
+          detail: 'Page or revision not found.',
+          uri: rest,
+        });
       return json(res, 200, summary(lang, page, f?.type === 'unsafe_prose'));
     }
     if (rest === '/w/api.php' && url.searchParams.get('action') === 'query') {
@@ -176,11 +207,20 @@ export async function startEncyclopediaSimulator(opts: { port?: number } = {}): 
         }
         const page = find(edition, title);
         if (!page) return { ns: 0, title, missing: true };
-        return { pageid: 10_000 + page.rank, ns: 0, title, ...(page.disambiguation ? { pageprops: { disambiguation: '' } } : {}) };
+        return {
+          pageid: 10_000 + page.rank,
+          ns: 0,
+          title,
+          ...(page.disambiguation ? { pageprops: { disambiguation: '' } } : {}),
+        };
       });
       return json(res, 200, {
         batchcomplete: true,
-        query: { ...(normalized.length ? { normalized } : {}), ...(redirects.length ? { redirects } : {}), pages },
+        query: {
+          ...(normalized.length ? { normalized } : {}),
+          ...(redirects.length ? { redirects } : {}),
+          pages,
+        },
       });
     }
     return json(res, 404, { httpCode: 404 });

@@ -26,9 +26,18 @@ export interface EncyclopediaClientOptions {
 export interface EncyclopediaClient {
   /** The edition's origin plus path prefix, e.g. `https://en.wikipedia.org`. */
   base(language: EncyclopediaLanguage): string;
-  searchTitles(language: EncyclopediaLanguage, query: string, limit: number, signal: AbortSignal): Promise<TitleSearchWire>;
+  searchTitles(
+    language: EncyclopediaLanguage,
+    query: string,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<TitleSearchWire>;
   summary(language: EncyclopediaLanguage, title: string, signal: AbortSignal): Promise<SummaryWire>;
-  pageProps(language: EncyclopediaLanguage, titles: readonly string[], signal: AbortSignal): Promise<PagePropsWire>;
+  pageProps(
+    language: EncyclopediaLanguage,
+    titles: readonly string[],
+    signal: AbortSignal,
+  ): Promise<PagePropsWire>;
 }
 
 /** The wait a Retry-After header asks for: delta seconds or an HTTP date. */
@@ -52,7 +61,8 @@ export function titlePath(title: string): string {
 }
 
 export function createEncyclopediaClient(opts: EncyclopediaClientOptions): EncyclopediaClient {
-  const base = (language: EncyclopediaLanguage) => opts.urlTemplate.replaceAll('{language}', language).replace(/\/+$/, '');
+  const base = (language: EncyclopediaLanguage) =>
+    opts.urlTemplate.replaceAll('{language}', language).replace(/\/+$/, '');
 
   async function getJson<T>(url: URL, schema: z.ZodType<T>, signal: AbortSignal): Promise<T> {
     let current = url;
@@ -151,16 +161,14 @@ function malformed(): SkillflowError {
 }
 
 /** Reads a body up to {@link MAX_BODY_BYTES}; more is malformed. */
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }, timeout: AbortSignal): Promise<string> {
+async function readBounded(body: AsyncIterable<Buffer>, timeout: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        body.destroy();
-        throw malformed();
-      }
+      // Leaving the loop closes (and discards) the rest of the body.
+      if (size > MAX_BODY_BYTES) throw malformed();
       chunks.push(chunk);
     }
   } catch (err) {

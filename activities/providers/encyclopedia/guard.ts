@@ -72,7 +72,8 @@ export class OutboundGuard {
   }
 
   private async charge(): Promise<void> {
-    if (this.options.outboundPerMinute <= 0) throw budgetError(this.options.outboundPerMinute, BUDGET_WINDOW_SECONDS * 1000);
+    if (this.options.outboundPerMinute <= 0)
+      throw budgetError(this.options.outboundPerMinute, BUDGET_WINDOW_SECONDS * 1000);
     try {
       await this.budget?.consume('outbound', 1);
     } catch (err) {
@@ -116,7 +117,12 @@ function budgetError(perMinute: number, msBeforeNext: number): SkillflowError {
   return new SkillflowError(
     'BUDGET_EXHAUSTED',
     `The encyclopedia's outbound budget of ${perMinute} requests per minute is used up; retry in ${seconds} s.`,
-    { provider: 'encyclopedia', limit: perMinute, window_seconds: BUDGET_WINDOW_SECONDS, retry_after_seconds: seconds },
+    {
+      provider: 'encyclopedia',
+      limit: perMinute,
+      window_seconds: BUDGET_WINDOW_SECONDS,
+      retry_after_seconds: seconds,
+    },
     seconds * 1000,
   );
 }

@@ -39,7 +39,9 @@ export function isAllowedImageUrl(url: URL, allowedHosts: readonly string[]): bo
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
   if (url.username || url.password) return false;
   const host = url.host.toLowerCase();
-  return allowedHosts.some((entry) => entry === host || (entry === url.hostname.toLowerCase() && url.port === ''));
+  return allowedHosts.some(
+    (entry) => entry === host || (entry === url.hostname.toLowerCase() && url.port === ''),
+  );
 }
 
 /** Fetches one allowed image; `send` runs the request under the outbound guard. */
@@ -98,7 +100,9 @@ async function get(
       headers: { 'user-agent': opts.userAgent, accept: 'image/*' },
       signal: AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]),
     }).catch(() => {
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', { provider: 'encyclopedia' });
+      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', {
+        provider: 'encyclopedia',
+      });
     });
     const location = res.headers.location;
     if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
@@ -108,26 +112,29 @@ async function get(
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => undefined);
       if (res.statusCode === 404) throw new SkillflowError('NOT_FOUND', 'The image does not exist.');
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', { provider: 'encyclopedia' });
+      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', {
+        provider: 'encyclopedia',
+      });
     }
-    const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!IMAGE_TYPE.test(contentType)) {
-      res.body.destroy();
+      await res.body.dump().catch(() => undefined);
       throw refused('content_type');
     }
     const declared = Number(res.headers['content-length'] ?? 0);
     if (declared > opts.maxBytes) {
-      res.body.destroy();
+      await res.body.dump().catch(() => undefined);
       throw refused('size');
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > opts.maxBytes) {
-        res.body.destroy();
-        throw refused('size');
-      }
+      // Leaving the loop closes (and discards) the rest of the body.
+      if (size > opts.maxBytes) throw refused('size');
       chunks.push(chunk);
     }
     return { contentType, bytes: Buffer.concat(chunks) };

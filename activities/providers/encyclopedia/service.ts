@@ -14,12 +14,7 @@ import type { EncyclopediaLanguage } from '../../../lib/encyclopedia/languages.j
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import type { ResolveHost } from '../../../lib/net/webhook.js';
 import { toSafePlainText } from '../../../lib/text/safe-plain-text.js';
-import {
-  referenceOf,
-  type ArticleMatch,
-  type ArticleSummary,
-  type SearchResult,
-} from './articles.js';
+import { referenceOf, type ArticleMatch, type ArticleSummary, type SearchResult } from './articles.js';
 import { createEncyclopediaClient, titlePath, type EncyclopediaClient } from './client.js';
 import { OutboundGuard } from './guard.js';
 import { fetchImage, isAllowedImageUrl, type ProxiedImage } from './image-proxy.js';
@@ -81,8 +76,12 @@ export function rankMatches<T extends { title: string }>(query: string, items: r
 /** Titles the batched page-props answer marks as disambiguation pages, after normalisation and redirects. */
 function disambiguationTitles(wire: PagePropsWire): (title: string) => boolean {
   const q = wire.query;
-  const marked = new Set((q?.pages ?? []).filter((p) => p.pageprops?.disambiguation !== undefined).map((p) => p.title));
-  const step = new Map<string, string>([...(q?.normalized ?? []), ...(q?.redirects ?? [])].map((e) => [e.from, e.to]));
+  const marked = new Set(
+    (q?.pages ?? []).filter((p) => p.pageprops?.disambiguation !== undefined).map((p) => p.title),
+  );
+  const step = new Map<string, string>(
+    [...(q?.normalized ?? []), ...(q?.redirects ?? [])].map((e) => [e.from, e.to]),
+  );
   return (title) => {
     let t = title;
     for (let i = 0; i < 3 && step.has(t); i++) t = step.get(t)!;
@@ -111,9 +110,13 @@ export class EncyclopediaService {
 
   private upstream(): EncyclopediaClient {
     if (this.client) return this.client;
-    throw new SkillflowError('SERVICE_UNAVAILABLE', 'The encyclopedia is not configured (ENCYCLOPEDIA_URL).', {
-      provider: 'encyclopedia',
-    });
+    throw new SkillflowError(
+      'SERVICE_UNAVAILABLE',
+      'The encyclopedia is not configured (ENCYCLOPEDIA_URL).',
+      {
+        provider: 'encyclopedia',
+      },
+    );
   }
 
   /** Ordered title metadata, best match first, disambiguation pages marked. */
@@ -129,7 +132,15 @@ export class EncyclopediaService {
       pages.length === 0
         ? () => false
         : disambiguationTitles(
-            await this.guard.run(() => client.pageProps(q.language, pages.map((p) => p.title), ctx.signal), ctx),
+            await this.guard.run(
+              () =>
+                client.pageProps(
+                  q.language,
+                  pages.map((p) => p.title),
+                  ctx.signal,
+                ),
+              ctx,
+            ),
           );
     const items = pages.flatMap((p): ArticleMatch[] => {
       const title = toSafePlainText(p.title, 255);
@@ -164,7 +175,11 @@ export class EncyclopediaService {
     return { value, cached: false };
   }
 
-  private toSummary(language: EncyclopediaLanguage, wire: SummaryWire, client: EncyclopediaClient): ArticleSummary {
+  private toSummary(
+    language: EncyclopediaLanguage,
+    wire: SummaryWire,
+    client: EncyclopediaClient,
+  ): ArticleSummary {
     const extract = toSafePlainText(wire.extract ?? '', MAX_EXTRACT_CHARS);
     const description = toSafePlainText(wire.description ?? '', MAX_DESCRIPTION_CHARS);
     const title = toSafePlainText((wire.titles?.normalized ?? wire.title).replaceAll('_', ' '), 255);
@@ -172,12 +187,19 @@ export class EncyclopediaService {
       throw new SkillflowError('CONTENT_BLOCKED', undefined, { provider: 'encyclopedia' });
     }
     const known = ['standard', 'disambiguation', 'no-extract', 'mainpage'] as const;
-    const type = (known as readonly string[]).includes(wire.type) ? (wire.type as (typeof known)[number]) : 'other';
+    const type = (known as readonly string[]).includes(wire.type)
+      ? (wire.type as (typeof known)[number])
+      : 'other';
     return {
       title: title.text,
       description: description.text === '' ? null : description.text,
       url: `${client.base(language)}/wiki/${titlePath(title.text)}`,
-      thumbnail: this.thumbnail(language, wire.thumbnail?.source, wire.thumbnail?.width, wire.thumbnail?.height),
+      thumbnail: this.thumbnail(
+        language,
+        wire.thumbnail?.source,
+        wire.thumbnail?.width,
+        wire.thumbnail?.height,
+      ),
       disambiguation: wire.type === 'disambiguation',
       reference: referenceOf(language, title.text),
       language,

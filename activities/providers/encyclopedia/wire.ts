@@ -25,7 +25,10 @@ export type TitleSearchWire = z.infer<typeof TitleSearchWireSchema>;
 export const SummaryWireSchema = z.object({
   type: z.string(),
   title: z.string().min(1),
-  titles: z.object({ canonical: z.string().min(1), normalized: z.string().min(1) }).partial().optional(),
+  titles: z
+    .object({ canonical: z.string().min(1), normalized: z.string().min(1) })
+    .partial()
+    .optional(),
   description: z.string().optional(),
   extract: z.string().optional(),
   thumbnail: z.object({ source: z.string().min(1), width: z.number(), height: z.number() }).optional(),

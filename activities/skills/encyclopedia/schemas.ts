@@ -22,7 +22,12 @@ const language = z
 
 export const SearchRequestSchema = z
   .object({
-    query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe('Title text to search, partial or run-together.'),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_QUERY_CHARS)
+      .describe('Title text to search, partial or run-together.'),
     language: language.default('en'),
     limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(5).describe('Titles to return, 1 to 10.'),
   })
@@ -34,7 +39,9 @@ export const SearchArticlesInputSchema = z.object({
 export type SearchArticlesInput = z.output<typeof SearchArticlesInputSchema>;
 
 export const SearchArticlesOutputSchema = z.object({
-  results: z.array(SearchResultSchema.extend({ cached: z.boolean() })).describe('One entry per request, in order.'),
+  results: z
+    .array(SearchResultSchema.extend({ cached: z.boolean() }))
+    .describe('One entry per request, in order.'),
 });
 export type SearchArticlesOutput = z.infer<typeof SearchArticlesOutputSchema>;
 

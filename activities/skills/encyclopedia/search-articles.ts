@@ -15,7 +15,11 @@ import {
   type SearchWorkflowOutput,
 } from './schemas.js';
 
-export type SearchArticlesSkill = SkillImplementation<SearchArticlesInput, SearchArticlesOutput, SearchWorkflowOutput>;
+export type SearchArticlesSkill = SkillImplementation<
+  SearchArticlesInput,
+  SearchArticlesOutput,
+  SearchWorkflowOutput
+>;
 
 /** The registry entry point (activities/apps/encyclopedia/app.yaml). */
 export function createSkill(platform: Platform): SearchArticlesSkill {
@@ -45,6 +49,8 @@ export function createSkill(platform: Platform): SearchArticlesSkill {
       return { results, result_count: results.length, raw: output };
     },
     previews: (output) =>
-      output.results.flatMap((r) => r.results.slice(0, 3).map((item) => ({ title: item.title, url: item.url }))),
+      output.results.flatMap((r) =>
+        r.results.slice(0, 3).map((item) => ({ title: item.title, url: item.url })),
+      ),
   };
 }
