@@ -117,6 +117,7 @@ export function parseMessageReferences(text: string): ParsedMessage {
   const cleaned = out
     .replace(/[ \t]{2,}/g, ' ')
     .replace(/[ \t]+([.,;!?])/g, '$1')
+    .replace(/[,;:]+([.!?])/g, '$1')
     .trim();
   return { text: cleaned, references, dropped, malformed };
 }

@@ -9,7 +9,7 @@
 
 /** Markup, entities and script-capable URL schemes: their presence blocks the text. */
 const UNSAFE = [
-  /<\s*[A-Za-z!/?]/, // a tag, comment, doctype or processing instruction
+  /<[A-Za-z!/?]/, // a tag, comment, doctype or processing instruction
   /&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]{1,31});/, // an HTML entity
   /\b(?:javascript|vbscript|data)\s*:/i,
   /[\u202A-\u202E\u2066-\u2069]/, // bidirectional embeddings, overrides and isolates
