@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKey } from '../../lib/keys.js';
+import { createClient } from '../../sdk/index.js';
 import { PNG_1X1 } from '../../simulators/encyclopedia/fixtures.js';
 import {
   startEncyclopediaSimulator,
@@ -312,6 +313,21 @@ describe('encyclopedia over HTTP', () => {
     expect(bad.json.error).toMatchObject({
       code: 'UNSUPPORTED_LANGUAGE',
       details: { path: 'requests[0].language' },
+    });
+  });
+
+  it('the JavaScript SDK calls the routes over real HTTP', async () => {
+    const address = await h.api.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = createClient({ baseUrl: address, token: h.token });
+    const found = await client.encyclopedia.search({ query: 'tour eiffel', language: 'fr', limit: 2 });
+    expect(found.results.map((r) => [r.title, r.reference])).toEqual([
+      ['Tour Eiffel', '@encyclopedia:fr:Tour_Eiffel'],
+    ]);
+    const summary = await client.encyclopedia.summary({ title: 'Planète Mercure', language: 'fr' });
+    expect([summary.title, summary.type, summary.language]).toEqual(['Mercure (planète)', 'standard', 'fr']);
+    await expect(client.encyclopedia.summary({ title: 'Paris', language: 'tlh' })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_LANGUAGE',
+      status: 400,
     });
   });
 
