@@ -3,6 +3,7 @@
  * to the encyclopedia app (`app:encyclopedia`, or the skill), and the public thumbnail proxy
  * that every returned thumbnail URL points at. Query strings are never logged (request-log.ts).
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -120,7 +121,7 @@ const authedRoutes =
   };
 
 /** Aborts the lookup when the client goes away. */
-function abortOnClose(raw: import('node:http').IncomingMessage): AbortSignal {
+function abortOnClose(raw: IncomingMessage): AbortSignal {
   const controller = new AbortController();
   raw.once('close', () => {
     if (!raw.complete) controller.abort(new Error('client closed'));
