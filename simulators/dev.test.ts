@@ -17,7 +17,9 @@ describe('startDevSimulators', () => {
         'PROXY_URL is unset',
       ]);
       expect(sims.urls.ENCYCLOPEDIA_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\{language\}$/);
-      expect(sims.urls.ENCYCLOPEDIA_IMAGE_HOSTS).toEqual([new URL(sims.urls.ENCYCLOPEDIA_URL!.replace('{language}', 'en')).host]);
+      expect(sims.urls.ENCYCLOPEDIA_IMAGE_HOSTS).toEqual([
+        new URL(sims.urls.ENCYCLOPEDIA_URL!.replace('{language}', 'en')).host,
+      ]);
       const res = await request(`${sims.urls.SHOP_URL}/__sim/requests`);
       expect(await res.body.json()).toEqual([]);
     } finally {

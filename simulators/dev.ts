@@ -10,7 +10,10 @@ import { startShopSimulator } from './shop/server.js';
 
 /** Config overrides pointing at started simulators. */
 export type SimulatorUrls = Partial<
-  Pick<Config, 'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY' | 'ENCYCLOPEDIA_URL' | 'ENCYCLOPEDIA_IMAGE_HOSTS'>
+  Pick<
+    Config,
+    'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY' | 'ENCYCLOPEDIA_URL' | 'ENCYCLOPEDIA_IMAGE_HOSTS'
+  >
 >;
 
 export interface DevSimulators {
