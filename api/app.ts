@@ -30,6 +30,7 @@ import { anonymousRoutes } from './routes/anonymous.js';
 import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
 import { embedRoutes } from './routes/embeds.js';
+import { encyclopediaRoutes } from './routes/encyclopedia.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { iconRoutes } from './routes/icons.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
         { name: 'skills', description: 'App and skill calls' },
         { name: 'workflows', description: 'Workflow definitions and runs' },
         { name: 'tasks', description: 'Long-running work' },
+        { name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' },
         { name: 'operations', description: 'Health and operator tools' },
       ],
     },
@@ -136,5 +138,6 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(embedRoutes(deps, services.embeds));
   await app.register(chatRoutes(deps, services.chats));
   await app.register(workspaceRoutes(deps, services.workspace));
+  await app.register(encyclopediaRoutes(deps, services.encyclopedia));
   return app;
 }

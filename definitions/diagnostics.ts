@@ -41,6 +41,9 @@ export const DIAGNOSTIC_CODES = {
   TEMPLATE_NOT_ALLOWED: 'A template uses a construct outside the sandbox (partials, `../`, ...).',
   UNKNOWN_HELPER: 'A template calls a helper that does not exist.',
   CONDITION_SYNTAX: 'An `if` expression does not parse.',
+  INVALID_ENCYCLOPEDIA_REFERENCE:
+    'An `@encyclopedia:<language>:<percent_encoded_title>` reference is malformed.',
+  TOO_MANY_REFERENCES: 'A chat message holds more than 3 `@encyclopedia:` references.',
 } as const satisfies Record<string, string>;
 
 /** A diagnostic code. */

@@ -39,6 +39,29 @@ const cidrList = z
       }),
     'must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.0/8,fd00::/8',
   );
+/** An http(s) URL template whose host or path holds `{language}` (the encyclopedia edition). */
+const languageUrlTemplate = optionalString.pipe(
+  z
+    .string()
+    .refine((v) => v.includes('{language}'), 'must contain {language}')
+    .refine((v) => URL.canParse(v.replaceAll('{language}', 'en')), 'must be an http(s) URL template')
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL template')
+    .optional(),
+);
+/** A comma-separated list of host names or `host:port` entries; empty = none. */
+const hostList = z
+  .string()
+  .default('upload.wikimedia.org')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (hosts) => hosts.every((h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(h)),
+    'must be comma-separated host names, optionally with :port',
+  );
 const ms = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -91,12 +114,26 @@ export const ConfigSchema = z.object({
     .min(0)
     .max(1024 * 1024 * 1024)
     .default(8 * 1024 * 1024),
-  ENCYCLOPEDIA_URL: optionalUrl,
+  ENCYCLOPEDIA_URL: languageUrlTemplate,
   POWER_URL: optionalUrl,
   DECISION_URL: optionalUrl,
   DECISION_API_KEY: optionalString,
   DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
   PROXY_URL: optionalUrl,
+  ENCYCLOPEDIA_USER_AGENT: z
+    .string()
+    .min(8)
+    .max(300)
+    .default('skillflow/0.1 (self-hosted skillflow; set ENCYCLOPEDIA_USER_AGENT to your contact)'),
+  ENCYCLOPEDIA_IMAGE_HOSTS: hostList,
+  ENCYCLOPEDIA_IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(20_000_000).default(2_000_000),
+  ENCYCLOPEDIA_TIMEOUT_MS: ms(500, 60_000).default(8_000),
+  ENCYCLOPEDIA_KEY_PER_MINUTE: credits.default(60),
+  ENCYCLOPEDIA_IP_PER_MINUTE: credits.default(120),
+  ENCYCLOPEDIA_OUTBOUND_PER_MINUTE: credits.default(300),
+  ENCYCLOPEDIA_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  ENCYCLOPEDIA_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(1_000),
+  ENCYCLOPEDIA_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
 
   RATE_LIMIT_FREE_PER_MINUTE: credits.default(30),
   RATE_LIMIT_STANDARD_PER_MINUTE: credits.default(120),

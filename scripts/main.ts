@@ -17,6 +17,8 @@ import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { connectTemporal } from '../lib/temporal/client.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
 import { startDevSimulators } from '../simulators/index.js';
+import { referenceResolver } from '../activities/providers/encyclopedia/references.js';
+import { encyclopediaFor } from '../activities/providers/encyclopedia/service.js';
 import { startWorker } from '../worker/index.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
@@ -111,7 +113,12 @@ async function main(): Promise<void> {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         keyring: platform.keyring,
         registry: platform.registry,
-        extraActivities: platformActivities(platform.store, platform.keyring, webhookPolicy(config)),
+        extraActivities: platformActivities(
+          platform.store,
+          platform.keyring,
+          webhookPolicy(config),
+          referenceResolver(encyclopediaFor(config)),
+        ),
         providerLimits: createProviderLimits(config, platform.store),
         ownerShare: createOwnerProviderShare(config, platform.store),
       });

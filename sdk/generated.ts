@@ -126,7 +126,9 @@ export type ValidationResult = {
       | 'TEMPLATE_SYNTAX'
       | 'TEMPLATE_NOT_ALLOWED'
       | 'UNKNOWN_HELPER'
-      | 'CONDITION_SYNTAX';
+      | 'CONDITION_SYNTAX'
+      | 'INVALID_ENCYCLOPEDIA_REFERENCE'
+      | 'TOO_MANY_REFERENCES';
     message: string;
     /** Path of the offending node, e.g. steps[0].input.requests[0].max_results. */
     path: string;
@@ -335,6 +337,83 @@ export type DesignSearchIconsOutput = {
       /** Candidates removed for a score below 1. */
       removed: number;
     };
+  }[];
+};
+
+/** Input of `encyclopedia.get_summary` (Get article summary): the body of POST /v1/apps/encyclopedia/skills/get_summary. */
+export type EncyclopediaGetSummaryInput = {
+  requests: {
+    /** The canonical title (spaces or underscores). */
+    title: string;
+    /** Language code of the edition, e.g. `en`, `de-DE`, `pt_BR` (normalised to its primary subtag). */
+    language?: string;
+  }[];
+};
+
+/** Output of `encyclopedia.get_summary` (without `previews` and `call_id`). */
+export type EncyclopediaGetSummaryOutput = {
+  /** One summary per request. */
+  results: {
+    /** The canonical title, with spaces. */
+    title: string;
+    /** Short description, plain text. */
+    description: string | null;
+    /** The article's page URL. */
+    url: string;
+    thumbnail: {
+      /** The image through the service's proxy (GET /v1/encyclopedia/thumbnail). */
+      url: string;
+      width: number | null;
+      height: number | null;
+    } | null;
+    /** True for a disambiguation page (an ambiguous name). */
+    disambiguation: boolean;
+    /** The `@encyclopedia:<language>:<title>` reference to this article. */
+    reference: string;
+    language: 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'pl' | 'sv' | 'ja';
+    type: 'standard' | 'disambiguation' | 'no-extract' | 'mainpage' | 'other';
+    /** The summary as sanitised plain text (may be empty). */
+    extract: string;
+    cached: boolean;
+  }[];
+};
+
+/** Input of `encyclopedia.search_articles` (Search articles): the body of POST /v1/apps/encyclopedia/skills/search_articles. */
+export type EncyclopediaSearchArticlesInput = {
+  requests: {
+    /** Title text to search, partial or run-together. */
+    query: string;
+    /** Language code of the edition, e.g. `en`, `de-DE`, `pt_BR` (normalised to its primary subtag). */
+    language?: string;
+    /** Titles to return, 1 to 10. */
+    limit?: number;
+  }[];
+};
+
+/** Output of `encyclopedia.search_articles` (without `previews` and `call_id`). */
+export type EncyclopediaSearchArticlesOutput = {
+  /** One entry per request, in order. */
+  results: {
+    language: 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'pl' | 'sv' | 'ja';
+    results: {
+      /** The canonical title, with spaces. */
+      title: string;
+      /** Short description, plain text. */
+      description: string | null;
+      /** The article's page URL. */
+      url: string;
+      thumbnail: {
+        /** The image through the service's proxy (GET /v1/encyclopedia/thumbnail). */
+        url: string;
+        width: number | null;
+        height: number | null;
+      } | null;
+      /** True for a disambiguation page (an ambiguous name). */
+      disambiguation: boolean;
+      /** The `@encyclopedia:<language>:<title>` reference to this article. */
+      reference: string;
+    }[];
+    cached: boolean;
   }[];
 };
 
@@ -611,6 +690,10 @@ export type HostingSearchDomainsOutput = {
         | 'RATE_LIMITED'
         | 'OWNER_LIMIT_REACHED'
         | 'ANONYMOUS_LIMIT_EXHAUSTED'
+        | 'UNSUPPORTED_LANGUAGE'
+        | 'BUDGET_EXHAUSTED'
+        | 'CONTENT_BLOCKED'
+        | 'IMAGE_REFUSED'
         | 'UPSTREAM_UNAVAILABLE'
         | 'UPSTREAM_RATE_LIMITED'
         | 'UPSTREAM_MALFORMED'
@@ -633,10 +716,24 @@ export interface SkillTypes {
     searchIcons: { input: DesignSearchIconsInput; output: DesignSearchIconsOutput; mode: 'sync' };
   };
 
+  encyclopedia: {
+    getSummary: { input: EncyclopediaGetSummaryInput; output: EncyclopediaGetSummaryOutput; mode: 'sync' };
+    searchArticles: {
+      input: EncyclopediaSearchArticlesInput;
+      output: EncyclopediaSearchArticlesOutput;
+      mode: 'sync';
+    };
+  };
+
   hosting: {
     searchDomains: { input: HostingSearchDomainsInput; output: HostingSearchDomainsOutput; mode: 'sync' };
   };
 }
 
 /** `<app>.<skill>` of every skill known when the types were generated. */
-export const KNOWN_SKILLS = ['design.search_icons', 'hosting.search_domains'] as const;
+export const KNOWN_SKILLS = [
+  'design.search_icons',
+  'encyclopedia.get_summary',
+  'encyclopedia.search_articles',
+  'hosting.search_domains',
+] as const;

@@ -12,6 +12,7 @@
  * {@link SkillflowApiError} (an API error envelope) or {@link SkillflowClientError}.
  */
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
+import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
 import { createKeysClient, type KeysClient } from './keys.js';
 import { createTransport, type TransportOptions } from './http.js';
 import { createTasksClient, type TasksClient } from './tasks.js';
@@ -34,6 +35,8 @@ export interface SkillflowClient {
   readonly tasks: TasksClient;
   readonly workflows: WorkflowsClient;
   readonly keys: KeysClient;
+  /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
+  readonly encyclopedia: EncyclopediaClient;
 }
 
 /** Creates a client. */
@@ -48,6 +51,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
     keys: createKeysClient(http),
+    encyclopedia: createEncyclopediaClient(http),
   };
 }
 
@@ -57,6 +61,7 @@ export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';
 export { normaliseBaseUrl, type TransportOptions } from './http.js';
 export type { KeysClient } from './keys.js';
+export type { EncyclopediaClient, EncyclopediaSearchResult, EncyclopediaSummary } from './encyclopedia.js';
 export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
 export * from './types.js';
 export { detectSourceFormat, type ScheduleClient, type WorkflowsClient } from './workflows.js';

@@ -5,10 +5,16 @@
  */
 import type { Config } from '../lib/config.js';
 import { startDecisionSimulator } from './decision/server.js';
+import { startEncyclopediaSimulator } from './encyclopedia/server.js';
 import { startShopSimulator } from './shop/server.js';
 
 /** Config overrides pointing at started simulators. */
-export type SimulatorUrls = Partial<Pick<Config, 'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY'>>;
+export type SimulatorUrls = Partial<
+  Pick<
+    Config,
+    'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY' | 'ENCYCLOPEDIA_URL' | 'ENCYCLOPEDIA_IMAGE_HOSTS'
+  >
+>;
 
 export interface DevSimulators {
   urls: SimulatorUrls;
@@ -46,6 +52,15 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
       urls.DECISION_API_KEY = key;
       banner.push(
         `DECISION_URL is unset: relevance decisions use the DECISION SIMULATOR at ${decision.url} (word overlap, not a model).`,
+      );
+    }
+    if (!config.ENCYCLOPEDIA_URL) {
+      const encyclopedia = await startEncyclopediaSimulator();
+      closers.push(() => encyclopedia.close());
+      urls.ENCYCLOPEDIA_URL = encyclopedia.urlTemplate;
+      urls.ENCYCLOPEDIA_IMAGE_HOSTS = [encyclopedia.imageHost];
+      banner.push(
+        `ENCYCLOPEDIA_URL is unset: the encyclopedia uses the ENCYCLOPEDIA SIMULATOR at ${encyclopedia.url} (a few dozen fixture articles).`,
       );
     }
     if (!config.PROXY_URL)

@@ -22,3 +22,9 @@ export {
   type DecisionFault,
 } from './decision/server.js';
 export { startDevSimulators, DEV_DECISION_KEY, type DevSimulators, type SimulatorUrls } from './dev.js';
+export {
+  startEncyclopediaSimulator,
+  type EncyclopediaSimulator,
+  type EncyclopediaFault,
+  type EncyclopediaRequestRecord,
+} from './encyclopedia/server.js';

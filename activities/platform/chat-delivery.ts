@@ -20,6 +20,7 @@ import {
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../boundary.js';
+import type { ReferenceResolver } from '../providers/encyclopedia/references.js';
 
 export interface ChatMessageInput {
   ownerId: string;
@@ -140,11 +141,22 @@ export async function deliver(
   };
 }
 
-export function createChatDelivery(store: Store, keyring: Keyring, webhook: WebhookPolicy): ChatDelivery {
+/**
+ * The chat delivery activity. With `references`, `@encyclopedia:` directives in the rendered
+ * message are replaced by a sources block of the resolved articles before it is stored.
+ */
+export function createChatDelivery(
+  store: Store,
+  keyring: Keyring,
+  webhook: WebhookPolicy,
+  references?: ReferenceResolver,
+): ChatDelivery {
   return {
     async deliverChatMessage(input) {
       try {
-        return await deliver(store, keyring, input, webhook, Context.current().cancellationSignal);
+        const signal = Context.current().cancellationSignal;
+        const message = references ? await references(input.message, signal) : input.message;
+        return await deliver(store, keyring, { ...input, message }, webhook, signal);
       } catch (err) {
         throw toApplicationFailure(err);
       }

@@ -4,7 +4,14 @@ import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
 import { createChatDelivery } from './chat-delivery.js';
 import { createEmbedStore } from './embeds.js';
+import type { ReferenceResolver } from '../providers/encyclopedia/references.js';
 
-export function platformActivities(store: Store, keyring: Keyring, webhook: WebhookPolicy) {
-  return { ...createChatDelivery(store, keyring, webhook), ...createEmbedStore(store, keyring) };
+/** `references` resolves `@encyclopedia:` directives in chat messages (none without it). */
+export function platformActivities(
+  store: Store,
+  keyring: Keyring,
+  webhook: WebhookPolicy,
+  references?: ReferenceResolver,
+) {
+  return { ...createChatDelivery(store, keyring, webhook, references), ...createEmbedStore(store, keyring) };
 }

@@ -6,6 +6,7 @@ import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
+import { EncyclopediaRoutes } from './encyclopedia.js';
 import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
@@ -26,6 +27,7 @@ export interface Services {
   chats: ChatsService;
   embeds: EmbedsService;
   workspace: WorkspaceService;
+  encyclopedia: EncyclopediaRoutes;
 }
 
 export function createServices(deps: ApiDeps): Services {
@@ -45,5 +47,6 @@ export function createServices(deps: ApiDeps): Services {
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),
+    encyclopedia: new EncyclopediaRoutes(deps.config, deps.store, deps.keyring, usage),
   };
 }

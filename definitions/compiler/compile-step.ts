@@ -9,6 +9,7 @@ import type { SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
 import { checkSkillInput, compileInput } from './compile-input.js';
+import { checkEncyclopediaReferences } from './encyclopedia-references.js';
 import { compileTemplate } from './compile-template.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
@@ -116,6 +117,7 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   const chatPath = [...path, 'send_chat_message'];
   const template = (text: string, key: string) =>
     compileTemplate(text, scope, { path: [...chatPath, key], offset: 0 });
+  checkEncyclopediaReferences(chat.message, scope, [...chatPath, 'message']);
   return {
     ...base,
     kind: 'chat',

@@ -96,6 +96,28 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
 
+  // --- encyclopedia (spec 2 rules 4.3, 7) ---
+  UNSUPPORTED_LANGUAGE: {
+    status: 400,
+    message: 'The language is not a supported encyclopedia language.',
+    retryable: false,
+  },
+  BUDGET_EXHAUSTED: {
+    status: 429,
+    message: 'The shared outbound request budget is used up; retry after the reset time.',
+    retryable: true,
+  },
+  CONTENT_BLOCKED: {
+    status: 502,
+    message: 'The upstream content could not be made safe plain text; it was not served.',
+    retryable: false,
+  },
+  IMAGE_REFUSED: {
+    status: 403,
+    message: 'The image is not served: host not allowed, not an image, too large or redirected.',
+    retryable: false,
+  },
+
   // --- upstreams and the platform ---
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'An upstream provider is unavailable.', retryable: true },
   UPSTREAM_RATE_LIMITED: {

@@ -81,7 +81,7 @@ export async function checkWebhookTarget(
 type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A lookup that answers every query with the checked address: the connection is pinned to it. */
-function pinnedLookup(address: LookupAddress) {
+export function pinnedLookup(address: LookupAddress) {
   return (_host: string, options: { all?: boolean }, callback: LookupCallback) => {
     if (options?.all) callback(null, [address]);
     else callback(null, address.address, address.family);

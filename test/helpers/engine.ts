@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
+import { referenceResolver } from '../../activities/providers/encyclopedia/references.js';
+import { encyclopediaFor } from '../../activities/providers/encyclopedia/service.js';
 import type { Config } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import type { SecretStore } from '../../lib/secrets.js';
@@ -85,6 +87,7 @@ export async function startEngine(
           api.deps.store,
           TEST_KEYRING,
           webhookPolicy(api.deps.config, TEST_RESOLVE),
+          referenceResolver(encyclopediaFor(api.deps.config)),
         ),
       });
       return h.worker;

@@ -237,6 +237,26 @@ const ROWS: Row[] = [
     statuses: [...SLOW_ECHO(200)],
   },
   // Apps and skills
+  // Encyclopedia (no ENCYCLOPEDIA_URL here: an authorised lookup answers 503 before any upstream)
+  {
+    method: 'GET',
+    route: '/v1/encyclopedia/search',
+    request: () => ({ url: '/v1/encyclopedia/search?query=Paris&language=en' }),
+    statuses: [401, 503, 403, 403, 403, 403, 403, 403, 403],
+  },
+  {
+    method: 'GET',
+    route: '/v1/encyclopedia/summary',
+    request: () => ({ url: '/v1/encyclopedia/summary?title=Paris&language=en' }),
+    statuses: [401, 503, 403, 403, 403, 403, 403, 403, 403],
+  },
+  {
+    method: 'GET',
+    route: '/v1/encyclopedia/thumbnail',
+    note: 'public (no scope applies); without `src` it is a validation error for every caller',
+    request: () => ({ url: '/v1/encyclopedia/thumbnail' }),
+    statuses: [400, 400, 400, 400, 400, 400, 400, 400, 400],
+  },
   {
     method: 'GET',
     route: '/v1/apps/:app_id',

@@ -1,0 +1,108 @@
+/**
+ * The encyclopedia routes' service (spec 2 rules 4.3, 5, 8): per-key and per-IP limits, the
+ * language allow-list, the shared lookup service (cache, outbound budget, concurrency,
+ * Retry-After), and one usage record per request: one credit when the upstream was asked,
+ * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
+ */
+import { hkdfSync, randomUUID } from 'node:crypto';
+import type { ArticleSummary, SearchResult } from '../../activities/providers/encyclopedia/articles.js';
+import {
+  encyclopediaFor,
+  type EncyclopediaService,
+} from '../../activities/providers/encyclopedia/service.js';
+import type { Config } from '../../lib/config.js';
+import type { Keyring } from '../../lib/crypto/keyring.js';
+import { requireLanguage } from '../../lib/encyclopedia/languages.js';
+import type { Principal } from '../../lib/keys.js';
+import { KeyedRateLimit } from '../../lib/limits/keyed-rate-limit.js';
+import type { ProxiedImage } from '../../activities/providers/encyclopedia/image-proxy.js';
+import type { Store } from '../../lib/store/db.js';
+import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
+
+/** The caller of one route request: its principal and address key (lib/net/client-ip.ts). */
+export interface RouteCaller {
+  principal: Principal;
+  ipKey: string;
+}
+
+export class EncyclopediaRoutes {
+  readonly lookups: EncyclopediaService;
+  private readonly perKey: KeyedRateLimit;
+  private readonly perIp: KeyedRateLimit;
+
+  constructor(
+    config: Config,
+    store: Store,
+    keyring: Keyring,
+    private readonly usage: UsageRecords,
+  ) {
+    this.lookups = encyclopediaFor(config);
+    const hashKey = new Uint8Array(
+      hkdfSync('sha256', keyring.keys.get(keyring.activeKeyId)!, '', 'skillflow encyclopedia limits', 32),
+    );
+    this.perKey = new KeyedRateLimit(
+      store,
+      'encyclopedia per key',
+      config.ENCYCLOPEDIA_KEY_PER_MINUTE,
+      hashKey,
+    );
+    this.perIp = new KeyedRateLimit(
+      store,
+      'encyclopedia per address',
+      config.ENCYCLOPEDIA_IP_PER_MINUTE,
+      hashKey,
+    );
+  }
+
+  /** Counts one request against the caller's key (when authenticated) and address. */
+  async limit(ipKey: string, principal?: Principal): Promise<void> {
+    if (principal) await this.perKey.consume(principal.keyId);
+    await this.perIp.consume(ipKey);
+  }
+
+  async search(
+    caller: RouteCaller,
+    q: { query: string; language: string; limit: number },
+    signal: AbortSignal,
+  ): Promise<SearchResult & { cached: boolean }> {
+    const language = requireLanguage(q.language);
+    await this.limit(caller.ipKey, caller.principal);
+    const { value, cached } = await this.lookups.search(
+      { query: q.query, language, limit: q.limit },
+      { signal },
+    );
+    await this.record(caller.principal, 'encyclopedia.search_articles', cached);
+    return { ...value, cached };
+  }
+
+  async summary(
+    caller: RouteCaller,
+    q: { title: string; language: string },
+    signal: AbortSignal,
+  ): Promise<ArticleSummary & { cached: boolean }> {
+    const language = requireLanguage(q.language);
+    await this.limit(caller.ipKey, caller.principal);
+    const { value, cached } = await this.lookups.summary({ title: q.title, language }, { signal });
+    await this.record(caller.principal, 'encyclopedia.get_summary', cached);
+    return { ...value, cached };
+  }
+
+  /** Thumbnail bytes through the image proxy; limited per address, free of credits. */
+  async thumbnail(ipKey: string, src: string, signal: AbortSignal): Promise<ProxiedImage> {
+    await this.limit(ipKey);
+    return this.lookups.image(src, signal);
+  }
+
+  private async record(principal: Principal, skill: string, cached: boolean): Promise<void> {
+    await this.usage.record({
+      taskId: `enc_${randomUUID()}`,
+      ownerId: principal.ownerId,
+      keyId: principal.keyId,
+      payer: { type: 'owner', id: principal.ownerId },
+      skill,
+      requestItems: 1,
+      credits: cached ? 0 : 1,
+      queued: false,
+    });
+  }
+}
