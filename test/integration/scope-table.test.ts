@@ -259,6 +259,13 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/v1/apps/design/icons/upstream/:prefix/:file',
+    note: 'public (no scope applies): a sanitised icon from the offline sets, for `<img src>`',
+    request: () => ({ url: '/v1/apps/design/icons/upstream/mdi/home.svg' }),
+    statuses: [...PUBLIC_200],
+  },
+  {
+    method: 'GET',
     route: '/v1/apps/:app_id',
     request: () => ({ url: '/v1/apps/echo' }),
     statuses: [...ANY_KEY_200],
