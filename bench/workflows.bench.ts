@@ -22,29 +22,19 @@ import { TEST_KEYRING, TEST_RESOLVE } from '../test/helpers/fixtures.js';
 import { catalogFromRegistry } from '../activities/registry/catalog.js';
 import { DefinitionsService } from '../api/services/definitions.js';
 import { RunsService } from '../api/services/runs.js';
+import { BENCH_DEFINITION } from './workflows/definition.js';
 import { best, measure as measureBench, printTable, type Figures } from './stats.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_RUNS ?? 30);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DEFINITION = `title: Bench
-start_when:
-  manual: {}
-steps:
-  - id: search
-    use_app_skill: hosting.search_domains
-    input:
-      requests:
-        - query: cedar.com
-  - id: notify
-    send_chat_message:
-      title: Domains
-      message: "{{steps.search.result_count}} domains found"
-`;
 
 installTemporalRuntime(createLogger('error'));
 const shop = await startShopSimulator({ host: '127.0.0.1' });
-const h = await startEngine({ appsDir: path.join(ACTIVITIES_DIR, 'apps'), config: { SHOP_URL: shop.url } });
+const h = await startEngine({
+  appsDir: path.join(ACTIVITIES_DIR, 'apps'),
+  config: { SHOP_URL: shop.url, OWNER_MAX_RUNNING_RUNS: 10_000 },
+});
 const bareQueue = `bare-${randomUUID()}`;
 const connection = await NativeConnection.connect({ address: h.env.address });
 const bare = await Worker.create({
@@ -63,10 +53,11 @@ const bare = await Worker.create({
 const bareDone = bare.run();
 
 try {
-  const def = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml');
+  const def = await h.request('POST', '/v1/workflows', BENCH_DEFINITION, 'application/yaml');
   if (def.status !== 201) throw new Error(def.body);
   const ours = async () => {
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
+    if (run.status !== 202) throw new Error(run.body);
     await h.env.client.workflow.getHandle(run.json.task_id).result();
   };
   // The same start as the API's (plan snapshot, policies, search attributes, start memo) minus
