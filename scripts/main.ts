@@ -114,6 +114,7 @@ async function main(): Promise<void> {
         extraActivities: platformActivities(platform.store, platform.keyring, webhookPolicy(config)),
         providerLimits: createProviderLimits(config, platform.store),
         ownerShare: createOwnerProviderShare(config, platform.store),
+        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
