@@ -57,9 +57,12 @@ const bareDone = bare.run();
 try {
   const def = await h.request('POST', '/v1/workflows', BENCH_DEFINITION, 'application/yaml');
   if (def.status !== 201) throw new Error(def.body);
+  // The last workflow id of each side, to count the history events one run costs.
+  const last = { ours: '', interpreter: '', bare: '' };
   const ours = async () => {
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
     if (run.status !== 202) throw new Error(run.body);
+    last.ours = run.json.task_id;
     await h.env.client.workflow.getHandle(run.json.task_id).result();
   };
   // The same start as the API's (plan snapshot, policies, search attributes, start memo) minus
@@ -72,12 +75,14 @@ try {
   ).get('owner_a', def.json.id);
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const interpreter = async () => {
-    await h.env.client.workflow.getHandle(await runs.startRun(stored)).result();
+    last.interpreter = await runs.startRun(stored);
+    await h.env.client.workflow.getHandle(last.interpreter).result();
   };
   const baseline = async () => {
+    last.bare = `task_bare_${randomUUID()}`;
     await h.env.client.workflow.execute('bareTwoStep', {
       taskQueue: bareQueue,
-      workflowId: `task_bare_${randomUUID()}`,
+      workflowId: last.bare,
       args: [
         {
           searchInput: { requests: [{ query: 'cedar.com' }] },
@@ -123,6 +128,14 @@ try {
     ratio('ratio API/bare', a!),
     ratio('ratio interpreter/bare', c!),
   ]);
+  const events = async (id: string) => {
+    const all = (await h.env.client.workflow.getHandle(id).fetchHistory()).events!;
+    const memo = all.filter((e) => e.workflowPropertiesModifiedEventAttributes);
+    return `${all.length} events (${memo.length} memo writes)`;
+  };
+  process.stdout.write(
+    `history of one run: API ${await events(last.ours)}, interpreter ${await events(last.interpreter)}, bare ${await events(last.bare)}\n`,
+  );
   // Per-round throughput ratios: the spread the best-of hides.
   process.stdout.write(
     `throughput ratio per round, API/bare: ${rounds.map((r) => (r[0]!.throughput / r[2]!.throughput).toFixed(2)).join(' ')}; interpreter/bare: ${rounds.map((r) => (r[1]!.throughput / r[2]!.throughput).toFixed(2)).join(' ')}\n`,

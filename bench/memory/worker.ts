@@ -5,10 +5,13 @@
  * after a full GC to every `measure` message from its parent.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { createLogger } from '../../lib/logger.js';
 import { dataConverterFor } from '../../lib/temporal/client.js';
+import { installTemporalRuntime } from '../../lib/temporal/runtime.js';
 import { TEST_KEYRING } from '../../test/helpers/fixtures.js';
 import { workflowBundle } from '../../worker/index.js';
 
+installTemporalRuntime(createLogger('error'));
 const [address = '', taskQueue = '', maxCached = '1000'] = process.argv.slice(2);
 const connection = await NativeConnection.connect({ address });
 const worker = await Worker.create({
