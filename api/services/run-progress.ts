@@ -47,6 +47,7 @@ export interface TaskProgress {
   started: boolean;
 }
 
+/** Reads task progress from Temporal for the task and run views (see the header). */
 export class RunProgressReader {
   constructor(private readonly temporal: TemporalClient) {}
 
