@@ -1,6 +1,6 @@
 /**
- * `npm run bench:memory [N]`: worker RSS per cached workflow. Starts N (default 500, at least
- * 500 unless BENCH_MEMORY_SMALL is set for a smoke run) runs of a two-step definition on a
+ * `npm run bench:memory [N]`: worker RSS per cached workflow. Starts N (argument or
+ * BENCH_MEMORY_RUNS, default 500; the recorded figures use N ≥ 500) runs of a two-step definition on a
  * worker process that has the production workflow bundle and no activities, so each run stays
  * open and cached, waiting on its first activity (for the cache, the same as a timer). Measures
  * the worker's RSS and heap (after a full GC) with a few warm-up runs cached, then with N more,
