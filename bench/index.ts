@@ -3,7 +3,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-const benches = ['search-domains.bench.ts', 'workflows.bench.ts', 'api.bench.ts', 'icons.bench.ts'];
+const benches = [
+  'search-domains.bench.ts',
+  'workflows.bench.ts',
+  'memory.bench.ts',
+  'api.bench.ts',
+  'icons.bench.ts',
+];
 let failed = 0;
 for (const file of benches) {
   const full = path.join(import.meta.dirname, file);

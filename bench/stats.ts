@@ -53,3 +53,20 @@ export function best(x: Figures, y: Figures): Figures {
     throughput: Math.max(x.throughput, y.throughput),
   };
 }
+
+/**
+ * Sustained throughput (per second): `total` calls, `inFlight` at a time, each lane starting
+ * its next call when one ends. Steadier than one burst on a shared machine.
+ */
+export async function sustained(fn: () => Promise<void>, total: number, inFlight: number): Promise<number> {
+  let started = 0;
+  const lane = async () => {
+    while (started < total) {
+      started++;
+      await fn();
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, lane));
+  return total / ((performance.now() - t0) / 1000);
+}

@@ -173,6 +173,8 @@ export const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an owner id of letters, digits, _ and -')
     .default('owner_dev'),
   RUN_WORKER: bool.default(true),
+  /** Workflows the worker keeps in memory (docs/benchmarks.md "Worker memory" for sizing). */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   RUN_API: bool.default(true),
   START_SIMULATORS: bool.default(true),
 });

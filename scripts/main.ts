@@ -121,6 +121,7 @@ async function main(): Promise<void> {
         ),
         providerLimits: createProviderLimits(config, platform.store),
         ownerShare: createOwnerProviderShare(config, platform.store),
+        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }

@@ -3,6 +3,10 @@
  * replay test (test/integration/replay.test.ts) that proves interpreter changes keep open runs
  * working. Run it deliberately (`npm run record:histories`) when a feature is added — never to
  * "fix" a failing replay: a failing replay means a change needs `patched()`.
+ *
+ * `npm run record:histories -- name…` records only the named histories (a definition in
+ * `definitions/`, or `skill-call`), so adding a feature keeps the older recordings, which are
+ * the ones that prove runs started by older code still replay.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,12 +18,15 @@ import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 
 installTemporalRuntime(createLogger('warn'));
 const dir = path.resolve(import.meta.dirname, '../test/fixtures/histories');
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
 const h = await startEngine();
 try {
   for (const file of readdirSync(path.join(dir, 'definitions'))
     .filter((f) => f.endsWith('.yaml'))
     .sort()) {
     const name = file.replace(/\.yaml$/, '');
+    if (!wanted(name)) continue;
     const source = readFileSync(path.join(dir, 'definitions', file), 'utf8');
     const def = await h.request('POST', '/v1/workflows', source, 'application/yaml');
     if (def.status !== 201) throw new Error(`${file}: ${def.body}`);
@@ -38,7 +45,7 @@ try {
       });
       taskId = run.json.task_id;
     }
-    if (name === 'cancelled') {
+    if (name.endsWith('cancelled')) {
       await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
       await h.request('POST', `/v1/tasks/${taskId}/cancel`);
     }
@@ -47,14 +54,18 @@ try {
     writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history) + '\n');
     process.stdout.write(`${name}: ${final.status}, ${history.events?.length} events\n`);
   }
-  const handle = await h.env.client.workflow.start('runSkillCall', {
-    taskQueue: h.taskQueue,
-    workflowId: 'task_history_skill_call',
-    args: [{ skill: 'echo.shout', input: { requests: [{ text: 'call' }] }, policy: activityPolicy('local') }],
-  });
-  await handle.result();
-  writeFileSync(path.join(dir, 'skill-call.json'), historyToJSON(await handle.fetchHistory()) + '\n');
-  process.stdout.write('skill-call: completed\n');
+  if (wanted('skill-call')) {
+    const handle = await h.env.client.workflow.start('runSkillCall', {
+      taskQueue: h.taskQueue,
+      workflowId: 'task_history_skill_call',
+      args: [
+        { skill: 'echo.shout', input: { requests: [{ text: 'call' }] }, policy: activityPolicy('local') },
+      ],
+    });
+    await handle.result();
+    writeFileSync(path.join(dir, 'skill-call.json'), historyToJSON(await handle.fetchHistory()) + '\n');
+    process.stdout.write('skill-call: completed\n');
+  }
 } finally {
   await h.close();
 }

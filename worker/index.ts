@@ -43,6 +43,11 @@ export interface WorkerOptions {
   /** Extra activities (platform activities such as chat delivery). */
   extraActivities?: Record<string, (...args: never[]) => Promise<unknown>>;
   maxConcurrentActivityTaskExecutions?: number;
+  /**
+   * Open runs kept in the worker's cache (WORKER_MAX_CACHED_WORKFLOWS); an evicted run is
+   * replayed from its history on its next task. Unset: the SDK's default, sized from the heap.
+   */
+  maxCachedWorkflows?: number;
   /** Our limits per provider, skill and model; unset = none (see activities/provider-limits.ts). */
   providerLimits?: ProviderLimits;
   /** Each owner's share of the provider limits (activities/owner-provider-share.ts); unset = none. */
@@ -69,6 +74,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     },
     dataConverter: dataConverterFor(opts.keyring),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+    ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   return {

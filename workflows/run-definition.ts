@@ -2,12 +2,17 @@
  * The one interpreter workflow: walks a compiled plan's steps in order. The plan and the
  * activity policies are snapshotted in the input, so a run never sees later edits. Skill steps
  * run their skill's activity; chat steps render their templates here (pure, sandboxed) and an
- * activity delivers the message. Progress is kept in the memo and readable by query.
+ * activity delivers the message. Live progress is answered by the `progress` query; the memo is
+ * written by the API at start and, by this workflow, only when a run fails or is cancelled (a
+ * completed run's result carries its steps). Runs started before that change (no
+ * `PROGRESS_BY_QUERY_PATCH` marker) keep upserting the memo on every step change, so their
+ * histories replay unchanged.
  */
 import {
   ApplicationFailure,
   CancelledFailure,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   defineQuery,
@@ -55,13 +60,26 @@ export interface RunDefinitionResult {
 
 export const progressQuery = defineQuery<RunProgress>('progress');
 
+/**
+ * Patch id of the query-only progress path: no memo write per step state change (a history
+ * event and a visibility update each). Deprecate it with `deprecatePatch` once no run started
+ * before it is open, then drop the old branch.
+ */
+export const PROGRESS_BY_QUERY_PATCH = 'progress-by-query';
+
 export async function runDefinition(args: RunDefinitionInput): Promise<RunDefinitionResult> {
   const { plan } = args;
   const progress: RunProgress = {
     steps: plan.steps.map((s) => pendingStep(s.id)),
   };
   setHandler(progressQuery, () => progress);
-  const publish = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
+  const perStepMemo = !patched(PROGRESS_BY_QUERY_PATCH);
+  /** A step state change: recorded in the memo only by runs from before the patch. */
+  const publish = () => {
+    if (perStepMemo) upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
+  };
+  /** The run ends without a result: the memo keeps its final progress for the task view. */
+  const publishFinal = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   const scope: RunScope = { inputs: args.inputs, steps: {} };
   const now = () => new Date().toISOString(); // workflow time: deterministic on replay
 
@@ -87,13 +105,13 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       if (isCancellation(err)) {
         state.status = 'cancelled';
         for (const later of progress.steps.slice(index + 1)) later.status = 'cancelled';
-        publish();
+        publishFinal();
         throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
       }
       state.status = 'failed';
       state.error = stepError(err);
       if (!step.continueOnError) {
-        publish();
+        publishFinal();
         throw ApplicationFailure.create({
           type: state.error.code,
           // The step id is the author's label: it travels in details (encoded), not the message.

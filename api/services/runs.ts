@@ -3,7 +3,12 @@
  * snapshot and the per-step activity policies in its input; search attributes carry ids only.
  */
 import { randomUUID } from 'node:crypto';
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptionsAction } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleOptionsAction,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, isPolicyName, type ActivityPolicy } from '../../activities/policy.js';
 import type { Registry } from '../../activities/registry/registry.js';
@@ -23,6 +28,7 @@ import { PROGRESS_MEMO_KEY, pendingStep, type RunProgress } from '../../workflow
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
+import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
 
 /** Explicit schedule policies (README "Schedules"). */
@@ -39,11 +45,15 @@ export function scheduleIdOf(definitionId: string): string {
 }
 
 export class RunsService {
+  private readonly progress: RunProgressReader;
+
   constructor(
     private readonly temporal: TemporalClient,
     private readonly config: Config,
     private readonly registry: Registry,
-  ) {}
+  ) {
+    this.progress = new RunProgressReader(temporal);
+  }
 
   /** Activity options for every step, from the policy module (step timeouts narrow them). */
   policiesFor(plan: Plan): Record<string, ActivityPolicy> {
@@ -118,24 +128,26 @@ export class RunsService {
     return taskId;
   }
 
+  /**
+   * The definition's latest runs. An open run is `queued` or `running` by whether its first
+   * workflow task completed (run-progress.ts: describes, bounded, never a query).
+   */
   async listRuns(def: StoredDefinition, limit = 50): Promise<RunSummary[]> {
-    const runs: RunSummary[] = [];
+    const listed: WorkflowExecutionInfo[] = [];
     const query = `DefinitionId = "${def.id}" AND OwnerId = "${def.ownerId}"`;
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: limit })) {
-      runs.push({
-        task_id: wf.workflowId,
-        status: taskStatus(
-          wf.status.name,
-          (wf.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined)?.steps ?? [],
-        ),
-        trigger: wf.typedSearchAttributes.get(TriggerType) ?? null,
-        definition_version: wf.typedSearchAttributes.get(DefinitionVersion) ?? null,
-        started_at: wf.startTime.toISOString(),
-        finished_at: wf.closeTime?.toISOString() ?? null,
-      });
-      if (runs.length >= limit) break;
+      listed.push(wf);
+      if (listed.length >= limit) break;
     }
-    return runs;
+    const started = await this.progress.startedOf(listed);
+    return listed.map((wf, i) => ({
+      task_id: wf.workflowId,
+      status: taskStatus(wf.status.name, memoSteps(wf.memo), started[i]),
+      trigger: wf.typedSearchAttributes.get(TriggerType) ?? null,
+      definition_version: wf.typedSearchAttributes.get(DefinitionVersion) ?? null,
+      started_at: wf.startTime.toISOString(),
+      finished_at: wf.closeTime?.toISOString() ?? null,
+    }));
   }
 
   private scheduleAction(def: StoredDefinition): ScheduleOptionsAction {

@@ -1,7 +1,8 @@
 /**
  * GET /v1/tasks/{task_id}: one shape for workflow runs and long-running skill calls. Status
- * and timing come from Temporal's describe; per-step progress from the (encrypted) memo the
- * workflow keeps, so polling needs no worker; result or error from the workflow's outcome.
+ * and timing come from Temporal's describe; per-step progress from the run's live query, its
+ * result or its (encrypted) memo, as `run-progress.ts` explains; result or error from the
+ * workflow's outcome.
  * Someone else's task is indistinguishable from a missing one (404). Reading or cancelling an
  * own task needs the scope of what it is: `workflows` for a workflow run, the skill's scope
  * (`app:<app>` or `skill:<app>.<skill>`) for a skill call; otherwise 403.
@@ -20,17 +21,22 @@ import {
   TriggerType,
 } from '../../lib/temporal/search-attributes.js';
 import type { StepProgress } from '../../workflows/progress.js';
-import { PROGRESS_MEMO_KEY, type RunProgress } from '../../workflows/progress.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { fromTemporalFailure } from '../errors.js';
+import { RunProgressReader } from './run-progress.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
 
 /**
  * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
- * one of its steps has started (a delayed start, or a worker not yet picked it up).
+ * one of its steps has started (a delayed start, or a worker not yet picked it up); `started`
+ * says so when the steps at hand are the ones recorded at start (run-progress.ts).
  */
-export function taskStatus(temporalStatus: string, steps: readonly StepProgress[]): TaskStatus {
+export function taskStatus(
+  temporalStatus: string,
+  steps: readonly StepProgress[],
+  started = steps.some((s) => s.status !== 'pending'),
+): TaskStatus {
   switch (temporalStatus) {
     case 'COMPLETED':
       return 'completed';
@@ -41,16 +47,20 @@ export function taskStatus(temporalStatus: string, steps: readonly StepProgress[
     case 'TERMINATED':
       return 'failed';
     default:
-      return steps.some((s) => s.status !== 'pending') ? 'running' : 'queued';
+      return started ? 'running' : 'queued';
   }
 }
 
 export class TasksService {
+  private readonly progress: RunProgressReader;
+
   constructor(
     private readonly temporal: TemporalClient,
     private readonly uiUrl: string | undefined,
     private readonly usage: UsageRecords,
-  ) {}
+  ) {
+    this.progress = new RunProgressReader(temporal);
+  }
 
   /** The caller's own task, after the scope check of its kind. */
   private async describeOwned(principal: Principal, taskId: string): Promise<WorkflowExecutionDescription> {
@@ -77,14 +87,14 @@ export class TasksService {
 
   async get(principal: Principal, taskId: string): Promise<TaskView> {
     const desc = await this.describeOwned(principal, taskId);
-    const progress = (desc.memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined) ?? { steps: [] };
-    const status = taskStatus(desc.status.name, progress.steps);
+    const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
     let result: unknown = null;
     let error: TaskView['error'] = null;
     const handle = this.temporal.client.workflow.getHandle(taskId, desc.runId);
-    if (status === 'completed') {
-      result = await handle.result();
-    } else if (status === 'failed' || status === 'cancelled') {
+    if (desc.status.name === 'COMPLETED') result = await handle.result();
+    const progress = await this.progress.forTask(desc, kind === 'skill_call', result);
+    const status = taskStatus(desc.status.name, progress.steps, progress.started);
+    if (status === 'failed' || status === 'cancelled') {
       try {
         await handle.result();
       } catch (err) {
@@ -100,7 +110,6 @@ export class TasksService {
               };
       }
     }
-    const kind = desc.typedSearchAttributes.get(TaskKind) === 'skill_call' ? 'skill_call' : 'workflow_run';
     const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, principal.ownerId) : undefined;
     const defId = desc.typedSearchAttributes.get(DefinitionId);
     return {

@@ -1,5 +1,6 @@
 /**
- * Replays the recorded history of every language feature against today's workflow code.
+ * Replays the recorded history of every language feature against today's workflow code, both
+ * the histories recorded before `PROGRESS_BY_QUERY_PATCH` (memo per step change) and after it.
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -10,6 +11,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { dataConverterFor } from '../../lib/temporal/client.js';
 import { workflowBundle } from '../../worker/index.js';
+import { PROGRESS_BY_QUERY_PATCH } from '../../workflows/run-definition.js';
 import { TEST_KEYRING } from '../helpers/fixtures.js';
 
 const dir = path.resolve(import.meta.dirname, '../fixtures/histories');
@@ -24,10 +26,33 @@ describe('recorded workflow histories replay deterministically', () => {
       'conditions.json',
       'continue-on-error.json',
       'failure.json',
+      'query-progress-cancelled.json',
+      'query-progress-failure.json',
+      'query-progress.json',
       'references-and-chat.json',
       'scheduled.json',
       'skill-call.json',
     ]);
+  });
+
+  // The per-step memo of older runs, and the query-only path behind PROGRESS_BY_QUERY_PATCH.
+  it.each(files.filter((f) => f !== 'skill-call.json'))('%s: the interpreter path it records', (file) => {
+    const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).events!;
+    const patches = events
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+      .map((e) => {
+        const data = e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!;
+        return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
+      });
+    const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
+    if (file.startsWith('query-progress')) {
+      expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
+      // One memo write as a failed or cancelled run ends; none for a completed one.
+      expect(memoWrites).toBe(file === 'query-progress.json' ? 0 : 1);
+    } else {
+      expect(patches).toEqual([]);
+      expect(memoWrites).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it.each(files)('%s', async (file) => {
