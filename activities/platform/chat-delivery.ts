@@ -15,6 +15,7 @@ import { checkWebhookTarget, postJson, type WebhookPolicy } from '../../lib/net/
 import type { Store } from '../../lib/store/db.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { toApplicationFailure } from '../boundary.js';
+import { POLICY_PROFILES } from '../policy.js';
 
 export interface ChatMessageInput {
   ownerId: string;
@@ -48,7 +49,8 @@ export interface StoredChatContent {
   message: string;
 }
 
-const WEBHOOK_TIMEOUT_MS = 10_000;
+/** One webhook POST may stall this long: the chat-delivery profile's idle timeout. */
+const WEBHOOK_TIMEOUT_MS = POLICY_PROFILES['chat-delivery'].deadlines.idleTimeoutMs;
 /** Rendered text is bounded: a large list in `#each` must not become an unbounded message. */
 export const MAX_TITLE_CHARS = 512;
 export const MAX_MESSAGE_CHARS = 32_768;

@@ -6,7 +6,6 @@
  * is a 429 at once, never a queue.
  */
 import { subkey } from '../../lib/crypto/keyring.js';
-import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import {
   ANONYMOUS_OWNER,
   createOwnerProviderShare,
@@ -157,10 +156,7 @@ export class AnonymousCallsService {
       this.guests(),
     );
     try {
-      const policy = isPolicyName(skill.manifest.policy)
-        ? POLICY_PROFILES[skill.manifest.policy]
-        : POLICY_PROFILES['upstream-lookup'];
-      const signal = AbortSignal.timeout(policy.startToCloseMs);
+      const signal = AbortSignal.timeout(skill.policy.activity.startToCloseTimeout);
       let output: unknown;
       try {
         output = await runSkill(skill.impl, input, {

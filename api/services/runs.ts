@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptionsAction } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { activityPolicy, isPolicyName, type ActivityPolicy } from '../../activities/policy.js';
+import { activityPolicy, type ActivityPolicy } from '../../activities/policy.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import { LIMITS } from '../../definitions/limits.js';
 import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/runtime/index.js';
@@ -54,8 +54,8 @@ export class RunsService {
         continue;
       }
       const [app = '', skill = ''] = step.skill.split('.');
-      const policy = this.registry.get(app, skill)?.manifest.policy ?? 'upstream-lookup';
-      out[step.id] = activityPolicy(isPolicyName(policy) ? policy : 'upstream-lookup', step.timeoutMs);
+      const policy = this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
+      out[step.id] = activityPolicy(policy, step.timeoutMs);
     }
     return out;
   }
