@@ -39,7 +39,7 @@ async function heartbeatsDuring(policy: PolicyName, ms: number): Promise<number>
   env.on('heartbeat', () => beats++);
   const out = await env.run(skillActivity(slowSkill(policy, ms)), {
     input: { requests: [{}] },
-    view: 'workflow',
+    view: 'workflow' as const,
   });
   expect(out).toEqual({ ok: true });
   return beats;

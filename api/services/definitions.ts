@@ -16,6 +16,7 @@ import { sealedCell } from '../../lib/store/sealed-columns.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
+import type { DefinitionSummary } from '../schemas.js';
 
 export interface StoredDefinition {
   id: string;
@@ -26,15 +27,6 @@ export interface StoredDefinition {
   triggerType: 'manual' | 'schedule';
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface DefinitionSummary {
-  id: string;
-  title: string;
-  version: number;
-  trigger_type: 'manual' | 'schedule';
-  created_at: string;
-  updated_at: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptionsAction } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, type ActivityPolicy } from '../../activities/policy.js';
+import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import { LIMITS } from '../../definitions/limits.js';
 import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/runtime/index.js';
@@ -221,12 +222,4 @@ export class RunsService {
       recent_task_ids: d.info.recentActions.map((a) => a.action.workflow.workflowId),
     };
   }
-}
-
-export interface ScheduleState {
-  schedule_id: string;
-  paused: boolean;
-  timezone: string | null;
-  next_runs: string[];
-  recent_task_ids: string[];
 }

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../../lib/secrets.js';
-import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { SkillflowError, parseOrThrow } from '../../../lib/errors/skillflow-error.js';
 import { startShopSimulator } from '../../../simulators/shop/server.js';
 import { toApplicationFailure } from '../../boundary.js';
 import { createShopClient } from '../../providers/shop/index.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
-import { parseSearchInput } from './input.js';
+import { SearchDomainsInputSchema } from './input.js';
 import { toWorkflowOutput } from './output.js';
 import { createRelevanceDecider } from './relevance-decision.js';
 import { searchDomains, searchLimits, totalFailureError } from './search-domains.js';
@@ -168,7 +168,7 @@ describe('total failure', () => {
     });
     try {
       const { output } = await searchDomains(
-        parseSearchInput({ requests: [{ id: 'x', query: 'fault-403.com' }] }),
+        parseOrThrow(SearchDomainsInputSchema, { requests: [{ id: 'x', query: 'fault-403.com' }] }),
         {
           shop,
           proxyEnabled: false,
