@@ -5,7 +5,7 @@
  */
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
-import { formatPath, invalidParameter, type FieldIssue } from '../../../lib/errors/skillflow-error.js';
+import { invalidParameter } from '../../../lib/errors/skillflow-error.js';
 import { checkLabel, classifyQuery, type QueryTarget } from './names.js';
 import { warning, type Warning } from './warnings.js';
 
