@@ -65,7 +65,7 @@ export const POLICY_PROFILES = {
    * provider limit that queued the call before it sent.
    */
   'upstream-search': {
-    summary: 'Multi-operation upstream searches (hosting.search_domains).',
+    summary: 'Multi-operation upstream searches.',
     startToCloseMs: 55_000,
     scheduleToCloseMs: 5 * 60_000,
     heartbeatTimeoutMs: 20_000,
@@ -96,7 +96,7 @@ export const POLICY_PROFILES = {
    * a retry repeats minutes of upstream work.
    */
   'long-running': {
-    summary: 'Skills that run for minutes, heartbeating (e.g. power-design searches).',
+    summary: 'Skills that run for minutes, heartbeating.',
     startToCloseMs: 15 * 60_000,
     scheduleToCloseMs: 60 * 60_000,
     heartbeatTimeoutMs: 60_000,
