@@ -1,28 +1,54 @@
 /**
- * The one policy module: each skill's Temporal activity options (timeouts, retry,
- * non-retryable error types, heartbeat) as named profiles, next to the capability metadata in
- * the app definition files (which name a profile). Temporal owns retries across attempts;
- * inside an activity only the spec's one lazy proxy attempt and the deadline signal exist.
+ * The one policy module: every number of a skill's execution policy, as named profiles. A
+ * profile holds the Temporal activity options (timeouts, retry, heartbeat timeout) and the
+ * in-activity deadlines they imply (group deadline, upstream idle timeout, decision timeout,
+ * heartbeat interval). An app definition file names a profile; the registry resolves it once,
+ * at load, into a {@link ResolvedPolicy} that every caller reads. Temporal owns retries across
+ * attempts; inside an activity only the spec's one lazy proxy attempt and the deadline signal
+ * exist.
  *
- * The result is plain JSON, so it can be snapshotted into a workflow plan or a skill-call
- * workflow's input: a run never sees a policy that changed after it started.
+ * The resolved options are plain JSON, so they can be snapshotted into a workflow plan or a
+ * skill-call workflow's input: a run never sees a policy that changed after it started.
+ * docs/policies.md lists every profile's numbers; test/policy-docs.test.ts keeps it equal to
+ * this module.
  */
+import { z } from 'zod';
 import { ERROR_CATALOGUE } from '../lib/errors/catalogue.js';
 
+/** Deadlines a skill keeps inside one activity attempt (or one in-process call). */
+export interface SkillDeadlines {
+  /** One request item (group) may take this long, fallback included; then its signal aborts. */
+  groupDeadlineMs: number;
+  /** An upstream response (headers, and every gap between body bytes) may stall this long. */
+  idleTimeoutMs: number;
+  /** Upper bound of one model decision; the group deadline may cut it shorter. */
+  decisionTimeoutMs: number;
+  /**
+   * How often a running activity heartbeats; undefined when the profile has no heartbeat
+   * timeout (Temporal then never expects one).
+   */
+  heartbeatIntervalMs: number | undefined;
+}
+
 export interface PolicyProfile {
+  /** One line: what the profile is for. */
+  summary: string;
   /** Limit of one attempt. */
   startToCloseMs: number;
-  /** Limit across all attempts, including backoff. */
+  /**
+   * Limit across all attempts, including backoff; also the longest per-step `timeout` a
+   * definition may ask for (a step timeout only narrows it).
+   */
   scheduleToCloseMs: number;
-  heartbeatMs?: number;
-  /** Longest per-step `timeout` a definition may ask for. */
-  maxStepTimeoutMs: number;
+  /** Temporal fails an attempt that has not heartbeat for this long (a lost worker). */
+  heartbeatTimeoutMs?: number;
   retry: {
     initialIntervalMs: number;
     backoffCoefficient: number;
     maximumIntervalMs: number;
     maximumAttempts: number;
   };
+  deadlines: SkillDeadlines;
 }
 
 /** Error codes Temporal must never retry: every catalogue code marked non-retryable. */
@@ -32,52 +58,101 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.entries(ERROR_CATALOGU
 
 export const POLICY_PROFILES = {
   /**
-   * Domain search and similar multi-operation upstream searches. Groups run concurrently with a
-   * 40 s group deadline (fallback included), so one attempt needs 40 s plus mapping slack. The
-   * skill's own outcomes are final (activities/skill-activity.ts); the retries here are for a
-   * lost worker (heartbeat timeout) and a provider limit that queued the call before it sent.
+   * Domain search and similar multi-operation upstream searches (spec section 8: 40 s per group,
+   * fallback included; 15 s upstream idle timeout). Groups run concurrently, so one attempt needs
+   * the group deadline plus mapping slack. The skill's own outcomes are final
+   * (activities/skill-activity.ts); the retries are for a lost worker (heartbeat timeout) and a
+   * provider limit that queued the call before it sent.
    */
   'upstream-search': {
+    summary: 'Multi-operation upstream searches.',
     startToCloseMs: 55_000,
     scheduleToCloseMs: 5 * 60_000,
-    heartbeatMs: 20_000,
-    maxStepTimeoutMs: 5 * 60_000,
+    heartbeatTimeoutMs: 20_000,
     retry: { initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 30_000, maximumAttempts: 3 },
+    deadlines: {
+      groupDeadlineMs: 40_000,
+      idleTimeoutMs: 15_000,
+      decisionTimeoutMs: 10_000,
+      heartbeatIntervalMs: 5_000,
+    },
   },
-  /** Single upstream lookups (icons, encyclopedia, power). */
+  /** Single upstream lookups (one request per item, no stream). */
   'upstream-lookup': {
+    summary: 'Single upstream lookups, one request per item.',
     startToCloseMs: 20_000,
     scheduleToCloseMs: 2 * 60_000,
-    maxStepTimeoutMs: 2 * 60_000,
     retry: { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 20_000, maximumAttempts: 4 },
+    deadlines: {
+      groupDeadlineMs: 15_000,
+      idleTimeoutMs: 10_000,
+      decisionTimeoutMs: 10_000,
+      heartbeatIntervalMs: undefined,
+    },
+  },
+  /**
+   * Skills that run for minutes (e.g. a power-design search): one attempt may take 15 minutes
+   * and must heartbeat every 15 s (a lost worker is noticed within a minute). Few, slow retries:
+   * a retry repeats minutes of upstream work.
+   */
+  'long-running': {
+    summary: 'Skills that run for minutes, heartbeating.',
+    startToCloseMs: 15 * 60_000,
+    scheduleToCloseMs: 60 * 60_000,
+    heartbeatTimeoutMs: 60_000,
+    retry: {
+      initialIntervalMs: 10_000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 5 * 60_000,
+      maximumAttempts: 3,
+    },
+    deadlines: {
+      groupDeadlineMs: 10 * 60_000,
+      idleTimeoutMs: 60_000,
+      decisionTimeoutMs: 30_000,
+      heartbeatIntervalMs: 15_000,
+    },
   },
   /** Chat message delivery: the store write plus an optional webhook; retried patiently. */
   'chat-delivery': {
+    summary: 'Chat message delivery: the store write plus an optional webhook.',
     startToCloseMs: 15_000,
     scheduleToCloseMs: 10 * 60_000,
-    maxStepTimeoutMs: 10 * 60_000,
     retry: {
       initialIntervalMs: 1_000,
       backoffCoefficient: 2,
       maximumIntervalMs: 60_000,
       maximumAttempts: 10,
     },
+    deadlines: {
+      groupDeadlineMs: 10_000,
+      idleTimeoutMs: 10_000,
+      decisionTimeoutMs: 10_000,
+      heartbeatIntervalMs: undefined,
+    },
   },
   /** In-process skills with no upstream (tests, pure helpers). */
   local: {
+    summary: 'In-process skills with no upstream (tests, pure helpers).',
     startToCloseMs: 10_000,
-    heartbeatMs: 2_000,
+    heartbeatTimeoutMs: 2_000,
     scheduleToCloseMs: 60_000,
-    maxStepTimeoutMs: 60_000,
     retry: { initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 5_000, maximumAttempts: 3 },
+    deadlines: {
+      groupDeadlineMs: 5_000,
+      idleTimeoutMs: 5_000,
+      decisionTimeoutMs: 5_000,
+      heartbeatIntervalMs: 500,
+    },
   },
 } as const satisfies Record<string, PolicyProfile>;
 
 export type PolicyName = keyof typeof POLICY_PROFILES;
 
-export function isPolicyName(name: string): name is PolicyName {
-  return Object.hasOwn(POLICY_PROFILES, name);
-}
+/** A profile name, as an app definition file's `policy` field is validated. */
+export const PolicyNameSchema = z.enum(Object.keys(POLICY_PROFILES) as [PolicyName, ...PolicyName[]], {
+  error: () => `must name a profile in activities/policy.ts (${Object.keys(POLICY_PROFILES).join(', ')})`,
+});
 
 /** JSON-serialisable activity options (the subset of Temporal's ActivityOptions we set). */
 export interface ActivityPolicy {
@@ -95,15 +170,15 @@ export interface ActivityPolicy {
 
 /**
  * Activity options for a profile. A step `timeout` narrows the whole-step limit
- * (schedule-to-close) and never widens it past the profile's maximum.
+ * (schedule-to-close) and never widens it.
  */
 export function activityPolicy(name: PolicyName, stepTimeoutMs?: number): ActivityPolicy {
   const p: PolicyProfile = POLICY_PROFILES[name];
-  const total = Math.min(stepTimeoutMs ?? p.scheduleToCloseMs, p.maxStepTimeoutMs);
+  const total = Math.min(stepTimeoutMs ?? p.scheduleToCloseMs, p.scheduleToCloseMs);
   return {
     startToCloseTimeout: Math.min(p.startToCloseMs, total),
     scheduleToCloseTimeout: total,
-    ...(p.heartbeatMs ? { heartbeatTimeout: p.heartbeatMs } : {}),
+    ...(p.heartbeatTimeoutMs ? { heartbeatTimeout: p.heartbeatTimeoutMs } : {}),
     retry: {
       initialInterval: p.retry.initialIntervalMs,
       backoffCoefficient: p.retry.backoffCoefficient,
@@ -111,5 +186,26 @@ export function activityPolicy(name: PolicyName, stepTimeoutMs?: number): Activi
       maximumAttempts: p.retry.maximumAttempts,
       nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
     },
+  };
+}
+
+/** A skill's policy, resolved once at registry load: everything a caller needs, no lookups. */
+export interface ResolvedPolicy {
+  name: PolicyName;
+  /** Activity options without a step timeout (skill calls; the API's in-process deadline). */
+  activity: ActivityPolicy;
+  /** Longest step `timeout` a definition may ask for. */
+  maxStepTimeoutMs: number;
+  deadlines: SkillDeadlines;
+}
+
+/** Resolves a profile (the registry does this once per skill). */
+export function resolvePolicy(name: PolicyName): ResolvedPolicy {
+  const p: PolicyProfile = POLICY_PROFILES[name];
+  return {
+    name,
+    activity: activityPolicy(name),
+    maxStepTimeoutMs: p.scheduleToCloseMs,
+    deadlines: { ...p.deadlines },
   };
 }

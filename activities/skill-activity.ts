@@ -2,6 +2,7 @@
  * Wraps a registered skill as a Temporal activity. The activity validates its input with the
  * skill's zod schema (references are resolved only at run time), checks the provider limits of
  * the providers the call will use, passes the cancellation signal, heartbeat and upstream meter,
+ * heartbeats on the interval of the skill's policy (when the profile has a heartbeat timeout),
  * and converts failures once at the boundary.
  *
  * Retries: a used-up provider limit before anything was sent is retried by Temporal at the reset
@@ -87,6 +88,9 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
     } catch (err) {
       throw toApplicationFailure(err);
     }
+    const every = skill.policy.deadlines.heartbeatIntervalMs;
+    const beat = every === undefined ? undefined : setInterval(() => ctx.heartbeat(), every);
+    beat?.unref();
     try {
       const output = await impl.run(input, {
         signal: ctx.cancellationSignal,
@@ -100,6 +104,8 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
       // Cancellation must stay a cancellation (the signal's reason is a CancelledFailure).
       if (ctx.cancellationSignal.aborted) throw err;
       throw toApplicationFailure(err, { final: true });
+    } finally {
+      clearInterval(beat);
     }
   };
 }

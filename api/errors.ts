@@ -10,16 +10,24 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isErrorCode, type ErrorCode } from '../lib/errors/catalogue.js';
-import { SkillflowError, toEnvelope, type FieldIssue } from '../lib/errors/skillflow-error.js';
+import { issuesFromZod, SkillflowError, toEnvelope, type FieldIssue } from '../lib/errors/skillflow-error.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
-/** `/requests/0/tlds` → `requests[0].tlds` */
-export function pointerToPath(pointer: string): string {
+/** `/requests/0/tlds` → `['requests', 0, 'tlds']` */
+function pointerSegments(pointer: string): PropertyKey[] {
   return pointer
     .split('/')
     .filter(Boolean)
     .map((seg) => seg.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+    .map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg));
+}
+
+/** One entry of fastify-type-provider-zod's `err.validation` (a zod issue, spread). */
+interface FastifyValidationIssue {
+  instancePath: string;
+  message?: string;
+  keyword?: string;
+  params?: { keys?: string[] };
 }
 
 interface FailureLike {
@@ -56,11 +64,14 @@ export function toSkillflowError(err: unknown): SkillflowError {
   if (err instanceof SkillflowError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const location = (err as { validationContext?: string }).validationContext ?? 'body';
-    const issues: FieldIssue[] = err.validation.map((v: { instancePath: string; message?: string }) => ({
-      path: pointerToPath(v.instancePath),
-      message: v.message ?? 'invalid',
-      location,
-    }));
+    const issues: FieldIssue[] = issuesFromZod(
+      err.validation.map((v: FastifyValidationIssue) => ({
+        path: pointerSegments(v.instancePath),
+        message: v.message ?? 'invalid',
+        code: v.keyword,
+        keys: v.params?.keys,
+      })),
+    ).map((issue) => ({ ...issue, location }));
     return new SkillflowError(
       'INVALID_PARAMETER',
       `Invalid ${location} at ${issues[0]?.path || '(root)'}: ${issues[0]?.message ?? 'invalid'}`,

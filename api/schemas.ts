@@ -1,16 +1,9 @@
 /** Response bodies shared by several routes (request schemas live next to their routes). */
 import { z } from 'zod';
-import { DIAGNOSTIC_CODES } from '../definitions/index.js';
+import { ErrorEnvelopeSchema } from '../lib/errors/skillflow-error.js';
 
-export const ErrorEnvelopeSchema = z
-  .object({
-    error: z.object({
-      code: z.string().describe('A code from the error catalogue (docs/errors.md).'),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()),
-    }),
-  })
-  .describe('Every error response.');
+export { DiagnosticSchema } from '../definitions/index.js';
+export { ErrorEnvelopeSchema };
 
 /** Standard error responses for OpenAPI, per status. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorEnvelopeSchema> {
@@ -39,14 +32,6 @@ export function standardErrorResponses(schema: RouteSchemaShape): Record<number,
   if (schema.security) statuses.push(401, 403, 429);
   return errorResponses(...statuses);
 }
-
-export const DiagnosticSchema = z.object({
-  code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES]),
-  message: z.string(),
-  path: z.string().describe('Path of the offending node, e.g. steps[0].input.requests[0].max_results.'),
-  line: z.number().int().describe('1-based line.'),
-  column: z.number().int().describe('1-based column.'),
-});
 
 export const StepProgressSchema = z.object({
   id: z.string(),
@@ -104,3 +89,29 @@ export const RunSummarySchema = z.object({
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
 export const TaskIdParams = z.object({ task_id: z.string().min(1).max(220) });
+
+/** A definition's schedule, as Temporal reports it. */
+export const ScheduleStateSchema = z.object({
+  schedule_id: z.string(),
+  paused: z.boolean(),
+  timezone: z.string().nullable(),
+  next_runs: z.array(z.string()),
+  recent_task_ids: z.array(z.string()),
+});
+export type ScheduleState = z.infer<typeof ScheduleStateSchema>;
+
+/** A workflow definition with its source and schedule. */
+export const DefinitionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  version: z.number().int(),
+  trigger_type: z.enum(['manual', 'schedule']),
+  created_at: z.string(),
+  updated_at: z.string(),
+  source: z.string(),
+  schedule: ScheduleStateSchema.nullable(),
+});
+
+/** A definition in the list: without source and schedule. */
+export const DefinitionSummarySchema = DefinitionSchema.omit({ source: true, schedule: true });
+export type DefinitionSummary = z.infer<typeof DefinitionSummarySchema>;

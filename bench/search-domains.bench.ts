@@ -11,6 +11,7 @@ import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import type { SearchDiagnostics } from '../activities/skills/search-domains/search-domains.js';
+import { POLICY_PROFILES } from '../activities/policy.js';
 import { createSearchDomainsSkill } from '../activities/skills/search-domains/skill.js';
 import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/skills/search-domains/operation-limiter.js';
 import { createUpstreamMeter } from '../activities/upstream-meter.js';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
         logger: createLogger('silent'),
         secrets: staticSecrets({}),
       },
+      POLICY_PROFILES['upstream-search'].deadlines,
       { onDiagnostics: (d) => (last = d) },
     );
     const ctx = {

@@ -5,22 +5,17 @@
  * this checkout's own app definitions (activities/apps), loaded in-process.
  */
 import { z } from 'zod';
-import { isPolicyName, POLICY_PROFILES } from '../activities/policy.js';
 import { createStaticCatalog, type SkillCatalog, type SkillCatalogEntry } from '../definitions/index.js';
 import type { SkillDetails, SkillflowClient } from '../sdk/index.js';
 
 /** One catalog entry from a skill's details (what GET .../details answers). */
 export function entryFromDetails(details: SkillDetails): SkillCatalogEntry {
-  const policy = details.execution.policy;
   return {
     unattended: details.capabilities.unattended,
     input: z.fromJSONSchema(details.request_schema),
     workflowOutput: z.fromJSONSchema(details.workflow_output_schema),
-    // The details route reports the profile's whole-call limit; the profile (same code base)
-    // knows the longest step timeout a definition may ask for.
-    maxTimeoutMs: isPolicyName(policy)
-      ? POLICY_PROFILES[policy].maxStepTimeoutMs
-      : details.execution.timeout_ms,
+    // The policy's whole-call limit is also the longest step timeout a definition may ask for.
+    maxTimeoutMs: details.execution.timeout_ms,
   };
 }
 

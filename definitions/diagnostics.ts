@@ -2,6 +2,7 @@
  * Diagnostics: every problem in a definition, with a stable code, the path of the offending
  * node and its 1-based line and column. docs/workflow-language.md lists every code (a test checks).
  */
+import { z } from 'zod';
 
 /** Every diagnostic code, with the one-line meaning the docs expand on. */
 export const DIAGNOSTIC_CODES = {
@@ -49,17 +50,17 @@ export const DIAGNOSTIC_CODES = {
 /** A diagnostic code. */
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
-/** One problem found in a definition. */
-export interface Diagnostic {
-  code: DiagnosticCode;
-  message: string;
-  /** Path of the offending node, e.g. `steps[0].input.requests[0].max_results`; '' for the root. */
-  path: string;
-  /** 1-based. */
-  line: number;
-  /** 1-based. */
-  column: number;
-}
+/** One problem found in a definition, as the API answers it (`details.diagnostics[]`). */
+export const DiagnosticSchema = z.object({
+  code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [DiagnosticCode, ...DiagnosticCode[]]),
+  message: z.string(),
+  path: z.string().describe('Path of the offending node, e.g. steps[0].input.requests[0].max_results.'),
+  line: z.number().int().describe('1-based line.'),
+  column: z.number().int().describe('1-based column.'),
+});
+
+/** One problem found in a definition; `path` is '' for the root. */
+export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 
 /** Orders diagnostics by position, then code, for stable output. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -6,6 +6,7 @@ export { compileDefinition, type CompileOptions, type CompileResult } from './co
 export { createStaticCatalog, type SkillCatalog, type SkillCatalogEntry } from './catalog.js';
 export {
   DIAGNOSTIC_CODES,
+  DiagnosticSchema,
   formatDiagnostics,
   sortDiagnostics,
   type Diagnostic,

@@ -270,6 +270,40 @@ export type SkillDetails = {
   };
 };
 
+/** The caller’s API keys (never with their tokens). */
+export type ApiKeyList = {
+  keys: {
+    id: string;
+    name: string;
+    scopes: string[];
+    tier: 'free' | 'standard' | 'pro';
+    created_at: string;
+    last_used_at: string | null;
+    revoked_at: string | null;
+  }[];
+};
+
+/** A new API key: the only answer that shows its token. */
+export type CreatedApiKey = {
+  id: string;
+  /** The API token. Shown only in this answer; store it now. */
+  token: string;
+  name: string;
+  scopes: string[];
+  tier: 'free' | 'standard' | 'pro';
+  created_at: string;
+};
+
+/** The body of POST /v1/keys. */
+export type CreateKeyInput = {
+  /** A label for people, e.g. "ci". */
+  name: string;
+  /** `*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller. */
+  scopes: string[];
+  /** Rate-limit tier; default and maximum: the caller's tier. */
+  tier?: 'free' | 'standard' | 'pro';
+};
+
 /** Input of `design.search_icons` (Search icons): the body of POST /v1/apps/design/skills/search_icons. */
 export type DesignSearchIconsInput = {
   /** One to five icon searches; the output keeps this order. */

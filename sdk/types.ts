@@ -1,10 +1,10 @@
 /**
  * Hand-written SDK types: the skill-call answers (the three shapes of
  * POST /v1/apps/{app}/skills/{skill}), API keys, and the typed `client.apps` surface built
- * over the generated {@link SkillTypes}. Response bodies of the other routes are generated
+ * over the generated {@link SkillTypes}. Every other body, API keys included, is generated
  * (sdk/generated.ts).
  */
-import type { SkillTypes, Task } from './generated.js';
+import type { ApiKeyList, SkillTypes, Task } from './generated.js';
 
 /** The envelope every skill takes: 1 to 5 independent request items. */
 export interface SkillInput {
@@ -78,31 +78,13 @@ export type TaskStep = Task['steps'][number];
 /** Terminal task states. */
 export const TERMINAL_STATUSES: readonly Task['status'][] = ['completed', 'failed', 'cancelled'];
 
-/** Access tiers of an API key. */
-export type KeyTier = 'free' | 'standard' | 'pro';
-
 /** An API key as listed (never with its token). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** `*`, `workflows`, `keys`, `app:<app_id>` or `skill:<app_id>.<skill_id>`. */
-  scopes: string[];
-  tier: KeyTier;
-  created_at: string;
-  [key: string]: unknown;
-}
+export type ApiKey = ApiKeyList['keys'][number];
 
-/** 201 of POST /v1/keys: the only time the token is shown. */
-export interface CreatedApiKey extends ApiKey {
-  token: string;
-}
+/** Access tiers of an API key. */
+export type KeyTier = ApiKey['tier'];
 
-/** Body of POST /v1/keys. */
-export interface CreateKeyInput {
-  name: string;
-  scopes: string[];
-  tier?: KeyTier;
-}
+export type { CreatedApiKey, CreateKeyInput } from './generated.js';
 
 /** A definition's source: YAML or JSON text, or an object (sent as JSON). */
 export type DefinitionSource = string | Record<string, unknown>;

@@ -21,6 +21,7 @@ import {
 } from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../boundary.js';
 import type { ReferenceResolver } from '../providers/encyclopedia/references.js';
+import { POLICY_PROFILES } from '../policy.js';
 
 export interface ChatMessageInput {
   ownerId: string;
@@ -49,7 +50,8 @@ export interface ChatDelivery {
   deliverChatMessage(input: ChatMessageInput): Promise<DeliveredChatMessage>;
 }
 
-const WEBHOOK_TIMEOUT_MS = 10_000;
+/** One webhook POST may stall this long: the chat-delivery profile's idle timeout. */
+const WEBHOOK_TIMEOUT_MS = POLICY_PROFILES['chat-delivery'].deadlines.idleTimeoutMs;
 /** Rendered text is bounded: a large list in `#each` must not become an unbounded message. */
 export const MAX_TITLE_CHARS = 512;
 export const MAX_MESSAGE_CHARS = 32_768;

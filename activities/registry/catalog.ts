@@ -1,6 +1,5 @@
 /** The definitions compiler's view of the registry: loaded skills only, with policy limits. */
 import type { SkillCatalog } from '../../definitions/catalog.js';
-import { isPolicyName, POLICY_PROFILES } from '../policy.js';
 import type { Registry } from './registry.js';
 
 export function catalogFromRegistry(registry: Registry): SkillCatalog {
@@ -17,12 +16,11 @@ export function catalogFromRegistry(registry: Registry): SkillCatalog {
       if (!app || !skill || extra !== undefined) return undefined;
       const loaded = registry.available(app, skill);
       if (!loaded || `${loaded.manifest.appId}.${loaded.manifest.id}` !== ref) return undefined;
-      const policy = loaded.manifest.policy;
       return {
         unattended: loaded.manifest.capabilities.unattended,
         input: loaded.impl.input,
         workflowOutput: loaded.impl.workflowOutput,
-        maxTimeoutMs: isPolicyName(policy) ? POLICY_PROFILES[policy].maxStepTimeoutMs : 0,
+        maxTimeoutMs: loaded.policy.maxStepTimeoutMs,
       };
     },
   };

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { formatPath } from '../../lib/errors/skillflow-error.js';
-import { AppFileSchema, toAppManifest } from './manifest.js';
-import type { AppManifest, LoadedSkill, Platform, SkillImplementation } from './types.js';
+import { resolvePolicy, type SkillDeadlines } from '../policy.js';
+import { AppFileSchema } from './manifest.js';
+import type { AppManifest, CreateSkill, LoadedSkill, Platform, SkillImplementation } from './types.js';
 
 export interface LoadProblem {
   file: string;
@@ -38,11 +39,13 @@ async function loadImplementation(
   appFile: string,
   modulePath: string,
   platform: Platform,
+  deadlines: SkillDeadlines,
 ): Promise<SkillImplementation> {
   const file = path.resolve(path.dirname(appFile), `${modulePath}.ts`);
   const mod = (await import(pathToFileURL(file).href)) as { createSkill?: unknown };
   if (typeof mod.createSkill !== 'function') throw new Error('module does not export createSkill(platform)');
-  const impl = (await (mod.createSkill as (p: Platform) => unknown)(platform)) as SkillImplementation;
+  const impl = (await (mod.createSkill as CreateSkill)(platform, deadlines)) as
+    SkillImplementation | undefined;
   if (!impl || typeof impl.run !== 'function')
     throw new Error('createSkill() did not return a skill implementation');
   return impl;
@@ -70,17 +73,18 @@ export async function loadRegistry(
         const first = parsed.error.issues[0];
         throw new Error(`${formatPath(first?.path ?? [])}: ${first?.message ?? 'invalid'}`);
       }
-      manifest = toAppManifest(parsed.data);
+      manifest = parsed.data;
     } catch (err) {
       problems.push({ file: rel, message: err instanceof Error ? err.message : String(err) });
       continue;
     }
     apps.push(manifest);
     for (const sk of manifest.skills) {
+      const policy = resolvePolicy(sk.policy);
       let impl: SkillImplementation | undefined;
       let loadError: string | undefined;
       try {
-        impl = await loadImplementation(file, sk.implementation, platform);
+        impl = await loadImplementation(file, sk.implementation, platform, policy.deadlines);
       } catch (err) {
         loadError = err instanceof Error ? err.message.split('\n')[0] : String(err);
         problems.push({ file: rel, skill: `${sk.appId}.${sk.id}`, message: loadError ?? 'failed to load' });
@@ -89,7 +93,7 @@ export async function loadRegistry(
           'skill implementation failed to load; it will answer 404',
         );
       }
-      skills.set(`${sk.appId}.${sk.id}`, { manifest: sk, impl, loadError });
+      skills.set(`${sk.appId}.${sk.id}`, { manifest: sk, policy, impl, loadError });
     }
   }
   const get = (appId: string, skillId: string) => skills.get(`${normaliseId(appId)}.${normaliseId(skillId)}`);

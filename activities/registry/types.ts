@@ -1,57 +1,16 @@
 /**
  * The skills framework's contracts. An app definition file (activities/apps/<app>/app.yaml)
- * declares an app and its skills' metadata; each skill's implementation module exports
- * `createSkill(platform)` returning a {@link SkillImplementation}.
+ * declares an app and its skills' metadata; each skill's implementation module exports a
+ * {@link CreateSkill} function named `createSkill` returning a {@link SkillImplementation}.
  */
 import type { z } from 'zod';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretStore } from '../../lib/secrets.js';
+import type { ResolvedPolicy, SkillDeadlines } from '../policy.js';
+import type { SkillManifest } from './manifest.js';
 
-export interface SkillCapabilities {
-  /** sync: answers within one request; async: long-running, answers with task_id + embed_id. */
-  mode: 'sync' | 'async';
-  /** read: no side effects outside the service; write: changes something. */
-  access: 'read' | 'write';
-  /** May run inside a scheduled/unattended workflow. */
-  unattended: boolean;
-  needsConnectedAccount: boolean;
-  needsApproval: boolean;
-}
-
-export type AnonymousAccess = 'inline' | 'none';
-
-export interface SkillPricing {
-  /** Credits charged per request item (one group). */
-  creditsPerRequest: number;
-  notes?: string;
-}
-
-/** Metadata declared in the app definition file. */
-export interface SkillManifest {
-  id: string;
-  appId: string;
-  title: string;
-  description: string;
-  capabilities: SkillCapabilities;
-  anonymousAccess: AnonymousAccess;
-  pricing: SkillPricing;
-  providers: string[];
-  models: string[];
-  /** Named profile in activities/policy.ts. */
-  policy: string;
-  /** Module path relative to app.yaml, without extension, exporting `createSkill`. */
-  implementation: string;
-  /** Dotted paths of the request item's primary fields (e.g. `query`). */
-  primaryFields: string[];
-}
-
-export interface AppManifest {
-  id: string;
-  title: string;
-  description: string;
-  skills: SkillManifest[];
-}
+export type { AppManifest, SkillManifest } from './manifest.js';
 
 /** Everything a skill may need from the platform. No user, chat or embed context. */
 export interface Platform {
@@ -59,6 +18,13 @@ export interface Platform {
   logger: Logger;
   secrets: SecretStore;
 }
+
+/**
+ * An implementation module's `createSkill`, called once at registry load with the platform and
+ * the in-activity deadlines of the skill's policy profile (activities/policy.ts). It returns
+ * (or resolves to) a {@link SkillImplementation}; the registry checks the shape.
+ */
+export type CreateSkill = (platform: Platform, deadlines: SkillDeadlines) => unknown;
 
 /** One provider a call will use, with the model for model providers. */
 export interface ProviderUse {
@@ -119,6 +85,8 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
 
 export interface LoadedSkill {
   manifest: SkillManifest;
+  /** The manifest's policy profile, resolved at registry load. */
+  policy: ResolvedPolicy;
   /** Undefined when the implementation failed to load (the skill then answers 404). */
   impl: SkillImplementation | undefined;
   loadError: string | undefined;

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { AppManifest, LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
-import { isPolicyName, POLICY_PROFILES } from '../../activities/policy.js';
 
 export const SkillViewSchema = z.object({
   id: z.string(),
@@ -96,8 +95,6 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
 export function skillDetails(
   skill: LoadedSkill & { impl: SkillImplementation },
 ): z.infer<typeof SkillDetailsSchema> {
-  const policyName = skill.manifest.policy;
-  const profile = isPolicyName(policyName) ? POLICY_PROFILES[policyName] : undefined;
   return {
     ...skillView(skill),
     request_schema: jsonSchema(skill.impl.input, 'input'),
@@ -110,9 +107,9 @@ export function skillDetails(
       available: true,
       mode: skill.manifest.capabilities.mode,
       anonymous: skill.manifest.anonymousAccess === 'inline',
-      policy: policyName,
-      timeout_ms: profile?.scheduleToCloseMs ?? 0,
-      max_attempts: profile?.retry.maximumAttempts ?? 1,
+      policy: skill.policy.name,
+      timeout_ms: skill.policy.activity.scheduleToCloseTimeout,
+      max_attempts: skill.policy.activity.retry.maximumAttempts,
     },
   };
 }

@@ -13,7 +13,14 @@ import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.j
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
-import { DiagnosticSchema, errorResponses, RunSummarySchema } from '../schemas.js';
+import {
+  DefinitionSchema,
+  DefinitionSummarySchema,
+  DiagnosticSchema,
+  errorResponses,
+  RunSummarySchema,
+  ScheduleStateSchema,
+} from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
 import type { OwnerQuotas } from '../services/owner-quotas.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
@@ -33,25 +40,6 @@ const DefinitionBody = z
     'The definition as JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.',
   );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
-
-const ScheduleStateSchema = z.object({
-  schedule_id: z.string(),
-  paused: z.boolean(),
-  timezone: z.string().nullable(),
-  next_runs: z.array(z.string()),
-  recent_task_ids: z.array(z.string()),
-});
-const DefinitionSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  version: z.number().int(),
-  trigger_type: z.enum(['manual', 'schedule']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  source: z.string(),
-  schedule: ScheduleStateSchema.nullable(),
-});
-const SummarySchema = DefinitionSchema.omit({ source: true, schedule: true });
 
 function formatOf(contentType: string | undefined): SourceFormat {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -155,7 +143,10 @@ export const workflowRoutes =
           tags,
           security: BEARER,
           summary: 'List workflow definitions',
-          response: { 200: z.object({ workflows: z.array(SummarySchema) }), ...errorResponses(401, 403) },
+          response: {
+            200: z.object({ workflows: z.array(DefinitionSummarySchema) }),
+            ...errorResponses(401, 403),
+          },
         },
       },
       async (req) => ({ workflows: await engine.definitions.list(owner(req)) }),

@@ -23,17 +23,9 @@ import {
   listDefinitions,
   type StoredDefinition,
 } from '../../lib/store/owners/definitions.js';
+import type { DefinitionSummary } from '../schemas.js';
 
 export type { StoredDefinition };
-
-export interface DefinitionSummary {
-  id: string;
-  title: string;
-  version: number;
-  trigger_type: 'manual' | 'schedule';
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * Called with the compiled plan (and, on an update, the current version) before it is stored;

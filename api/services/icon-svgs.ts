@@ -9,6 +9,7 @@ import {
   type IconProvider,
   type SvgOptions,
 } from '../../activities/providers/icons/index.js';
+import { POLICY_PROFILES } from '../../activities/policy.js';
 import { ByteLru } from '../../lib/cache/byte-lru.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -28,7 +29,8 @@ export class IconSvgService {
   private readonly provider: IconProvider;
 
   constructor(config: Pick<Config, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>, provider?: IconProvider) {
-    this.provider = provider ?? iconProviderFor(config);
+    this.provider =
+      provider ?? iconProviderFor(config, POLICY_PROFILES['upstream-lookup'].deadlines.idleTimeoutMs);
     this.cache = new ByteLru(config.ICON_SVG_CACHE_BYTES);
   }
 

@@ -7,7 +7,6 @@
  * the activity boundary does on the Temporal path). The input must already be validated at the
  * HTTP edge: it is not parsed again here.
  */
-import { POLICY_PROFILES, isPolicyName } from '../../activities/policy.js';
 import type { LoadedSkill, SkillImplementation, UpstreamMeter } from '../../activities/registry/types.js';
 import type { FullSkillResult } from '../../activities/skill-activity.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -17,8 +16,7 @@ export type RunnableSkill = LoadedSkill & { impl: SkillImplementation };
 
 /** The deadline of one in-process run: the one-attempt limit of the skill's policy profile. */
 export function inlineDeadlineMs(skill: RunnableSkill): number {
-  const name = skill.manifest.policy;
-  return (isPolicyName(name) ? POLICY_PROFILES[name] : POLICY_PROFILES['upstream-lookup']).startToCloseMs;
+  return skill.policy.activity.startToCloseTimeout;
 }
 
 export interface InlineRunOptions {

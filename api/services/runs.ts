@@ -10,7 +10,8 @@ import {
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { activityPolicy, isPolicyName, type ActivityPolicy } from '../../activities/policy.js';
+import { activityPolicy, type ActivityPolicy } from '../../activities/policy.js';
+import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import { LIMITS } from '../../definitions/limits.js';
 import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/runtime/index.js';
@@ -64,8 +65,8 @@ export class RunsService {
         continue;
       }
       const [app = '', skill = ''] = step.skill.split('.');
-      const policy = this.registry.get(app, skill)?.manifest.policy ?? 'upstream-lookup';
-      out[step.id] = activityPolicy(isPolicyName(policy) ? policy : 'upstream-lookup', step.timeoutMs);
+      const policy = this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
+      out[step.id] = activityPolicy(policy, step.timeoutMs);
     }
     return out;
   }
@@ -233,12 +234,4 @@ export class RunsService {
       recent_task_ids: d.info.recentActions.map((a) => a.action.workflow.workflowId),
     };
   }
-}
-
-export interface ScheduleState {
-  schedule_id: string;
-  paused: boolean;
-  timezone: string | null;
-  next_runs: string[];
-  recent_task_ids: string[];
 }

@@ -16,7 +16,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { activityPolicy, isPolicyName } from '../../activities/policy.js';
 import { createOwnerProviderShare, type OwnerProviderShare } from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { requestItems } from '../../activities/registry/request-items.js';
@@ -142,7 +141,7 @@ export class SkillCallsService {
     const args: SkillCallInput = {
       skill: ref,
       input,
-      policy: activityPolicy(isPolicyName(skill.manifest.policy) ? skill.manifest.policy : 'upstream-lookup'),
+      policy: skill.policy.activity,
       ...(embedId ? { embedId } : {}),
       ownerId: principal.ownerId,
     };

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { SourceFormat } from '../../definitions/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DefinitionsService, PlanCheck, StoredDefinition } from './definitions.js';
-import type { RunsService, ScheduleState } from './runs.js';
+import type { ScheduleState } from '../schemas.js';
+import type { RunsService } from './runs.js';
 
 export class WorkflowEngine {
   constructor(

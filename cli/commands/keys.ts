@@ -3,7 +3,7 @@
  * no other command ever prints a token.
  */
 import type { Command } from 'commander';
-import type { KeyTier } from '../../sdk/index.js';
+import type { ApiKey, KeyTier } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { CliError, EXIT, err, out, printJson } from '../output.js';
 
@@ -62,7 +62,9 @@ export function registerKeys(
     .action((flags: { json?: boolean }) =>
       run(async () => {
         // Defensive: a token must never reach the terminal from a listing.
-        const list = (await context().client.keys.list()).map(({ token: _token, ...k }) => k);
+        const list = (await context().client.keys.list()).map(
+          ({ token: _token, ...k }: ApiKey & { token?: unknown }) => k,
+        );
         if (flags.json) printJson({ keys: list });
         else if (list.length === 0) out('no API keys');
         else

@@ -22,8 +22,8 @@ const scope: RunScope = {
     search: {
       result_count: 2,
       results: [
-        { fqdn: 'cedar.com', premium: false, registration: { currency: 'EUR', price_after_taxes: 11.9 } },
-        { fqdn: 'cedar.io', premium: true, registration: null },
+        { domain: 'cedar.com', premium: false, registration_tiers: [{ price_after_taxes: 11.9 }] },
+        { domain: 'cedar.io', premium: true, registration_tiers: [] },
       ],
       raw: { results: [{ id: 'g1' }] },
     },
@@ -36,12 +36,12 @@ describe('templates: allowed constructs', () => {
     expect(render('{{steps.search.result_count}} for {{inputs.name}}')).toBe('2 for Ada');
     expect(
       render(
-        '{{len steps.search.results}} {{json steps.search.raw}} {{default steps.search.results.5.fqdn "none"}}',
+        '{{len steps.search.results}} {{json steps.search.raw}} {{default steps.search.results.5.domain "none"}}',
       ),
     ).toBe('2 {"results":[{"id":"g1"}]} none');
     expect(
       render(
-        '{{#each steps.search.results}}{{@index}}:{{this.fqdn}}{{#if premium}}*{{/if}}{{#unless @last}}, {{/unless}}{{/each}}',
+        '{{#each steps.search.results}}{{@index}}:{{this.domain}}{{#if premium}}*{{/if}}{{#unless @last}}, {{/unless}}{{/each}}',
       ),
     ).toBe('0:cedar.com, 1:cedar.io*');
     expect(
@@ -49,9 +49,9 @@ describe('templates: allowed constructs', () => {
         '{{#if steps.search.result_count}}yes{{else}}no{{/if}} {{#each inputs.tags}}[{{this}}]{{else}}empty{{/each}}',
       ),
     ).toBe('yes [x][y]');
-    expect(render('{{!-- note --}}{{{steps.search.results.0.fqdn}}} {{#if (len inputs.tags)}}n{{/if}}')).toBe(
-      'cedar.com n',
-    );
+    expect(
+      render('{{!-- note --}}{{{steps.search.results.0.domain}}} {{#if (len inputs.tags)}}n{{/if}}'),
+    ).toBe('cedar.com n');
   });
 
   it('checks paths inside #each against the element schema', () => {
@@ -59,7 +59,7 @@ describe('templates: allowed constructs', () => {
       [
         'UNKNOWN_OUTPUT_FIELD',
         49,
-        'The #each element has no field at segment 1 after this; at that point it is an object with fields domain, fqdn, availability, premium, registration.',
+        'The #each element has no field at segment 1 after this; at that point it is an object with fields domain, domain_unicode, availability, premium, reserved, corporate, restrictions, currency, registration_tiers, renewal_tiers, taxes, pricing_status, checked_at, url, group_id, group_index.',
       ],
     ]);
   });

@@ -112,8 +112,12 @@ describe('step timeouts', () => {
 
   it('rejects malformed and too-long timeouts', () => {
     expect(brief(withTimeout('fast'))).toEqual([['INVALID_DURATION', 'steps[0].timeout', 7, 14]]);
-    expect(diagnosticsOf(withTimeout('2m'))).toMatchObject([
-      { code: 'TIMEOUT_TOO_LONG', message: 'The timeout exceeds the maximum of 60s for this step.', line: 7 },
+    expect(diagnosticsOf(withTimeout('6m'))).toMatchObject([
+      {
+        code: 'TIMEOUT_TOO_LONG',
+        message: 'The timeout exceeds the maximum of 300s for this step.',
+        line: 7,
+      },
     ]);
   });
 });

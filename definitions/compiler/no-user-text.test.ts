@@ -122,10 +122,10 @@ const CASES: Case[] = [
       'steps:',
       '  - id: search',
       '    use_app_skill: hosting.search_domains',
-      '    timeout: 2m',
+      '    timeout: 6m',
       '    input: { requests: [{ query: qzcedar, max_results: 99 }] }',
     ].join('\n'),
-    alsoSecret: ['2m', '99'],
+    alsoSecret: ['6m', '99'],
     expected: [
       ['INVALID_DURATION', 'start_when.schedule.every', 3, 22],
       ['TIMEOUT_TOO_LONG', 'steps[0].timeout', 7, 14],

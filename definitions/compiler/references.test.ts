@@ -12,12 +12,12 @@ describe('step references', () => {
   it('accepts declared output fields, indices, projections and length', () => {
     const message = [
       '{{steps.search.result_count}}',
-      '{{steps.search.results.0.fqdn}}',
+      '{{steps.search.results.0.domain}}',
       '{{steps.search.results.length}}',
-      '{{steps.search.results.[1].registration.price_after_taxes}}',
-      '{{json steps.search.raw.results.0.anything}}',
+      '{{steps.search.results.[1].registration_tiers.0.price_after_taxes}}',
+      '{{json steps.search.raw.results.0.warnings}}',
     ].join(' ');
-    const next = `  - id: again\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n`;
+    const next = `  - id: again\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].domain\n          tlds: $nodes.search.output.results[].domain\n`;
     expect(planOf(withSteps(SEARCH_STEP + chat(message) + next)).steps).toHaveLength(3);
   });
 
@@ -27,7 +27,7 @@ describe('step references', () => {
       {
         code: 'UNKNOWN_OUTPUT_FIELD',
         message:
-          "The step's output has no field at segment 1 after the step id; at that point it is an object with fields results, result_count, raw.",
+          "The step's output has no field at segment 1 after the step id; at that point it is an object with fields results, result_count, raw, error.",
         path: 'steps[1].send_chat_message.message',
         line: 13,
         column: 19,
@@ -50,7 +50,7 @@ describe('step references', () => {
   });
 
   it('rejects fields below scalars and beyond projections', () => {
-    const message = 'a {{steps.search.result_count.value}} b {{steps.search.results.0.fqdn.x}}';
+    const message = 'a {{steps.search.result_count.value}} b {{steps.search.results.0.domain.x}}';
     const next =
       '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: x\n          tlds: $nodes.search.output.results[].nope\n';
     expect(brief(withSteps(SEARCH_STEP + chat(message) + next))).toEqual([
@@ -103,7 +103,7 @@ describe('run input references', () => {
       '      requests:',
       '        - query: "{{inputs.keyword}}-shop"',
       '          max_results: "{{inputs.max}}"',
-      '          id: $nodes.search.output.results[0].fqdn',
+      '          id: $nodes.search.output.results[0].domain',
     ].join('\n');
     const plan = planOf(withSteps(`${SEARCH_STEP}${step}\n`, manualWithInputs));
     const input = (plan.steps[1] as SkillPlanStep).input;
@@ -139,7 +139,7 @@ describe('run input references', () => {
                     key: 'id',
                     value: {
                       kind: 'ref',
-                      ref: { root: 'steps', step: 'search', path: ['results', 0, 'fqdn'] },
+                      ref: { root: 'steps', step: 'search', path: ['results', 0, 'domain'] },
                     },
                   },
                 ],
@@ -175,7 +175,7 @@ describe('static validation of skill input', () => {
     expect(diagnosticsOf(withSteps(step))).toEqual([
       {
         code: 'INVALID_SKILL_INPUT',
-        message: 'Too big: expected number to be <=20',
+        message: 'max_results must be an integer from 1 to 20.',
         path: 'steps[0].input.requests[0].max_results',
         line: 10,
         column: 24,
@@ -192,7 +192,7 @@ describe('static validation of skill input', () => {
 
   it('skips what references decide but still checks the literal parts', () => {
     const next =
-      '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].fqdn\n          tlds: $nodes.search.output.results[].fqdn\n          max_results: 0\n';
+      '  - id: b\n    use_app_skill: hosting.search_domains\n    input:\n      requests:\n        - query: $nodes.search.output.results[0].domain\n          tlds: $nodes.search.output.results[].domain\n          max_results: 0\n';
     expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
       ['INVALID_SKILL_INPUT', 'steps[1].input.requests[0].max_results', 16, 24],
     ]);
@@ -205,9 +205,9 @@ describe('static validation of skill input', () => {
       '    input:',
       '      requests:',
       '        - query: $nodes.search.output.result_count',
-      '          tlds: $nodes.search.output.results[].fqdn',
+      '          tlds: $nodes.search.output.results[].domain',
       '          max_results: "{{steps.search.result_count}} max"',
-      '          country: "{{steps.search.results.0.fqdn}}"',
+      '          country: "{{steps.search.results.0.domain}}"',
       '',
     ].join('\n');
     expect(diagnosticsOf(withSteps(SEARCH_STEP + next)).map((d) => [d.path, d.line, d.message])).toEqual([
@@ -223,7 +223,9 @@ describe('static validation of skill input', () => {
   it('requires $nodes references to be the whole string', () => {
     const next =
       '  - id: b\n    use_app_skill: hosting.search_domains\n    input: { requests: [{ query: "best $nodes.search.output.results" }] }\n';
+    // The literal text is also checked as a query (the real schema refuses `$` in a keyword).
     expect(brief(withSteps(SEARCH_STEP + next))).toEqual([
+      ['INVALID_SKILL_INPUT', 'steps[1].input.requests[0].query', 12, 34],
       ['INVALID_REFERENCE', 'steps[1].input.requests[0].query', 12, 40],
     ]);
   });

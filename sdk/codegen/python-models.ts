@@ -32,10 +32,8 @@ export const PYTHON_MODELS_FILE = path.join(PACKAGE_DIR, 'models.py');
 /** The generated typed apps. */
 export const PYTHON_APPS_FILE = path.join(PACKAGE_DIR, '_apps.py');
 
-/** Types only the Python SDK names (the JS SDK writes these by hand): name, path, method, status. */
+/** Types only the Python SDK names: name, path, method, status. */
 const PYTHON_TYPES: [name: string, path: string, method: string, status: string, doc: string][] = [
-  ['ApiKeyList', '/v1/keys', 'get', '200', 'The caller’s API keys (never with their tokens).'],
-  ['CreatedApiKey', '/v1/keys', 'post', '201', 'A new API key: the only answer that shows its token.'],
   ['ErrorEnvelope', '/v1/tasks/{task_id}', 'get', '404', 'The body of every error answer.'],
 ];
 

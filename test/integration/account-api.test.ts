@@ -116,7 +116,7 @@ describe('keys, embeds, chats and workspace results', () => {
       expect(bad.status).toBe(400);
       expect(bad.json.error.code).toBe('INVALID_PARAMETER');
       expect(bad.json.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
-        '',
+        'extra',
         'name',
         'scopes[0]',
       ]);
@@ -398,7 +398,7 @@ describe('keys, embeds, chats and workspace results', () => {
           },
           'children',
         ],
-        [{ surprise: true }, ''],
+        [{ surprise: true }, 'surprise'],
       ];
       for (const [over, path] of cases) {
         const res = await h.request('POST', '/v1/apps/workspace/results', body(over));

@@ -146,10 +146,22 @@ describe('skill discovery and authenticated skill calls', () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('INVALID_PARAMETER');
-    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
-      'requests[0].text',
-      'requests[1]',
-    ]);
+    // An unknown field is named by its own path, never quoted in a message (one mapping for the
+    // HTTP edge and the activity boundary: issuesFromZod).
+    expect(res.json.error).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: 'Invalid body at requests[0].text: Too small: expected string to have >=1 characters',
+      details: {
+        issues: [
+          {
+            path: 'requests[0].text',
+            message: 'Too small: expected string to have >=1 characters',
+            location: 'body',
+          },
+          { path: 'requests[1].extra', message: 'Unknown field.', location: 'body' },
+        ],
+      },
+    });
     const six = await h.request('POST', '/v1/apps/echo/skills/shout', {
       requests: Array.from({ length: 6 }, () => ({ text: 'x' })),
     });

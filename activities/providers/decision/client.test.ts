@@ -9,6 +9,9 @@ import {
   type ScoreCandidatesInput,
 } from './client.js';
 import { DecisionRequestSchema } from './wire.js';
+import { POLICY_PROFILES } from '../../policy.js';
+
+const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
 
 const KEY = 'dk-live-93f1a7c2';
 const MODEL = 'decision-v1-2026-01';
@@ -34,6 +37,7 @@ const configFor = (url: string | undefined) => ({
 beforeAll(async () => {
   sim = await startDecisionSimulator({ apiKey: KEY });
   client = createDecisionClient({
+    timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
     config: configFor(sim.url),
     secrets: staticSecrets({ decision_api_key: KEY }),
   });
@@ -87,6 +91,7 @@ describe('scoreCandidates', () => {
 
   it('falls back to the DECISION_API_KEY config value when the secret store has none', async () => {
     const fromEnv = createDecisionClient({
+      timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
       config: { ...configFor(sim.url), DECISION_API_KEY: KEY },
       secrets: staticSecrets({}),
     });
@@ -128,6 +133,7 @@ describe('every failure is DecisionUnavailableError', () => {
 
   it('a wrong key is an HTTP failure whose message holds no key', async () => {
     const wrong = createDecisionClient({
+      timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
       config: configFor(sim.url),
       secrets: staticSecrets({ decision_api_key: 'nope-key' }),
     });
@@ -152,6 +158,7 @@ describe('every failure is DecisionUnavailableError', () => {
     const gone = await startDecisionSimulator({ apiKey: KEY });
     await gone.close();
     const c = createDecisionClient({
+      timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
       config: configFor(gone.url),
       secrets: staticSecrets({ decision_api_key: KEY }),
     });
@@ -175,11 +182,16 @@ describe('every failure is DecisionUnavailableError', () => {
 
   it('missing configuration, blank criteria and duplicate ids fail locally', async () => {
     const noUrl = createDecisionClient({
+      timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
       config: configFor(undefined),
       secrets: staticSecrets({ decision_api_key: KEY }),
     });
     expect((await unavailable(noUrl.scoreCandidates(input))).reason).toBe('not_configured');
-    const noKey = createDecisionClient({ config: configFor(sim.url), secrets: staticSecrets({}) });
+    const noKey = createDecisionClient({
+      timeoutMs: SEARCH_DEADLINES.decisionTimeoutMs,
+      config: configFor(sim.url),
+      secrets: staticSecrets({}),
+    });
     expect((await unavailable(noKey.scoreCandidates(input))).reason).toBe('not_configured');
     expect((await unavailable(client.scoreCandidates({ ...input, criteria: '  ' }))).reason).toBe(
       'invalid_input',

@@ -41,7 +41,6 @@ export class DecisionUnavailableError extends Error {
  */
 export const MAX_CANDIDATES = 40;
 export const MAX_REQUEST_BYTES = 64 * 1024;
-export const DEFAULT_DECISION_TIMEOUT_MS = 10_000;
 
 export interface ScoreCandidatesInput {
   /** The user's relevance criteria (non-blank). Sent as data, never as instructions. */
@@ -54,6 +53,7 @@ export interface ScoreCandidatesInput {
 
 export interface ScoreCandidatesOptions {
   signal?: AbortSignal;
+  /** Default: the client's `timeoutMs`. */
   timeoutMs?: number;
   /** Reject the whole decision when any answer's confidence is below this. */
   minConfidence?: number;
@@ -71,6 +71,8 @@ export interface DecisionClientOptions {
   config: Pick<Config, 'DECISION_URL' | 'DECISION_MODEL' | 'DECISION_API_KEY'>;
   /** `decision_api_key`; the env `DECISION_API_KEY` is the fallback. */
   secrets: SecretStore;
+  /** Limit of one decision request: the decision timeout of the calling skill's policy. */
+  timeoutMs: number;
 }
 
 const LEGEND = { '0': 'irrelevant', '1': 'weak fit', '2': 'partial fit', '3': 'good fit', '4': 'exact fit' };
@@ -130,7 +132,7 @@ export function createDecisionClient(opts: DecisionClientOptions): DecisionClien
     if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES)
       throw fail('too_large', 'The decision request exceeds its size bound.');
 
-    const timeoutMs = callOpts.timeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
+    const timeoutMs = callOpts.timeoutMs ?? opts.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callOpts.signal ? AbortSignal.any([callOpts.signal, timeout]) : timeout;
     let status: number;

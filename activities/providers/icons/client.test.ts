@@ -25,7 +25,7 @@ describe('icon upstream client over HTTP against the simulator', () => {
   beforeEach(() => sim.reset());
 
   it('reads /search, /{prefix}.json with aliases resolved to their parent, and the raw SVG', async () => {
-    const client = createIconClient({ baseUrl: sim.url });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000 });
     const found = await client.search({ query: 'home', limit: 3 }, ctx());
     expect(found.icons.slice(0, 2)).toEqual([
       { prefix: 'tabler', name: 'home' },
@@ -47,14 +47,14 @@ describe('icon upstream client over HTTP against the simulator', () => {
   });
 
   it('404: a missing icon is undefined; an unknown prefix gives no sizes', async () => {
-    const client = createIconClient({ baseUrl: sim.url });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000 });
     expect(await client.svg('mdi', 'no-such-icon', { height: 24 }, ctx())).toBeUndefined();
     expect(await client.sizes('no-such-set', ['a'], ctx())).toEqual(new Map());
   });
 
   it('5xx is UPSTREAM_UNAVAILABLE with the status, never the body', async () => {
     sim.setFaults([{ type: 'status', status: 503 }]);
-    const client = createIconClient({ baseUrl: sim.url });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000 });
     expect(await failure(client.search({ query: 'home', limit: 5 }, ctx()))).toEqual({
       code: 'UPSTREAM_UNAVAILABLE',
       message: 'The icon upstream answered HTTP 503.',
@@ -76,7 +76,7 @@ describe('icon upstream client over HTTP against the simulator', () => {
 
   it('malformed JSON is UPSTREAM_MALFORMED', async () => {
     sim.setFaults([{ type: 'malformed', route: 'search' }]);
-    const client = createIconClient({ baseUrl: sim.url });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000 });
     expect(await failure(client.search({ query: 'home', limit: 5 }, ctx()))).toEqual({
       code: 'UPSTREAM_MALFORMED',
       message: 'The icon upstream sent an answer that does not parse.',
@@ -86,14 +86,14 @@ describe('icon upstream client over HTTP against the simulator', () => {
 
   it('unsafe SVG comes back raw from the client (the route sanitises it)', async () => {
     sim.setFaults([{ type: 'unsafe-svg', body: '<svg onload="alert(1)"/>' }]);
-    const client = createIconClient({ baseUrl: sim.url });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000 });
     expect(await client.svg('mdi', 'home', { height: 24 }, ctx())).toBe('<svg onload="alert(1)"/>');
   });
 
   it('429 Retry-After: no further request is sent until it has passed', async () => {
     let now = 1_000_000;
     sim.setFaults([{ type: 'status', status: 429, retryAfter: '7' }]);
-    const client = createIconClient({ baseUrl: sim.url, now: () => now });
+    const client = createIconClient({ baseUrl: sim.url, timeoutMs: 5_000, now: () => now });
     const limited = {
       code: 'UPSTREAM_RATE_LIMITED',
       message: 'The icon upstream asked us to slow down; retry in 7 s.',

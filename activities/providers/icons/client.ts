@@ -10,7 +10,6 @@ import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import type { IconCallContext, IconCollection, IconProvider, IconSize } from './provider.js';
 import { WireIconSetSchema, WireSearchSchema, type WireCollection } from './wire.js';
 
-export const DEFAULT_ICON_TIMEOUT_MS = 8_000;
 /** The upstream clamps `/search` limits to 32-999; we ask for enough to survive filtering. */
 export const UPSTREAM_SEARCH_MIN = 32;
 export const UPSTREAM_SEARCH_MAX = 999;
@@ -20,7 +19,7 @@ const DEFAULT_RETRY_AFTER_S = 30;
 
 export interface IconClientOptions {
   baseUrl: string;
-  timeoutMs?: number;
+  timeoutMs: number;
   /** Clock for the Retry-After gate (tests). */
   now?: () => number;
 }
@@ -44,7 +43,7 @@ function toCollection(prefix: string, c: WireCollection): IconCollection {
 /** Creates the upstream provider. One instance per process keeps one Retry-After gate. */
 export function createIconClient(opts: IconClientOptions): IconProvider {
   const base = opts.baseUrl.replace(/\/+$/u, '');
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_ICON_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs;
   const now = opts.now ?? Date.now;
   let blockedUntil = 0;
 

@@ -10,11 +10,18 @@ import type { IconProvider } from './provider.js';
 
 const providers = new Map<string, IconProvider>();
 
-export function iconProviderFor(config: Pick<Config, 'ICON_URL'>): IconProvider {
-  const key = config.ICON_URL ?? 'offline';
+/**
+ * The icon provider for `config`: the Iconify-compatible client when ICON_URL is set (each
+ * request bounded by `timeoutMs`, the idle timeout of the caller's policy profile), else the
+ * offline sets. One instance per origin and timeout, so the 429 gate is shared.
+ */
+export function iconProviderFor(config: Pick<Config, 'ICON_URL'>, timeoutMs: number): IconProvider {
+  const key = config.ICON_URL ? `${config.ICON_URL} ${timeoutMs}` : 'offline';
   let provider = providers.get(key);
   if (!provider) {
-    provider = config.ICON_URL ? createIconClient({ baseUrl: config.ICON_URL }) : createOfflineProvider();
+    provider = config.ICON_URL
+      ? createIconClient({ baseUrl: config.ICON_URL, timeoutMs })
+      : createOfflineProvider();
     providers.set(key, provider);
   }
   return provider;

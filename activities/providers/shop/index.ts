@@ -41,5 +41,5 @@ export function createShopClient(opts: ShopTransportOptions): ShopClient {
 export { isProxyEligible, parseRetryAfter, ShopError, type ShopErrorKind, type ShopVia } from './errors.js';
 export { canonicalFqdn, sameFqdn } from './fqdn.js';
 export type { LookupOptions, QuoteParams, ShopCallOptions } from './lookup.js';
-export { DEFAULT_IDLE_TIMEOUT_MS, type SuggestOptions, type SuggestParams } from './suggest.js';
+export type { SuggestOptions, SuggestParams } from './suggest.js';
 export { BROWSER_USER_AGENT, type ShopTransportOptions } from './transport.js';

@@ -8,8 +8,6 @@ import type { ShopTransport } from './transport.js';
 import { LookupResultSchema, type LookupResult } from './wire.js';
 
 export const LOOKUP_PATH = '/api/v5/suggest/lookup';
-/** Default limit for the headers and for each gap between body bytes. */
-export const DEFAULT_LOOKUP_TIMEOUT_MS = 15_000;
 
 /** Quote parameters sent upstream: the only user data besides the name (rule 11). */
 export interface QuoteParams {
@@ -26,6 +24,7 @@ export interface ShopCallOptions {
 }
 
 export interface LookupOptions extends ShopCallOptions {
+  /** Limit for the headers and for each gap between body bytes; default: the client's. */
   timeoutMs?: number;
 }
 
@@ -74,7 +73,7 @@ export async function lookup(
     accept: 'application/json' as const,
     via,
     signal: opts.signal,
-    idleTimeoutMs: opts.timeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS,
+    idleTimeoutMs: opts.timeoutMs,
   };
   const res = await transport.send(req);
   let text: string;

@@ -4,6 +4,9 @@ import { staticSecrets } from '../../../lib/secrets.js';
 import { startProxy, type ProxySimulator } from '../../../simulators/proxy/proxy-server.js';
 import { startShopSimulator, type ShopSimulator } from '../../../simulators/shop/server.js';
 import { createShopClient, isProxyEligible, ShopError } from './index.js';
+import { POLICY_PROFILES } from '../../policy.js';
+
+const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
 
 const USER = 'res-user-7731';
 const PASS = 's3cret-Pa55-zq9';
@@ -43,6 +46,7 @@ function expectNoSecrets(err: unknown): void {
 describe('shop requests through the residential proxy', () => {
   it('a lookup via proxy tunnels through it with basic auth and keeps the browser headers', async () => {
     const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: proxy.url,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
@@ -65,6 +69,7 @@ describe('shop requests through the residential proxy', () => {
 
   it('a direct lookup never touches the proxy', async () => {
     const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: proxy.url,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
@@ -80,6 +85,7 @@ describe('shop requests through the residential proxy', () => {
 
   it('a suggestion stream via proxy completes', async () => {
     const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: proxy.url,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
@@ -98,6 +104,7 @@ describe('shop requests through the residential proxy', () => {
   it('wrong credentials fail with a clear 407 proxy error that names no secret, and nothing reaches the shop', async () => {
     const wrong = 'wr0ng-Pa55-xx1';
     const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: proxy.url,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: wrong }),
@@ -125,6 +132,7 @@ describe('shop requests through the residential proxy', () => {
 
   it('upstream failures through the proxy carry no secret and are never eligible for another proxy attempt', async () => {
     const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: `http://${USER}:${PASS}@${new URL(proxy.url).host}`,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
@@ -146,11 +154,13 @@ describe('shop requests through the residential proxy', () => {
     const deadUrl = closed.url;
     await closed.close();
     const dead = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       proxyUrl: deadUrl,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
     });
     const unconfigured = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
       shopUrl: sim.url,
       secrets: staticSecrets({ proxy_username: USER, proxy_password: PASS }),
     });

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { staticSecrets } from '../../../lib/secrets.js';
 import { startShopSimulator, type ShopSimulator } from '../../../simulators/shop/server.js';
 import { createShopClient, type ShopClient } from './index.js';
+import { POLICY_PROFILES } from '../../policy.js';
+
+const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
 
 export interface ShopTestContext {
   sim: ShopSimulator;
@@ -17,7 +20,11 @@ export function useShopSimulator(): ShopTestContext {
   const ctx = {} as ShopTestContext;
   beforeAll(async () => {
     ctx.sim = await startShopSimulator();
-    ctx.shop = createShopClient({ shopUrl: ctx.sim.url, secrets: staticSecrets({}) });
+    ctx.shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
+      shopUrl: ctx.sim.url,
+      secrets: staticSecrets({}),
+    });
   });
   afterAll(async () => {
     await ctx.shop.close();

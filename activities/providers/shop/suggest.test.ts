@@ -5,6 +5,9 @@ import { createShopClient, isProxyEligible, ShopError } from './index.js';
 import { useShopSimulator } from './sim.test-helpers.js';
 import { BROWSER_USER_AGENT } from './transport.js';
 import type { ShopStreamEvent } from './wire.js';
+import { POLICY_PROFILES } from '../../policy.js';
+
+const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
 
 const ctx = useShopSimulator();
 const PAGE1 = { page: 1, currency: 'EUR', country: 'DE' };
@@ -194,7 +197,11 @@ describe('suggestion failures', () => {
 
   it('breaking out of the loop closes the connection', async () => {
     const slow = await startShopSimulator({ eventDelayMs: 200 });
-    const client = createShopClient({ shopUrl: slow.url, secrets: staticSecrets({}) });
+    const client = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
+      shopUrl: slow.url,
+      secrets: staticSecrets({}),
+    });
     try {
       for await (const e of client.suggest('cedar', 'com', PAGE1)) if (e.event === 'pagination') break;
       await expect.poll(() => slow.requests()[0]?.clientClosed).toBe(true);
@@ -206,7 +213,11 @@ describe('suggestion failures', () => {
 
   it('an abort mid-stream rejects promptly with the reason and closes the connection', async () => {
     const slow = await startShopSimulator({ eventDelayMs: 200 });
-    const client = createShopClient({ shopUrl: slow.url, secrets: staticSecrets({}) });
+    const client = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
+      shopUrl: slow.url,
+      secrets: staticSecrets({}),
+    });
     try {
       const ctrl = new AbortController();
       const reason = new Error('group deadline');

@@ -11,8 +11,6 @@ import type { ShopRequest, ShopTransport } from './transport.js';
 import { IGNORED_STREAM_EVENTS, STREAM_EVENT_SCHEMAS, type ShopStreamEvent } from './wire.js';
 
 export const SUGGEST_PATH = '/api/v5/suggest/suggest';
-/** Spec section 8: upstream idle timeout during probing. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 15_000;
 /** Suggestions per upstream page (spec 4.3). */
 export const SUGGEST_PER_PAGE = 5;
 /** Cap on buffered, unterminated SSE data; a stream past it is malformed. */
@@ -24,7 +22,7 @@ export interface SuggestParams extends QuoteParams {
 }
 
 export interface SuggestOptions extends ShopCallOptions {
-  /** Limit for the headers and for every gap between stream bytes. Default 15 s. */
+  /** Limit for the headers and for every gap between stream bytes; default: the client's. */
   idleTimeoutMs?: number;
 }
 
@@ -103,7 +101,7 @@ export async function* suggest(
     accept: 'text/event-stream',
     via,
     signal: opts.signal,
-    idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    idleTimeoutMs: opts.idleTimeoutMs,
   };
   const res = await transport.send(req);
   try {

@@ -19,6 +19,11 @@ export interface ShopTransportOptions {
   proxyUrl?: string;
   /** Source of `proxy_username` and `proxy_password`. */
   secrets: SecretStore;
+  /**
+   * Limit for the response headers and for every gap between body bytes, unless a call sets
+   * its own: the idle timeout of the calling skill's policy (activities/policy.ts).
+   */
+  idleTimeoutMs: number;
 }
 
 export interface ShopRequest {
@@ -29,8 +34,8 @@ export interface ShopRequest {
   accept: 'application/json' | 'text/event-stream';
   via: ShopVia;
   signal?: AbortSignal;
-  /** Limit for the response headers and for every gap between body bytes. */
-  idleTimeoutMs: number;
+  /** Limit for the response headers and for every gap between body bytes; default: the transport's. */
+  idleTimeoutMs: number | undefined;
 }
 
 export interface ShopTransport {
@@ -158,8 +163,8 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
         },
         ...(dispatcher ? { dispatcher } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
-        headersTimeout: req.idleTimeoutMs,
-        bodyTimeout: req.idleTimeoutMs,
+        headersTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
+        bodyTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
       });
     } catch (err) {
       throw classify(err, req, 'connect');

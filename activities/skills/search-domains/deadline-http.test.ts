@@ -5,16 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../../lib/secrets.js';
-import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { SkillflowError, parseOrThrow } from '../../../lib/errors/skillflow-error.js';
 import { startShopSimulator } from '../../../simulators/shop/server.js';
 import { toApplicationFailure } from '../../boundary.js';
 import { createShopClient } from '../../providers/shop/index.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
-import { parseSearchInput } from './input.js';
+import { SearchDomainsInputSchema } from './input.js';
 import { toWorkflowOutput } from './output.js';
 import { createRelevanceDecider } from './relevance-decision.js';
-import { searchDomains, totalFailureError } from './search-domains.js';
+import { searchDomains, searchLimits, totalFailureError } from './search-domains.js';
 import { createUpstreamMeter } from '../../upstream-meter.js';
+import { POLICY_PROFILES } from '../../policy.js';
+
+const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
 
 const up = useUpstreams();
 const connects = () => up.proxy.log().filter((e) => e.method === 'CONNECT');
@@ -158,16 +161,21 @@ describe('total failure', () => {
   });
 
   it('the workflow view of a total failure: no results, count 0, the error, raw groups kept', async () => {
-    const shop = createShopClient({ shopUrl: up.sim.url, secrets: staticSecrets({}) });
+    const shop = createShopClient({
+      idleTimeoutMs: SEARCH_DEADLINES.idleTimeoutMs,
+      shopUrl: up.sim.url,
+      secrets: staticSecrets({}),
+    });
     try {
       const { output } = await searchDomains(
-        parseSearchInput({ requests: [{ id: 'x', query: 'fault-403.com' }] }),
+        parseOrThrow(SearchDomainsInputSchema, { requests: [{ id: 'x', query: 'fault-403.com' }] }),
         {
           shop,
           proxyEnabled: false,
-          decide: createRelevanceDecider(undefined, 'decision-test'),
+          decide: createRelevanceDecider(undefined, 'decision-test', SEARCH_DEADLINES.decisionTimeoutMs),
           clock: () => new Date(0),
           shopOrigin: shop.origin,
+          limits: searchLimits(SEARCH_DEADLINES),
           meter: createUpstreamMeter('hosting.search_domains'),
         },
       );

@@ -1,13 +1,9 @@
 /**
- * The group deadline (spec section 8: 40 s per group, fallback included) as an AbortSignal,
- * plus an abortable sleep for Retry-After waits and backoffs. Work that completed before the
- * deadline is kept by the caller; the signal only cuts what is still running.
+ * The group deadline (spec section 8, fallback included; its length comes from the skill's
+ * policy profile in activities/policy.ts) as an AbortSignal, plus an abortable sleep for
+ * Retry-After waits and backoffs. Work that completed before the deadline is kept by the
+ * caller; the signal only cuts what is still running.
  */
-
-/** Spec section 8: group deadline, fallback included. */
-export const GROUP_DEADLINE_MS = 40_000;
-/** Spec section 8: upstream idle timeout while a suggestion stream is open. */
-export const STREAM_IDLE_TIMEOUT_MS = 15_000;
 
 /** The abort reason when a group's deadline passes (distinct from a caller's cancellation). */
 export class GroupDeadlineError extends Error {

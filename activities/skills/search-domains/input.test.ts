@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
-import { INPUT_DEFAULTS, parseSearchInput, prepareGroups, SearchDomainsInputSchema } from './input.js';
+import { parseOrThrow, SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { INPUT_DEFAULTS, prepareGroups, SearchDomainsInputSchema } from './input.js';
 
 /** Runs the parser and returns the INVALID_PARAMETER issues it threw. */
-function issuesOf(raw: unknown, options?: { anonymous?: boolean }): { path: string; message: string }[] {
+function issuesOf(raw: unknown): { path: string; message: string }[] {
   try {
-    parseSearchInput(raw, options);
+    parseOrThrow(SearchDomainsInputSchema, raw);
   } catch (err) {
     expect(err).toBeInstanceOf(SkillflowError);
     const e = err as SkillflowError;
@@ -19,9 +19,9 @@ function issuesOf(raw: unknown, options?: { anonymous?: boolean }): { path: stri
 
 const paths = (raw: unknown) => issuesOf(raw).map((i) => i.path);
 
-describe('parseSearchInput defaults', () => {
+describe('input schema defaults', () => {
   it('fills country DE, currency EUR, max_results 10 and prefer_available explicitly', () => {
-    const parsed = parseSearchInput({ requests: [{ query: 'cedar' }] });
+    const parsed = parseOrThrow(SearchDomainsInputSchema, { requests: [{ query: 'cedar' }] });
     expect(parsed.requests).toEqual([
       { query: 'cedar', country: 'DE', currency: 'EUR', max_results: 10, availability: 'prefer_available' },
     ]);
@@ -29,28 +29,33 @@ describe('parseSearchInput defaults', () => {
   });
 
   it('normalises country case and keeps a given id', () => {
-    const parsed = parseSearchInput({
+    const parsed = parseOrThrow(SearchDomainsInputSchema, {
       requests: [{ id: 'a', query: 'cedar', country: 'us', currency: 'USD' }],
     });
     expect(parsed.requests[0]).toMatchObject({ id: 'a', country: 'US', currency: 'USD' });
   });
 });
 
-describe('parseSearchInput tlds', () => {
+describe('input schema tlds', () => {
   it('strips dots, lowercases and deduplicates: [".COM","com","Net"] → ["com","net"]', () => {
-    const parsed = parseSearchInput({ requests: [{ query: 'cedar', tlds: ['.COM', 'com', 'Net'] }] });
+    const parsed = parseOrThrow(SearchDomainsInputSchema, {
+      requests: [{ query: 'cedar', tlds: ['.COM', 'com', 'Net'] }],
+    });
     expect(parsed.requests[0]?.tlds).toEqual(['com', 'net']);
   });
 
   it('converts an IDN extension to ASCII', () => {
-    const parsed = parseSearchInput({ requests: [{ query: 'cedar', tlds: ['.Онлайн'] }] });
+    const parsed = parseOrThrow(SearchDomainsInputSchema, {
+      requests: [{ query: 'cedar', tlds: ['.Онлайн'] }],
+    });
     expect(parsed.requests[0]?.tlds).toEqual(['xn--80asehdb']);
   });
 
   it('accepts 20 extensions (the exact-lookup cap), rejects 21, and rejects invalid labels with their paths', () => {
     const tlds = (n: number) => Array.from({ length: n }, (_, i) => `x${i}z`);
     expect(
-      parseSearchInput({ requests: [{ query: 'cedar', tlds: tlds(20) }] }).requests[0]!.tlds,
+      parseOrThrow(SearchDomainsInputSchema, { requests: [{ query: 'cedar', tlds: tlds(20) }] }).requests[0]!
+        .tlds,
     ).toHaveLength(20);
     expect(issuesOf({ requests: [{ query: 'cedar', tlds: tlds(21) }] })).toEqual([
       { path: 'requests[0].tlds', message: 'At most 20 extensions are allowed.' },
@@ -63,7 +68,7 @@ describe('parseSearchInput tlds', () => {
   });
 });
 
-describe('parseSearchInput rejections', () => {
+describe('input schema rejections', () => {
   it('rejects max_results true, "10", 0, 21 and 2.5 without coercion', () => {
     for (const bad of [true, '10', 0, 21, 2.5]) {
       expect(issuesOf({ requests: [{ query: 'cedar', max_results: bad }] })).toEqual([
@@ -111,12 +116,9 @@ describe('parseSearchInput rejections', () => {
     expect(paths(raw)).toEqual(['requests[1].max_results', 'requests[3].id']);
   });
 
-  it('rejects zero or six groups, and more than one group on the anonymous route', () => {
+  it('rejects zero or six groups', () => {
     expect(paths({ requests: [] })).toEqual(['requests']);
     expect(paths({ requests: Array.from({ length: 6 }, () => ({ query: 'cedar' })) })).toEqual(['requests']);
-    expect(issuesOf({ requests: [{ query: 'a1' }, { query: 'b1' }] }, { anonymous: true })).toEqual([
-      { path: 'requests', message: 'The anonymous route accepts exactly one request.' },
-    ]);
   });
 
   it('rejects invalid names locally: a space in a name, a bad label, an empty query', () => {
@@ -135,7 +137,9 @@ describe('parseSearchInput rejections', () => {
   it('lists every failing group in one error (the whole call fails)', () => {
     const err = (() => {
       try {
-        parseSearchInput({ requests: [{ query: 'ok' }, { query: 'x', max_results: true }, { tlds: [] }] });
+        parseOrThrow(SearchDomainsInputSchema, {
+          requests: [{ query: 'ok' }, { query: 'x', max_results: true }, { tlds: [] }],
+        });
       } catch (e) {
         return e as SkillflowError;
       }
@@ -153,7 +157,7 @@ describe('parseSearchInput rejections', () => {
 
 describe('prepareGroups', () => {
   it('classifies an FQDN, a keyword and a brief, and warns about the reduction', () => {
-    const input = parseSearchInput({
+    const input = parseOrThrow(SearchDomainsInputSchema, {
       requests: [
         { query: 'Bücher.AI.' },
         { query: 'Cedar' },

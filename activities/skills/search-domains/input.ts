@@ -5,7 +5,7 @@
  */
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
-import { formatPath, invalidParameter, type FieldIssue } from '../../../lib/errors/skillflow-error.js';
+import { invalidParameter } from '../../../lib/errors/skillflow-error.js';
 import { checkLabel, classifyQuery, type QueryTarget } from './names.js';
 import { warning, type Warning } from './warnings.js';
 
@@ -143,29 +143,6 @@ export const SearchDomainsInputSchema = z
 
 export type SearchDomainsInput = z.output<typeof SearchDomainsInputSchema>;
 
-/** Maps zod issues to `{ path, message }`, one issue per unknown field. */
-export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
-  return issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'Unknown field.' }))
-      : [{ path: formatPath(issue.path), message: issue.message }],
-  );
-}
-
-/**
- * Parses the skill input. Throws INVALID_PARAMETER listing every failing field of every group.
- * The anonymous route accepts exactly one group (spec 4.2).
- */
-export function parseSearchInput(raw: unknown, options: { anonymous?: boolean } = {}): SearchDomainsInput {
-  const parsed = SearchDomainsInputSchema.safeParse(raw);
-  const issues = parsed.success ? [] : toFieldIssues(parsed.error.issues);
-  if (parsed.success && options.anonymous && parsed.data.requests.length !== 1) {
-    issues.push({ path: 'requests', message: 'The anonymous route accepts exactly one request.' });
-  }
-  if (!parsed.success || issues.length > 0) throw invalidParameter(issues);
-  return parsed.data;
-}
-
 /** A validated group with its classified query and the warnings classification produced. */
 export interface PreparedGroup {
   index: number;
@@ -176,7 +153,7 @@ export interface PreparedGroup {
   warnings: Warning[];
 }
 
-/** Classifies each validated group's query. Input must come from {@link parseSearchInput}. */
+/** Classifies each validated group's query. Input must come from {@link SearchDomainsInputSchema}. */
 export function prepareGroups(input: SearchDomainsInput): PreparedGroup[] {
   return input.requests.map((group, index) => {
     const checked = classifyQuery(group.query);

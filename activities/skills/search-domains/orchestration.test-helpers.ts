@@ -13,6 +13,7 @@ import { startProxy, type ProxySimulator } from '../../../simulators/proxy/proxy
 import { startShopSimulator, type ShopSimulator } from '../../../simulators/shop/server.js';
 import type { SearchDomainsOutput } from './output.js';
 import type { SearchDiagnostics, SearchLimits } from './search-domains.js';
+import { POLICY_PROFILES } from '../../policy.js';
 import { createSearchDomainsSkill, type SearchDomainsSkill } from './skill.js';
 import { createUpstreamMeter } from '../../upstream-meter.js';
 import type { UpstreamMeter } from '../../registry/types.js';
@@ -96,6 +97,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
         decision_api_key: DECISION_KEY,
       }),
     },
+    POLICY_PROFILES['upstream-search'].deadlines,
     { clock: () => new Date(CHECKED_AT), limits: opts.limits, onDiagnostics: (d) => (diagnostics = d) },
   );
   const started = performance.now();

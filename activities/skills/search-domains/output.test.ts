@@ -1,7 +1,8 @@
+import { parseOrThrow } from '../../../lib/errors/skillflow-error.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { candidate, eurPrices } from './fixtures.test-helpers.js';
-import { parseSearchInput, prepareGroups, type PreparedGroup } from './input.js';
+import { prepareGroups, type PreparedGroup, SearchDomainsInputSchema } from './input.js';
 import {
   buildGroupOutput,
   buildGroupPool,
@@ -18,7 +19,7 @@ const CTX = {
 } as const;
 
 function groups(...requests: Record<string, unknown>[]): PreparedGroup[] {
-  return prepareGroups(parseSearchInput({ requests }));
+  return prepareGroups(parseOrThrow(SearchDomainsInputSchema, { requests }));
 }
 
 describe('buildGroupOutput', () => {

@@ -4,8 +4,8 @@
  * computes a per-year price and never shows a registration price as the renewal price.
  */
 import type { SearchDomainsOutput } from './output.js';
-import type { DomainResult, QuoteTierSchema } from './result.js';
-import type { z } from 'zod';
+import type { QuoteTier } from './quotes.js';
+import type { DomainResult } from './result.js';
 
 /** One preview line. */
 export interface DomainPreview {
@@ -18,9 +18,7 @@ export interface DomainPreview {
   price: string | null;
 }
 
-type Tier = z.output<typeof QuoteTierSchema>;
-
-function amount(tier: Tier, currency: string): string {
+function amount(tier: QuoteTier, currency: string): string {
   return `${tier.price_after_taxes.toFixed(2)} ${currency}`;
 }
 

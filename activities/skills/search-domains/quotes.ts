@@ -4,35 +4,44 @@
  * price is never shown as the renewal price. Nothing is invented: no currency conversion, no
  * per-year arithmetic, and a non-finite or negative value drops its tier.
  */
+import { z } from 'zod';
 import { hasPricing, type PriceTier, type Prices, type Tax } from '../../providers/shop/wire.js';
 import type { Currency } from './input.js';
 
-/** One price tier as returned, plus an honest `term` label for its duration range. */
-export interface QuoteTier {
-  /** Human label of the duration range, e.g. "1-10 years", "2-10 years", "1 year". */
-  term: string;
-  duration_unit: string;
-  min_duration: number;
-  max_duration: number;
-  price_before_taxes: number;
-  price_after_taxes: number;
-  discount: boolean;
-  normal_price_before_taxes?: number;
-  normal_price_after_taxes?: number;
-  type?: string;
-  /** The sales phase from `options.phase` (e.g. "golive"); other options are dropped. */
-  phase?: string;
-  /** Feature flags that are short plain tokens; anything else is dropped. */
-  features?: string[];
-}
+const amount = z.number().finite().nonnegative();
 
-export interface QuoteTax {
-  name: string;
-  label?: string;
-  type?: string;
-  /** Percentage, e.g. 19 for 19 % VAT. */
-  rate: number;
-}
+export const QuoteTierSchema = z
+  .object({
+    term: z
+      .string()
+      .describe('Duration range label, e.g. "1-10 years"; a tier starting at 2 years never reads "1 year".'),
+    duration_unit: z.string().describe('Unit of the durations as returned ("y" = years, "m" = months).'),
+    min_duration: z.number().int().describe('Shortest term this tier sells, in duration_unit.'),
+    max_duration: z.number().int().describe('Longest term this tier sells, in duration_unit.'),
+    price_before_taxes: amount.describe('Price per duration_unit before taxes, in the quote currency.'),
+    price_after_taxes: amount.describe('Price per duration_unit after taxes, in the quote currency.'),
+    discount: z.boolean().describe('True when this price is discounted.'),
+    normal_price_before_taxes: amount.optional().describe('Undiscounted price before taxes, when given.'),
+    normal_price_after_taxes: amount.optional().describe('Undiscounted price after taxes, when given.'),
+    type: z.string().optional().describe('Tier type as returned, e.g. "premium".'),
+    phase: z.string().optional().describe('Sales phase the tier applies to, e.g. "golive".'),
+    features: z.array(z.string()).optional().describe('Feature tokens as returned (plain tokens only).'),
+  })
+  .describe('One price tier, preserved as returned. Amounts are indicative, not checkout guarantees.');
+
+export const QuoteTaxSchema = z
+  .object({
+    name: z.string().describe('Tax identifier, e.g. "vat".'),
+    label: z.string().optional().describe('Display label, e.g. "VAT".'),
+    type: z.string().optional().describe('Tax type as returned.'),
+    rate: amount.describe('Rate in percent, e.g. 19.'),
+  })
+  .describe('A tax included in price_after_taxes.');
+
+/** One price tier as returned, plus an honest `term` label for its duration range. */
+export type QuoteTier = z.output<typeof QuoteTierSchema>;
+/** A tax of a quote; `rate` is a percentage, e.g. 19 for 19 % VAT. */
+export type QuoteTax = z.output<typeof QuoteTaxSchema>;
 
 /**
  * - `priced`: at least one tier in the requested currency;

@@ -8,8 +8,6 @@ import { DecisionUnavailableError, type DecisionClient } from '../../providers/d
 import type { UpstreamMeter } from '../../registry/types.js';
 import type { RelevanceDecisionInput, RelevanceOutcome } from './relevance.js';
 
-/** Upper bound of one decision; the group deadline may cut it shorter. */
-export const DECISION_TIMEOUT_MS = 10_000;
 /** Below this much time left in the group, no decision is attempted (it would fail anyway). */
 export const MIN_DECISION_TIME_MS = 200;
 
@@ -23,12 +21,13 @@ export type RelevanceDecider = (
  * Creates the decider. `client` is undefined when no decision helper is configured
  * (no DECISION_URL): every non-blank criteria then gets the `not_configured` fallback. Each
  * request is charged to the `decision` provider limit for `model` first; a used-up limit is a
- * failed decision (the documented fallback), never a wait.
+ * failed decision (the documented fallback), never a wait. `timeoutMs` (the policy's decision
+ * timeout) bounds one decision; the group deadline may cut it shorter.
  */
 export function createRelevanceDecider(
   client: DecisionClient | undefined,
   model: string,
-  timeoutMs: number = DECISION_TIMEOUT_MS,
+  timeoutMs: number,
 ): RelevanceDecider {
   return async (input, { signal, remainingMs, meter }) => {
     if (client === undefined) return { kind: 'not_configured' };

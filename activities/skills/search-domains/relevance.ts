@@ -14,14 +14,6 @@ export const RELEVANCE_STATUSES = ['applied', 'failed', 'not_configured', 'not_r
 export type RelevanceStatus = (typeof RELEVANCE_STATUSES)[number];
 
 /** The group's `relevance_applied` field. */
-export interface RelevanceApplied {
-  status: RelevanceStatus;
-  /** Candidates sent to the decision (0 unless status is applied). */
-  evaluated: number;
-  /** Candidates removed for scoring below 1. */
-  removed: number;
-}
-
 export const RelevanceAppliedSchema = z
   .object({
     status: z
@@ -33,6 +25,7 @@ export const RelevanceAppliedSchema = z
     removed: z.number().int().nonnegative().describe('Candidates removed for a score below 1.'),
   })
   .describe('Whether the relevance decision was applied to this group.');
+export type RelevanceApplied = z.output<typeof RelevanceAppliedSchema>;
 
 /** What the relevance decision sees of a candidate: public fields only. */
 export interface RelevanceCandidate {

@@ -9,37 +9,7 @@ import type { Currency } from './input.js';
 import { type CheckedCandidate, toAvailability } from './joiner.js';
 import { canonicalDomain, displayName } from './names.js';
 import { htmlToPlainText } from './plain-text.js';
-import { mapQuote, PRICING_STATUSES } from './quotes.js';
-
-const amount = z.number().finite().nonnegative();
-
-export const QuoteTierSchema = z
-  .object({
-    term: z
-      .string()
-      .describe('Duration range label, e.g. "1-10 years"; a tier starting at 2 years never reads "1 year".'),
-    duration_unit: z.string().describe('Unit of the durations as returned ("y" = years, "m" = months).'),
-    min_duration: z.number().int().describe('Shortest term this tier sells, in duration_unit.'),
-    max_duration: z.number().int().describe('Longest term this tier sells, in duration_unit.'),
-    price_before_taxes: amount.describe('Price per duration_unit before taxes, in the quote currency.'),
-    price_after_taxes: amount.describe('Price per duration_unit after taxes, in the quote currency.'),
-    discount: z.boolean().describe('True when this price is discounted.'),
-    normal_price_before_taxes: amount.optional().describe('Undiscounted price before taxes, when given.'),
-    normal_price_after_taxes: amount.optional().describe('Undiscounted price after taxes, when given.'),
-    type: z.string().optional().describe('Tier type as returned, e.g. "premium".'),
-    phase: z.string().optional().describe('Sales phase the tier applies to, e.g. "golive".'),
-    features: z.array(z.string()).optional().describe('Feature tokens as returned (plain tokens only).'),
-  })
-  .describe('One price tier, preserved as returned. Amounts are indicative, not checkout guarantees.');
-
-export const QuoteTaxSchema = z
-  .object({
-    name: z.string().describe('Tax identifier, e.g. "vat".'),
-    label: z.string().optional().describe('Display label, e.g. "VAT".'),
-    type: z.string().optional().describe('Tax type as returned.'),
-    rate: amount.describe('Rate in percent, e.g. 19.'),
-  })
-  .describe('A tax included in price_after_taxes.');
+import { mapQuote, PRICING_STATUSES, QuoteTaxSchema, QuoteTierSchema } from './quotes.js';
 
 export const DomainResultSchema = z
   .object({

@@ -9,8 +9,8 @@
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import type { ErrorCode } from '../../../lib/errors/catalogue.js';
 import type { ShopClient } from '../../providers/shop/index.js';
+import type { SkillDeadlines } from '../../policy.js';
 import type { UpstreamMeter } from '../../registry/types.js';
-import { GROUP_DEADLINE_MS, STREAM_IDLE_TIMEOUT_MS } from './deadline.js';
 import { prepareGroups, type SearchDomainsInput } from './input.js';
 import { MAX_IN_FLIGHT_OPERATIONS, OperationLimiter, type LimiterStats } from './operation-limiter.js';
 import type { SearchDomainsOutput } from './output.js';
@@ -25,11 +25,15 @@ export interface SearchLimits {
   maxInFlight: number;
 }
 
-export const DEFAULT_LIMITS: SearchLimits = {
-  groupDeadlineMs: GROUP_DEADLINE_MS,
-  idleTimeoutMs: STREAM_IDLE_TIMEOUT_MS,
-  maxInFlight: MAX_IN_FLIGHT_OPERATIONS,
-};
+/** A call's limits: the policy's deadlines and the spec's in-flight cap, then any overrides. */
+export function searchLimits(deadlines: SkillDeadlines, overrides: Partial<SearchLimits> = {}): SearchLimits {
+  return {
+    groupDeadlineMs: deadlines.groupDeadlineMs,
+    idleTimeoutMs: deadlines.idleTimeoutMs,
+    maxInFlight: MAX_IN_FLIGHT_OPERATIONS,
+    ...overrides,
+  };
+}
 
 /** What a call needs. */
 export interface SearchDomainsDeps {
@@ -38,7 +42,7 @@ export interface SearchDomainsDeps {
   decide: RelevanceDecider;
   clock: () => Date;
   shopOrigin: string;
-  limits?: Partial<SearchLimits>;
+  limits: SearchLimits;
   signal?: AbortSignal | undefined;
   /** Charged before every upstream request (provider limits, counts). */
   meter: UpstreamMeter;
@@ -64,7 +68,7 @@ export interface SearchRun {
  * signal's reason); upstream trouble is reported per group.
  */
 export async function searchDomains(input: SearchDomainsInput, deps: SearchDomainsDeps): Promise<SearchRun> {
-  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const { limits } = deps;
   const limiter = new OperationLimiter(limits.maxInFlight);
   const gate = new RateGate(deps.onRateLimited);
   const started = performance.now();

@@ -1,10 +1,11 @@
+import { parseOrThrow } from '../../../lib/errors/skillflow-error.js';
 import { describe, expect, it } from 'vitest';
 import { candidate } from './fixtures.test-helpers.js';
-import { parseSearchInput, prepareGroups, type PreparedGroup } from './input.js';
+import { prepareGroups, type PreparedGroup, SearchDomainsInputSchema } from './input.js';
 import { exactNames, planSearch, suggestPages, usefulCount } from './search-plan.js';
 
 function group(item: Record<string, unknown>): PreparedGroup {
-  return prepareGroups(parseSearchInput({ requests: [item] }))[0]!;
+  return prepareGroups(parseOrThrow(SearchDomainsInputSchema, { requests: [item] }))[0]!;
 }
 
 describe('planSearch', () => {

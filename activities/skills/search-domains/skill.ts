@@ -7,6 +7,7 @@
 import { SkillflowError, invalidParameter } from '../../../lib/errors/skillflow-error.js';
 import { createDecisionClient } from '../../providers/decision/client.js';
 import { createShopClient } from '../../providers/shop/index.js';
+import type { SkillDeadlines } from '../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../registry/types.js';
 import {
   INPUT_DEFAULTS,
@@ -23,23 +24,20 @@ import {
 } from './output.js';
 import { buildPreviews } from './previews.js';
 import { isRelevanceRequested } from './relevance.js';
-import { createRelevanceDecider, DECISION_TIMEOUT_MS } from './relevance-decision.js';
+import { createRelevanceDecider } from './relevance-decision.js';
 import {
   searchDomains,
+  searchLimits,
   totalFailureError,
   type SearchDiagnostics,
   type SearchLimits,
 } from './search-domains.js';
-
-/** How often a running call heartbeats (the upstream-search profile allows 20 s). */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
 
 /** Knobs for tests and the benchmark; production uses the defaults. */
 export interface SearchDomainsSkillOptions {
   /** Source of `checked_at`. Default `() => new Date()`. */
   clock?: () => Date;
   limits?: Partial<SearchLimits>;
-  decisionTimeoutMs?: number;
   /** Receives each call's diagnostics (counts and timing only). */
   onDiagnostics?: (diagnostics: SearchDiagnostics) => void;
 }
@@ -92,18 +90,21 @@ function callSignal(ctx: SkillContext): {
   };
 }
 
-/** Creates the skill with explicit options (tests, benchmark). */
+/**
+ * Creates the skill with its policy's deadlines (resolved at registry load) and explicit options
+ * (tests, benchmark).
+ */
 export function createSearchDomainsSkill(
   platform: Platform,
+  deadlines: SkillDeadlines,
   options: SearchDomainsSkillOptions = {},
 ): SearchDomainsSkill {
   const { config, secrets, logger } = platform;
-  const decision = config.DECISION_URL ? createDecisionClient({ config, secrets }) : undefined;
-  const decide = createRelevanceDecider(
-    decision,
-    config.DECISION_MODEL,
-    options.decisionTimeoutMs ?? DECISION_TIMEOUT_MS,
-  );
+  const decision = config.DECISION_URL
+    ? createDecisionClient({ config, secrets, timeoutMs: deadlines.decisionTimeoutMs })
+    : undefined;
+  const decide = createRelevanceDecider(decision, config.DECISION_MODEL, deadlines.decisionTimeoutMs);
+  const limits = searchLimits(deadlines, options.limits);
   const clock = options.clock ?? (() => new Date());
 
   async function run(input: SearchDomainsInput, ctx: SkillContext): Promise<SearchDomainsOutput> {
@@ -121,9 +122,12 @@ export function createSearchDomainsSkill(
         },
       );
     }
-    const shop = createShopClient({ shopUrl: config.SHOP_URL, proxyUrl: config.PROXY_URL, secrets });
-    const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
-    heartbeat.unref();
+    const shop = createShopClient({
+      shopUrl: config.SHOP_URL,
+      proxyUrl: config.PROXY_URL,
+      secrets,
+      idleTimeoutMs: limits.idleTimeoutMs,
+    });
     const call = callSignal(ctx);
     try {
       const { output, diagnostics } = await searchDomains(input, {
@@ -132,7 +136,7 @@ export function createSearchDomainsSkill(
         decide,
         clock,
         shopOrigin: shop.origin,
-        limits: options.limits,
+        limits,
         signal: call.signal,
         meter: ctx.meter,
         onRateLimited: call.onRateLimited,
@@ -145,7 +149,6 @@ export function createSearchDomainsSkill(
       return output;
     } finally {
       call.dispose();
-      clearInterval(heartbeat);
       await shop.close();
     }
   }
@@ -173,6 +176,6 @@ export function createSearchDomainsSkill(
 }
 
 /** The registry entry point (activities/apps/hosting/app.yaml). */
-export function createSkill(platform: Platform): SearchDomainsSkill {
-  return createSearchDomainsSkill(platform);
+export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchDomainsSkill {
+  return createSearchDomainsSkill(platform, deadlines);
 }

@@ -27,17 +27,13 @@ export const WARNING_CODES = [
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 /** A warning as it appears in a group's `warnings` array. */
-export interface Warning {
-  code: WarningCode;
-  message: string;
-}
-
 export const WarningSchema = z
   .object({
     code: z.enum(WARNING_CODES).describe('Stable SCREAMING_SNAKE warning code (see the skill README).'),
     message: z.string().describe('Human-readable explanation.'),
   })
   .describe('Something the caller should know; it does not fail the group.');
+export type Warning = z.output<typeof WarningSchema>;
 
 /** Builds a warning. */
 export function warning(code: WarningCode, message: string): Warning {

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import { createDecisionClient } from '../../providers/decision/client.js';
 import { iconProviderFor, offlineIndex, OFFLINE_SETS } from '../../providers/icons/index.js';
+import type { SkillDeadlines } from '../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../registry/types.js';
 import {
   INPUT_DEFAULTS,
@@ -28,9 +29,9 @@ import { searchIcons } from './search.js';
 
 export type SearchIconsSkill = SkillImplementation<SearchIconsInput, SearchIconsOutput, WorkflowOutput>;
 
-export function createSkill(platform: Platform): SearchIconsSkill {
+export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchIconsSkill {
   const { config, secrets, logger } = platform;
-  const provider = iconProviderFor(config);
+  const provider = iconProviderFor(config, deadlines.idleTimeoutMs);
   if (provider.kind === 'offline') {
     const idx = offlineIndex();
     // Counts and timing only.
@@ -39,7 +40,9 @@ export function createSkill(platform: Platform): SearchIconsSkill {
       'ICON_URL is unset: icon search uses the offline icon sets; index built',
     );
   }
-  const decision = config.DECISION_URL ? createDecisionClient({ config, secrets }) : undefined;
+  const decision = config.DECISION_URL
+    ? createDecisionClient({ config, secrets, timeoutMs: deadlines.decisionTimeoutMs })
+    : undefined;
   const rank = createRelevanceRanker(decision, config.DECISION_MODEL);
   const publicBase = config.PUBLIC_URL ?? '';
 
