@@ -22,7 +22,9 @@ const language = z
   .min(2)
   .max(35)
   .default('en')
-  .describe('Language code, e.g. `en`, `de-DE`, `pt_BR`.');
+  .describe(
+    'Language code from the allow-list en, de, fr, es, it, pt, nl, pl, sv, ja; regional forms are normalised (`de-DE` → `de`, `pt_BR` → `pt`); any other is 400 UNSUPPORTED_LANGUAGE.',
+  );
 const SearchQuery = z.object({
   query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe('Title text, partial or run-together.'),
   language,
@@ -33,7 +35,11 @@ const SummaryQuery = z.object({
   language,
 });
 const ThumbnailQuery = z.object({
-  src: z.string().min(1).max(2048).describe('An image URL from a search or summary thumbnail.'),
+  src: z
+    .string()
+    .min(1)
+    .max(1024)
+    .describe('An image URL from a search or summary thumbnail (at most 1,024 characters).'),
 });
 const cached = z.boolean().describe('True when the cache answered (no credit charged).');
 

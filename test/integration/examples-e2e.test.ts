@@ -140,7 +140,8 @@ describe('example definitions against the simulators', () => {
     ]);
     expect(res.json.results[0].results.length).toBeLessThanOrEqual(2);
     expect(res.json.previews.length).toBeGreaterThan(0);
-    expect(res.json.task_id).toMatch(/^task_/);
+    expect(res.json.call_id).toMatch(/^call_/);
+    expect(res.json.task_id).toBeUndefined();
 
     const before = shop.requests().length;
     const bad = await h.request('POST', '/v1/apps/hosting/skills/search_domains', {
