@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
  * GET /metrics (issue 13 item 3): admin only, and per provider request counts by status class,
  * latency histograms and cache hits and misses, from real requests to the power simulator.

@@ -6,6 +6,7 @@
  * retries. Each request sent, retries included, is charged to the call's meter first. Errors
  * are catalogue errors; messages never quote the requirement or the upstream body.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { z } from 'zod';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
@@ -60,21 +61,6 @@ function retryAfterMs(header: string | string[] | undefined): number {
   return Number.isNaN(date) ? 30_000 : Math.max(1000, date - Date.now());
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      signal.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(t);
-      reject(signal.reason);
-    }
-    signal.addEventListener('abort', abort, { once: true });
-  });
-}
-
 export function createPowerClient(opts: PowerClientOptions): PowerClient {
   const base = opts.baseUrl.replace(/\/+$/u, '');
   const referer = `${new URL(base).origin}/power-designer/`;
@@ -115,7 +101,7 @@ export function createPowerClient(opts: PowerClientOptions): PowerClient {
             wait,
           );
         }
-        await sleep(wait, ctx.signal);
+        await sleep(wait, undefined, { signal: ctx.signal });
         continue;
       }
       if (res.statusCode === 404) {
