@@ -89,12 +89,17 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
       throw toApplicationFailure(err);
     }
     const every = skill.policy.deadlines.heartbeatIntervalMs;
-    const beat = every === undefined ? undefined : setInterval(() => ctx.heartbeat(), every);
+    // The interval beat repeats the skill's last details (its stage), so they are not cleared.
+    let details: unknown;
+    const beat = every === undefined ? undefined : setInterval(() => ctx.heartbeat(details), every);
     beat?.unref();
     try {
       const output = await impl.run(input, {
         signal: ctx.cancellationSignal,
-        heartbeat: (d) => ctx.heartbeat(d),
+        heartbeat: (d) => {
+          details = d;
+          ctx.heartbeat(d);
+        },
         anonymous: false,
         meter: createUpstreamMeter(ref, providerLimits, ownerShareOf(limits, req.ownerId)),
       });

@@ -33,6 +33,7 @@ import { embedRoutes } from './routes/embeds.js';
 import { encyclopediaRoutes } from './routes/encyclopedia.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { iconRoutes } from './routes/icons.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -127,6 +128,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
   await app.register(healthRoutes(deps));
+  await app.register(metricsRoutes(deps));
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, services.quotas));
   await app.register(taskRoutes(deps, services.tasks));

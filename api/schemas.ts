@@ -43,6 +43,12 @@ export const StepProgressSchema = z.object({
     .nullable()
     .describe('Counts only, never content.'),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  stage: z
+    .string()
+    .optional()
+    .describe(
+      'A running long-running skill call: the stage its last heartbeat named (e.g. `querying_upstream`); never content.',
+    ),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */

@@ -35,6 +35,8 @@ function elapsed(start: string | null, end: string | null, now: number): string 
 
 function summary(step: TaskStep): string {
   if (step.error) return `${step.error.code}: ${step.error.message}`;
+  // A running long-running skill call names its stage (e.g. querying_upstream).
+  if (step.stage) return `stage: ${step.stage}`;
   if (!step.output_summary) return '';
   return Object.entries(step.output_summary)
     .map(([k, v]) => `${k}=${String(v)}`)

@@ -116,6 +116,16 @@ export const ConfigSchema = z.object({
     .default(8 * 1024 * 1024),
   ENCYCLOPEDIA_URL: languageUrlTemplate,
   POWER_URL: optionalUrl,
+  POWER_PRODUCT_ORIGIN: z
+    .url({ protocol: /^https$/, error: 'must be an https URL' })
+    .default('https://www.ti.com'),
+  POWER_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
+  POWER_SIM_LATENCY_MS: ms(0, 60_000).default(2_500),
   DECISION_URL: optionalUrl,
   DECISION_API_KEY: optionalString,
   DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
@@ -144,7 +154,7 @@ export const ConfigSchema = z.object({
       /^$|^([a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})(,[a-z0-9_*-]{1,64}=\d{1,7}\/\d{1,7})*$/,
       'must be comma-separated <provider>=<requests>/<seconds> entries (provider * = every provider)',
     )
-    .default('shop=600/60,decision=120/60,*=300/60'),
+    .default('shop=600/60,decision=120/60,power=20/60,*=300/60'),
   ANONYMOUS_IDENTITY_DAILY_CREDITS: credits.default(20),
   ANONYMOUS_IDENTITY_WEEKLY_CREDITS: credits.default(60),
   ANONYMOUS_IDENTITY_MONTHLY_CREDITS: credits.default(150),

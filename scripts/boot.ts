@@ -7,6 +7,7 @@ import { loadRegistry, type Registry } from '../activities/registry/registry.js'
 import type { Config } from '../lib/config.js';
 import { loadKeyring, type Keyring } from '../lib/crypto/keyring.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
@@ -24,6 +25,8 @@ export interface Platform {
 export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Platform> {
   const logger = createLogger(config.LOG_LEVEL);
   installTemporalRuntime(logger);
+  // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
+  observeUpstreams(upstreamOrigins(config));
   const keyring = loadKeyring(config.SKILLFLOW_ENCRYPTION_KEY, config.dataDir);
   logger.info({ keyId: keyring.activeKeyId, origin: keyring.origin }, 'payload encryption key loaded');
   const secrets = createSecretStore(config.SECRETS_DIR, env);
@@ -44,7 +47,7 @@ export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = proc
     );
   }
   logger.info({ engine: store.engine }, 'platform store ready');
-  const registry = await loadRegistry({ config, logger, secrets });
+  const registry = await loadRegistry({ config, logger, secrets, store });
   for (const p of registry.problems)
     logger.error({ file: p.file, skill: p.skill, problem: p.message }, 'app definition problem');
   logger.info(

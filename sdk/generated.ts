@@ -32,6 +32,8 @@ export type Task = {
       code: string;
       message: string;
     } | null;
+    /** A running long-running skill call: the stage its last heartbeat named (e.g. `querying_upstream`); never content. */
+    stage?: string;
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -372,6 +374,124 @@ export type DesignSearchIconsOutput = {
       removed: number;
     };
   }[];
+};
+
+/** Input of `electronics.get_power_design` (Get power design): the body of POST /v1/apps/electronics/skills/get_power_design. */
+export type ElectronicsGetPowerDesignInput = {
+  requests: {
+    /** A solution id from electronics.search_power_designs. */
+    solution_id: string;
+  }[];
+};
+
+/** Output of `electronics.get_power_design` (without `previews` and `call_id`). */
+export type ElectronicsGetPowerDesignOutput = {
+  solution_id: string;
+  schematic: {
+    solution_id: string;
+    content_type: 'image/svg+xml';
+    /** The schematic picture, sanitised (lib/sanitize/svg.ts). */
+    svg: string;
+    /** The picture's own title, when it has one. */
+    title: string | null;
+    /** A picture with metadata, not a netlist. */
+    note: string;
+  };
+  /** The normalised parts list. */
+  parts: {
+    /** Reference designator on the schematic, e.g. U1. */
+    reference: string | null;
+    /** Manufacturer part number. */
+    part: string | null;
+    description: string | null;
+    quantity: number;
+    /** Value as the provider writes it, e.g. 10uF. */
+    value: string | null;
+    manufacturer: string | null;
+    /** Component ratings, null when the provider gives none. */
+    limits: {
+      voltage_v: number | null;
+      current_a: number | null;
+      power_w: number | null;
+      tolerance: string | null;
+    };
+  }[];
+  part_count: number;
+  /** Candidates, not PCB layouts; the schematic is a picture, not a netlist. */
+  note: string;
+};
+
+/** Input of `electronics.search_power_designs` (Search power designs): the body of POST /v1/apps/electronics/skills/search_power_designs. */
+export type ElectronicsSearchPowerDesignsInput = {
+  requests: {
+    /** Minimum input voltage, volts. */
+    vinMin: number;
+    /** Maximum input voltage, volts (at least vinMin). */
+    vinMax: number;
+    /** One rail, output volts; exactly one value. */
+    vout: number[];
+    /** One rail, output amps; exactly one value. */
+    iout: number[];
+    /** Ambient temperature, °C; default 30. */
+    ambientTemp?: number;
+    /** Isolated conversion required; default false. */
+    isIsolated?: boolean;
+    /** `dc` (default) or `ac` input. */
+    powerSupply?: 'dc' | 'ac';
+    /** 1 small footprint, 2 low cost, 3 balanced (default), 4 high efficiency. */
+    optimizationSetting?: number;
+    /** Solutions to return, 1 to 20; default 10. */
+    max_results?: number;
+  }[];
+};
+
+/** Output of `electronics.search_power_designs` (without `previews` and `call_id`). */
+export type ElectronicsSearchPowerDesignsOutput = {
+  /** One entry per request, in order. */
+  results: {
+    /** Served from the requirement cache (no upstream request). */
+    cached: boolean;
+    /** Ranked, best first. */
+    solutions: {
+      /** Solution id, for electronics.get_power_design. */
+      id: string;
+      /** Provider ranking, 1 = best for the optimisation goal. */
+      rank: number;
+      /** Human-readable design description from the provider. */
+      considerations: string;
+      /** Orderable part number of the converter device. */
+      part_number: string;
+      /** Base product page identifier. */
+      base_product_id: string;
+      /** Converter topology, e.g. Buck, Boost, Flyback. */
+      topology: string;
+      /** Estimated parts cost in USD. */
+      bom_cost_usd: number;
+      /** Efficiency, ratio 0 to 1. */
+      efficiency: number;
+      /** Estimated board area, mm². */
+      footprint_mm2: number;
+      /** Switching frequency, Hz. */
+      frequency_hz: number;
+      /** Estimated operating temperature, °C. */
+      temperature_c: number;
+      /** The manufacturer's product page (POWER_PRODUCT_ORIGIN). */
+      source_url: string;
+    }[];
+  }[];
+  /** The top-ranked solution's sanitised schematic (first request with a solution), or null. */
+  top_schematic: {
+    solution_id: string;
+    content_type: 'image/svg+xml';
+    /** The schematic picture, sanitised (lib/sanitize/svg.ts). */
+    svg: string;
+    /** The picture's own title, when it has one. */
+    title: string | null;
+    /** A picture with metadata, not a netlist. */
+    note: string;
+  } | null;
+  /** Candidates, not PCB layouts; the schematic is a picture, not a netlist. */
+  note: string;
 };
 
 /** Input of `encyclopedia.get_summary` (Get article summary): the body of POST /v1/apps/encyclopedia/skills/get_summary. */
@@ -750,6 +870,19 @@ export interface SkillTypes {
     searchIcons: { input: DesignSearchIconsInput; output: DesignSearchIconsOutput; mode: 'sync' };
   };
 
+  electronics: {
+    getPowerDesign: {
+      input: ElectronicsGetPowerDesignInput;
+      output: ElectronicsGetPowerDesignOutput;
+      mode: 'async';
+    };
+    searchPowerDesigns: {
+      input: ElectronicsSearchPowerDesignsInput;
+      output: ElectronicsSearchPowerDesignsOutput;
+      mode: 'async';
+    };
+  };
+
   encyclopedia: {
     getSummary: { input: EncyclopediaGetSummaryInput; output: EncyclopediaGetSummaryOutput; mode: 'sync' };
     searchArticles: {
@@ -767,6 +900,8 @@ export interface SkillTypes {
 /** `<app>.<skill>` of every skill known when the types were generated. */
 export const KNOWN_SKILLS = [
   'design.search_icons',
+  'electronics.get_power_design',
+  'electronics.search_power_designs',
   'encyclopedia.get_summary',
   'encyclopedia.search_articles',
   'hosting.search_domains',

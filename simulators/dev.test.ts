@@ -4,7 +4,7 @@ import { loadConfig } from '../lib/config.js';
 import { DEV_DECISION_KEY, startDevSimulators } from './dev.js';
 
 describe('startDevSimulators', () => {
-  it('starts the shop, decision and encyclopedia simulators for unset URLs and says so loudly', async () => {
+  it('starts the shop, decision, encyclopedia and power simulators for unset URLs and says so loudly', async () => {
     const sims = await startDevSimulators(loadConfig({}));
     try {
       expect(sims.urls.SHOP_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -14,8 +14,10 @@ describe('startDevSimulators', () => {
         'SHOP_URL is unset',
         'DECISION_URL is unset',
         'ENCYCLOPEDIA_URL is unset',
+        'POWER_URL is unset',
         'PROXY_URL is unset',
       ]);
+      expect(sims.urls.POWER_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(sims.urls.ENCYCLOPEDIA_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\{language\}$/);
       expect(sims.urls.ENCYCLOPEDIA_IMAGE_HOSTS).toEqual([
         new URL(sims.urls.ENCYCLOPEDIA_URL!.replace('{language}', 'en')).host,
@@ -34,6 +36,7 @@ describe('startDevSimulators', () => {
         DECISION_URL: 'https://decide.example',
         PROXY_URL: 'http://proxy.example:8080',
         ENCYCLOPEDIA_URL: 'https://{language}.encyclopedia.example',
+        POWER_URL: 'https://power.example',
       }),
     );
     expect([configured.urls, configured.banner]).toEqual([{}, []]);

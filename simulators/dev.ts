@@ -6,13 +6,19 @@
 import type { Config } from '../lib/config.js';
 import { startDecisionSimulator } from './decision/server.js';
 import { startEncyclopediaSimulator } from './encyclopedia/server.js';
+import { startPowerSimulator } from './power/server.js';
 import { startShopSimulator } from './shop/server.js';
 
 /** Config overrides pointing at started simulators. */
 export type SimulatorUrls = Partial<
   Pick<
     Config,
-    'SHOP_URL' | 'DECISION_URL' | 'DECISION_API_KEY' | 'ENCYCLOPEDIA_URL' | 'ENCYCLOPEDIA_IMAGE_HOSTS'
+    | 'SHOP_URL'
+    | 'DECISION_URL'
+    | 'DECISION_API_KEY'
+    | 'ENCYCLOPEDIA_URL'
+    | 'ENCYCLOPEDIA_IMAGE_HOSTS'
+    | 'POWER_URL'
   >
 >;
 
@@ -61,6 +67,14 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
       urls.ENCYCLOPEDIA_IMAGE_HOSTS = [encyclopedia.imageHost];
       banner.push(
         `ENCYCLOPEDIA_URL is unset: the encyclopedia uses the ENCYCLOPEDIA SIMULATOR at ${encyclopedia.url} (a few dozen fixture articles).`,
+      );
+    }
+    if (!config.POWER_URL) {
+      const power = await startPowerSimulator({ latencyMs: config.POWER_SIM_LATENCY_MS });
+      closers.push(() => power.close());
+      urls.POWER_URL = power.url;
+      banner.push(
+        `POWER_URL is unset: power-design search uses the POWER SIMULATOR at ${power.url} (a few fixture devices, not real designs).`,
       );
     }
     if (!config.PROXY_URL)

@@ -28,3 +28,10 @@ export {
   type EncyclopediaFault,
   type EncyclopediaRequestRecord,
 } from './encyclopedia/server.js';
+export {
+  startPowerSimulator,
+  type PowerSimulator,
+  type PowerSimulatorOptions,
+  type PowerFault,
+  type PowerRequestRecord,
+} from './power/server.js';

@@ -74,6 +74,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     },
     dataConverter: dataConverterFor(opts.keyring),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+    // A heartbeat's details (a long-running skill's stage) reach the server within a second,
+    // not 0.8 × the heartbeat timeout later; skills heartbeat only on a stage change or their
+    // policy's interval, so this adds few requests.
+    maxHeartbeatThrottleInterval: 1000,
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
   });
   const done = worker.run().finally(() => connection.close());

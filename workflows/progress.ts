@@ -18,6 +18,11 @@ export interface StepProgress {
   /** Small, non-content summary: counts only (never results or message text). */
   output_summary: Record<string, number | boolean> | null;
   error: StepError | null;
+  /**
+   * A running long-running skill call only: the stage its activity named in its last heartbeat
+   * (e.g. `querying_upstream`), read by the task view; never content.
+   */
+  stage?: string;
 }
 
 export interface RunProgress {

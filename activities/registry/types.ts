@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretStore } from '../../lib/secrets.js';
+import type { Store } from '../../lib/store/db.js';
 import type { ResolvedPolicy, SkillDeadlines } from '../policy.js';
 import type { SkillManifest } from './manifest.js';
 
@@ -17,6 +18,8 @@ export interface Platform {
   config: Config;
   logger: Logger;
   secrets: SecretStore;
+  /** The platform store, for skills that cache public data in it; absent in some tests. */
+  store?: Store;
 }
 
 /**
@@ -81,6 +84,20 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
    * before dispatch. Default: every provider of the manifest.
    */
   providerUses?: (input: I) => ProviderUse[];
+  /**
+   * A long-running skill's own file for an embed format (e.g. an SVG picture as `preview`);
+   * undefined (or no hook) serves the default JSON of that format (api/routes/embeds.ts).
+   */
+  embedFile?: (format: EmbedFormat, output: O) => EmbedFile | undefined;
+}
+
+/** The formats of GET /v1/embeds/{embed_id}/file. */
+export type EmbedFormat = 'preview' | 'full' | 'original';
+
+/** One embed file a skill serves itself. */
+export interface EmbedFile {
+  contentType: string;
+  body: string;
 }
 
 export interface LoadedSkill {

@@ -5,6 +5,8 @@
  *   - `preview`: `{ embed_id, skill, previews }`, the short previews (inline);
  *   - `full`: `{ embed_id, skill, created_at, output, previews }`, the whole result (attachment);
  *   - `original`: the skill's raw output, exactly as it returned it (attachment).
+ * A skill may serve its own file for a format instead (`embedFile` of its implementation): the
+ * electronics skills serve the sanitised schematic SVG as `preview` (docs/electronics.md).
  * An embed whose task has not finished answers 409 EMBED_PENDING with Retry-After.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -49,7 +51,11 @@ export const embedRoutes =
           params: EmbedParams,
           querystring: FileQuery,
           response: {
-            200: z.unknown().describe('JSON in the chosen format.'),
+            200: z
+              .unknown()
+              .describe(
+                'JSON in the chosen format, or the skill’s own file (an SVG `preview` for electronics).',
+              ),
             ...errorResponses(400, 401, 403, 404, 409, 429),
           },
         },
@@ -61,9 +67,24 @@ export const embedRoutes =
         const format = req.query.format ?? 'full';
         if (!(EMBED_FORMATS as readonly string[]).includes(format)) throw badFormat(format, EMBED_FORMATS);
         const result = embeds.result(row);
-        const available = EMBED_FORMATS.filter((f) => f !== 'preview' || result.previews.length > 0);
+        const own = deps.registry.available(appId, skillId)?.impl.embedFile;
+        const file = (f: EmbedFormat) => own?.(f, result.output);
+        const available = EMBED_FORMATS.filter(
+          (f) => f !== 'preview' || result.previews.length > 0 || file(f) !== undefined,
+        );
         if (!available.includes(format as EmbedFormat)) throw badFormat(format, available);
-        reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
+        reply.header('cache-control', 'private, no-store');
+        const custom = file(format as EmbedFormat);
+        if (custom) {
+          // A skill's own file (an SVG is already sanitised): never sniffed, never scripted.
+          reply
+            .header('x-content-type-options', 'nosniff')
+            .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+          if (format !== 'preview')
+            reply.header('content-disposition', `attachment; filename="${row.id}.${format}"`);
+          return reply.type(custom.contentType).send(custom.body);
+        }
+        reply.type('application/json; charset=utf-8');
         if (format === 'preview')
           return reply.send(
             JSON.stringify({ embed_id: row.id, skill: row.skill, previews: result.previews }),

@@ -14,6 +14,7 @@ import { ByteLru } from '../../lib/cache/byte-lru.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../lib/sanitize/svg.js';
+import { recordCacheLookup } from '../../lib/metrics/upstream.js';
 
 /** Longest a cold request waits for the provider. */
 export const ICON_SVG_TIMEOUT_MS = 10_000;
@@ -38,6 +39,7 @@ export class IconSvgService {
   async get(prefix: string, name: string, options: SvgOptions): Promise<ServedSvg> {
     const key = `${prefix}:${name}:${options.height}:${options.color ?? ''}`;
     const cached = this.cache.get(key);
+    recordCacheLookup('icons', cached !== undefined);
     if (cached) return cached;
     let raw: string | undefined;
     try {

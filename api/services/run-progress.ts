@@ -9,12 +9,15 @@
  * - a completed run: the steps in its result;
  * - a failed or cancelled run: the memo the workflow writes once as it ends (runs started before
  *   `PROGRESS_BY_QUERY_PATCH` kept it current at every step), else the query (a terminated run);
- * - a skill call: its memo (`runSkillCall` writes it at start and end).
+ * - a skill call: its memo (`runSkillCall` writes it at start and end); while its activity runs,
+ *   the stage named in the activity's last heartbeat (`{ stage }`, decoded with the payload
+ *   codec) is added to the running step.
  *
  * Lists never query: they only need queued-or-running, which describe tells without a worker,
  * and they describe at most `LIST_DESCRIBE_CONCURRENCY` open runs at a time.
  */
 import type { WorkflowExecutionDescription, WorkflowExecutionInfo } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { PROGRESS_MEMO_KEY, type RunProgress, type StepProgress } from '../../workflows/progress.js';
 import { progressQuery } from '../../workflows/run-definition.js';
@@ -62,6 +65,8 @@ export class RunProgressReader {
   ): Promise<TaskProgress> {
     const recorded = memoSteps(desc.memo);
     const started = hasStarted(desc.historyLength, recorded);
+    if (isSkillCall && desc.status.name === 'RUNNING')
+      return { steps: await this.withStage(desc, recorded), started };
     if (isSkillCall || !started) return { steps: recorded, started };
     const resultSteps = (result as { steps?: StepProgress[] } | null)?.steps;
     if (desc.status.name === 'COMPLETED' && Array.isArray(resultSteps))
@@ -93,6 +98,28 @@ export class RunProgressReader {
     };
     await Promise.all(Array.from({ length: Math.min(LIST_DESCRIBE_CONCURRENCY, open.length) }, lane));
     return out;
+  }
+
+  /** A running skill call's steps with the stage of its pending activity's last heartbeat. */
+  private async withStage(
+    desc: WorkflowExecutionDescription,
+    steps: StepProgress[],
+  ): Promise<StepProgress[]> {
+    const details = desc.raw.pendingActivities?.[0]?.heartbeatDetails?.payloads;
+    if (!details?.length) return steps;
+    let stage: unknown;
+    try {
+      const beat = await decodeFromPayloadsAtIndex<unknown>(
+        this.temporal.client.options.loadedDataConverter,
+        0,
+        details,
+      );
+      stage = (beat as { stage?: unknown } | null)?.stage;
+    } catch {
+      return steps;
+    }
+    if (typeof stage !== 'string' || !/^[a-z_]{1,40}$/.test(stage)) return steps;
+    return steps.map((s) => ({ ...s, status: 'running', stage }));
   }
 
   /** The live progress of a run, or undefined when no worker answers before the deadline. */

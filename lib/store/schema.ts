@@ -117,7 +117,16 @@ export interface UsageRecordsTable {
   created_at: Timestamp;
 }
 
+/** Power-design search results by normalised requirement (public data, not user text). */
+export interface PowerDesignCacheTable {
+  payload_key: string;
+  solutions: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  power_design_cache: PowerDesignCacheTable;
   skill_call_queue: SkillCallQueueTable;
   usage_records: UsageRecordsTable;
   rate_limits: RateLimitsTable;

@@ -38,7 +38,7 @@ export async function buildTestApi(
   const store = await openStore(
     opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' },
   );
-  const registry = await loadRegistry({ config, logger, secrets }, opts.appsDir ?? FIXTURE_APPS_DIR);
+  const registry = await loadRegistry({ config, logger, secrets, store }, opts.appsDir ?? FIXTURE_APPS_DIR);
   const temporal: TemporalClient = {
     connection: env.connection,
     client: env.client,

@@ -91,6 +91,12 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/metrics',
+    request: () => ({ url: '/metrics' }),
+    statuses: [401, 403, 403, 403, 200, 403, 403, 403, 403],
+  },
+  {
+    method: 'GET',
     route: '/v1/openapi.json',
     request: () => ({ url: '/v1/openapi.json' }),
     statuses: [...PUBLIC_200],

@@ -10,6 +10,7 @@
  */
 import type { Config } from '../../../lib/config.js';
 import { TtlCache } from '../../../lib/cache/ttl-cache.js';
+import { recordCacheLookup } from '../../../lib/metrics/upstream.js';
 import type { EncyclopediaLanguage } from '../../../lib/encyclopedia/languages.js';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import type { ResolveHost } from '../../../lib/net/webhook.js';
@@ -124,6 +125,7 @@ export class EncyclopediaService {
     const query = normaliseQuery(q.query);
     const key = `search\u0000${q.language}\u0000${q.limit}\u0000${query.toLocaleLowerCase()}`;
     const hit = this.cache.get(key) as SearchResult | undefined;
+    recordCacheLookup('encyclopedia', hit !== undefined);
     if (hit) return { value: hit, cached: true };
     const client = this.upstream();
     const wire = await this.guard.run(() => client.searchTitles(q.language, query, q.limit, ctx.signal), ctx);
@@ -167,6 +169,7 @@ export class EncyclopediaService {
     const title = normaliseTitle(q.title);
     const key = `summary\u0000${q.language}\u0000${title}`;
     const hit = this.cache.get(key) as ArticleSummary | undefined;
+    recordCacheLookup('encyclopedia', hit !== undefined);
     if (hit) return { value: hit, cached: true };
     const client = this.upstream();
     const wire = await this.guard.run(() => client.summary(q.language, title, ctx.signal), ctx);
