@@ -4,6 +4,7 @@
  * read or parsed; routes then check scopes. Failures are 401/403 envelopes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PrincipalCache } from '../lib/key-cache.js';
 import type { TierRateLimits } from '../lib/limits/tier-limits.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
     tierRateLimits?: TierRateLimits;
+    /** Set by api/app.ts: verified keys cached for API_KEY_CACHE_TTL_MS (lib/key-cache.ts). */
+    principals?: PrincipalCache;
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -40,7 +43,8 @@ export function authenticate(store: Store) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m)
       throw new SkillflowError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API token>".');
-    const principal = await verifyToken(store, m[1]!);
+    const token = m[1]!;
+    const principal = await (req.server.principals?.verify(token) ?? verifyToken(store, token));
     if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
     req.principal = principal;
     const limited = await req.server.tierRateLimits?.apply(principal, reply);

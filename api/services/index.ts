@@ -1,5 +1,6 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
+import type { PrincipalCache } from '../../lib/key-cache.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ChatsService } from './chats.js';
@@ -30,7 +31,8 @@ export interface Services {
   encyclopedia: EncyclopediaRoutes;
 }
 
-export function createServices(deps: ApiDeps): Services {
+/** `principals`: the process's key cache, which key revocation must reach. */
+export function createServices(deps: ApiDeps, principals?: PrincipalCache): Services {
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store);
@@ -43,7 +45,7 @@ export function createServices(deps: ApiDeps): Services {
     teams,
     usage: new UsageService(usage, teams),
     quotas,
-    keys: new KeysService(deps.store),
+    keys: new KeysService(deps.store, principals),
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),
