@@ -111,9 +111,13 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
   const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.API_KEY_CACHE_TTL_MS });
   app.decorate('principals', principals);
-  const services = createServices(deps, principals);
-  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429).
-  app.decorate('tierRateLimits', new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config)));
+  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429), and by
+  // skill calls together with their provider limits (api/services/call-limits.ts).
+  const tier = new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config));
+  app.decorate('tierRateLimits', tier);
+  const services = createServices(deps, { principals, tier });
+  // Usage records of inline calls are written in batches: write what is left before closing.
+  app.addHook('onClose', () => services.usageRecords.close());
   // Applied by `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
   const ipHashKey = hkdfSync(
     'sha256',

@@ -115,6 +115,11 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
    * before dispatch. Default: every provider of the manifest.
    */
   providerUses?: (input: I) => ProviderUse[];
+  /**
+   * The request items of a completed call that cost credits (spec 2 rule 5: an item answered
+   * from a cache costs nothing). Default: every request item.
+   */
+  billableItems?: (output: O) => number;
 }
 
 export interface LoadedSkill {
