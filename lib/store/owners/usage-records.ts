@@ -6,8 +6,8 @@
  * Records of inline calls are written off the request path ({@link UsageRecords.defer}): queued
  * in memory with the call's time and written together in one INSERT at most
  * {@link USAGE_FLUSH_MS} later, and at once before any read of this process ({@link
- * UsageRecords.list}, {@link UsageRecords.forTask}) and on close. A failed write keeps its rows
- * for the next flush. What a crash (not a clean shutdown) can lose: the rows of the last
+ * UsageRecords.list}, {@link UsageRecords.forTask}) and on close. A row the store refuses stays
+ * queued for the next flush. What a crash (not a clean shutdown) can lose: the rows of the last
  * {@link USAGE_FLUSH_MS} (or of a store outage that lasted until the crash).
  */
 import { randomBytes } from 'node:crypto';
@@ -101,10 +101,25 @@ export class UsageRecords {
   /** Queues one record, stamped now, for the next batch (written within {@link USAGE_FLUSH_MS}). */
   defer(usage: NewUsage): void {
     this.pending.push(toRow(usage, new Date()));
-    this.timer ??= setTimeout(() => void this.flush().catch(this.onWriteError), USAGE_FLUSH_MS);
+    this.schedule(USAGE_FLUSH_MS);
   }
 
-  /** Writes every queued record (one INSERT); rejects, keeping them queued, when the write fails. */
+  /** A flush in `ms` (unless one is due sooner); after a failed one, another in a second. */
+  private schedule(ms: number): void {
+    this.timer ??= setTimeout(
+      () =>
+        void this.flush().catch((err: unknown) => {
+          this.onWriteError(err);
+          this.schedule(1000);
+        }),
+      ms,
+    );
+  }
+
+  /**
+   * Writes every queued record in one INSERT (row by row when that fails); rejects when a row
+   * could not be written, which stays queued for the next flush.
+   */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -115,8 +130,18 @@ export class UsageRecords {
       try {
         await this.store.db.insertInto('usage_records').values(rows).execute();
       } catch (err) {
-        this.pending = [...rows, ...this.pending];
-        throw err;
+        // One by one, so a row the store refuses cannot hold the others back; what still
+        // fails stays queued for the next flush.
+        const failed: typeof rows = [];
+        for (const row of rows) {
+          await this.store.db
+            .insertInto('usage_records')
+            .values(row)
+            .execute()
+            .catch(() => failed.push(row));
+        }
+        this.pending = [...failed, ...this.pending];
+        if (failed.length > 0) throw err;
       }
     });
     this.writing = run.catch(() => undefined);
