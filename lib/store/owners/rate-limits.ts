@@ -108,14 +108,17 @@ export interface CounterState {
   msBeforeNext: number;
 }
 
-/** Sums the points of repeated keys: one statement may not update a row twice. */
+/**
+ * Sums the points of repeated keys (one statement may not update a row twice) and sorts by key,
+ * so concurrent statements lock shared rows in one order and cannot deadlock on PostgreSQL.
+ */
 function merged(charges: readonly CounterCharge[]): CounterCharge[] {
   const byKey = new Map<string, CounterCharge>();
   for (const c of charges) {
     const seen = byKey.get(c.key);
     byKey.set(c.key, seen ? { ...seen, points: seen.points + c.points } : { ...c });
   }
-  return [...byKey.values()];
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /**
