@@ -14,7 +14,7 @@ import type { Config } from '../lib/config.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import { isRejection, storeLimiter } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
-import { parseProviderRules, type ProviderRule } from './provider-limits.js';
+import { parseProviderRules, type LimitCounter, type ProviderRule } from './provider-limits.js';
 
 /** The owner id guests are counted under. */
 export const ANONYMOUS_OWNER = 'anonymous';
@@ -48,6 +48,22 @@ export class OwnerProviderShare {
       this.limiters.set(rule.provider, entry);
     }
     return entry;
+  }
+
+  /**
+   * The owner's share counter of `provider` for one request (undefined when shares are off or
+   * the provider has no rule), for charging it together with others in one statement.
+   */
+  counter(ownerId: string, provider: string): LimitCounter | undefined {
+    const entry = this.limiterFor(provider);
+    const rule =
+      this.rules.find((r) => r.provider === provider) ?? this.rules.find((r) => r.provider === '*');
+    if (!entry || !rule) return undefined;
+    return {
+      charge: { key: entry.limiter.getKey(ownerId), points: 1, durationSec: rule.durationSec },
+      limit: entry.points,
+      error: (ms) => this.usedUp(provider, ms),
+    };
   }
 
   /** Read-only: the error of the first used-up share among `providers`, or undefined. */

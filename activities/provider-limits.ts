@@ -16,9 +16,17 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../lib/config.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
-import { isRejection, storeLimiter } from '../lib/store/owners/rate-limits.js';
+import { isRejection, storeLimiter, type CounterCharge } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
 import type { ProviderUse } from './registry/types.js';
+
+/** A limit's counter for a one-statement charge, its limit, and the error once it is over. */
+export interface LimitCounter {
+  charge: CounterCharge;
+  limit: number;
+  /** The UPSTREAM_RATE_LIMITED error for a counter that resets in `msBeforeNext`. */
+  error: (msBeforeNext: number) => SkillflowError;
+}
 
 export interface ProviderRule {
   /** A provider id from app definitions, or `*` for every provider without its own rule. */
@@ -95,6 +103,24 @@ export class ProviderLimits {
     if (!worst) return undefined;
     const seconds = Math.max(1, Math.ceil(worst.ms / 1000));
     return providerLimitError(worst.use.provider, skill, worst.use.model, seconds);
+  }
+
+  /**
+   * The counter one request to `provider` for `skill` charges (undefined without a rule), for
+   * charging it together with others in one statement (lib/store/owners/rate-limits.ts).
+   */
+  counter(provider: string, skill: string, model?: string): LimitCounter | undefined {
+    const rule = this.ruleFor(provider);
+    if (!rule) return undefined;
+    return {
+      charge: {
+        key: this.limiterFor(rule).getKey(counterKey(provider, skill, model)),
+        points: 1,
+        durationSec: rule.durationSec,
+      },
+      limit: rule.points,
+      error: (ms) => providerLimitError(provider, skill, model, Math.max(1, Math.ceil(ms / 1000))),
+    };
   }
 
   /** Charges one request to `provider` for `skill`, or throws UPSTREAM_RATE_LIMITED. */

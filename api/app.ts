@@ -22,6 +22,7 @@ import { trackAllowedMethods } from './allowed-methods.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
 import { addOpenApiLinks } from './links.js';
 import { RoutePatternLogController } from './request-log.js';
+import { PrincipalCache } from '../lib/key-cache.js';
 import { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
 import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
@@ -108,9 +109,16 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const services = createServices(deps);
-  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429).
-  app.decorate('tierRateLimits', new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config)));
+  // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
+  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.API_KEY_CACHE_TTL_MS });
+  app.decorate('principals', principals);
+  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429), and by
+  // skill calls together with their provider limits (api/services/call-limits.ts).
+  const tier = new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config));
+  app.decorate('tierRateLimits', tier);
+  const services = createServices(deps, { principals, tier });
+  // Usage records of inline calls are written in batches: write what is left before closing.
+  app.addHook('onClose', () => services.usageRecords.close());
   // Applied by `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
   const ipHashKey = hkdfSync(
     'sha256',

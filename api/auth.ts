@@ -4,6 +4,7 @@
  * read or parsed; routes then check scopes. Failures are 401/403 envelopes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PrincipalCache } from '../lib/key-cache.js';
 import type { TierRateLimits } from '../lib/limits/tier-limits.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
@@ -14,11 +15,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
     tierRateLimits?: TierRateLimits;
+    /** Set by api/app.ts: verified keys cached for API_KEY_CACHE_TTL_MS (lib/key-cache.ts). */
+    principals?: PrincipalCache;
   }
   interface FastifyRequest {
     principal?: Principal;
-    /** Set on routes that queue (`config.queueWhenLimited`) when the tier limit is used up. */
-    tierLimited?: SkillflowError;
+    /**
+     * Set on routes that queue (`config.queueWhenLimited`): the tier counter is left to the call,
+     * which charges it together with the provider limits in one statement. If the request ends
+     * before that (bad input, scope, unknown skill), {@link chargeDeferredTier} charges it.
+     */
+    tierDeferred?: boolean;
   }
   interface FastifyContextConfig {
     /** Skill calls: over the tier limit the call is queued to the reset, not rejected. */
@@ -28,10 +35,13 @@ declare module 'fastify' {
 
 /**
  * The onRequest hook of authenticated routes (register it with `addHook('onRequest', …)`, never
- * as a preHandler: the body must not be read for a caller without a valid token). Verifies the bearer token, then applies the per-tier
- * rate limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-*
- * headers on every authenticated response. Once it is used up, a route that queues gets
- * `request.tierLimited` and queues the call; every other route answers 429 RATE_LIMITED.
+ * as a preHandler: the body must not be read for a caller without a valid token). Verifies the
+ * bearer token (through the app's key cache, lib/key-cache.ts), then applies the per-tier rate
+ * limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-* headers
+ * on every authenticated response; once it is used up, the route answers 429 RATE_LIMITED.
+ * A route that queues instead (`config.queueWhenLimited`, skill calls) gets
+ * `request.tierDeferred`: the call charges the tier counter with its other limits and queues
+ * when it is used up; the route must also register {@link chargeDeferredTier}.
  */
 export function authenticate(store: Store) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -40,14 +50,43 @@ export function authenticate(store: Store) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m)
       throw new SkillflowError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API token>".');
-    const principal = await verifyToken(store, m[1]!);
+    const token = m[1]!;
+    const principal = await (req.server.principals?.verify(token) ?? verifyToken(store, token));
     if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
     req.principal = principal;
+    if (req.routeOptions.config.queueWhenLimited === true) {
+      req.tierDeferred = req.server.tierRateLimits !== undefined;
+      return;
+    }
     const limited = await req.server.tierRateLimits?.apply(principal, reply);
-    if (!limited) return;
-    if (req.routeOptions.config.queueWhenLimited !== true) throw limited;
-    req.tierLimited = limited;
+    if (limited) throw limited;
   };
+}
+
+/**
+ * The onSend hook of routes that queue: charges the tier counter (and sets its headers) when
+ * the request ended before the call charged it, so every authenticated response counts once.
+ */
+export async function chargeDeferredTier(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (req.tierDeferred && req.principal) {
+    req.tierDeferred = false;
+    await req.server.tierRateLimits?.apply(req.principal, reply);
+  }
+  return payload;
+}
+
+/**
+ * Takes over a deferred tier charge: the headers object to give the call (which charges the
+ * tier counter with its other limits), or undefined when there is nothing left to charge.
+ */
+export function takeDeferredTier(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (!req.tierDeferred) return undefined;
+  req.tierDeferred = false;
+  return reply;
 }
 
 export function principalOf(req: FastifyRequest): Principal {

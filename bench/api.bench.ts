@@ -3,8 +3,9 @@
  * `hosting.search_domains` with one exact-lookup group against the shop simulator, three ways in
  * one process, interleaved (best of BENCH_ROUNDS rounds):
  * - API: POST /v1/apps/hosting/skills/search_domains over loopback HTTP with a bearer token
- *   (auth, tier limit, provider-limit and owner-share checks, upstream meter, usage record; the
- *   skill runs in the API process, no workflow);
+ *   (key check through the key cache, tier, provider and owner-share counters charged in one
+ *   store statement, upstream meter, usage record batched after the answer; the skill runs in
+ *   the API process, no workflow);
  * - bare: a bare Fastify route on loopback that validates the body and calls the same skill,
  *   without auth or limits;
  * - direct: `runSkill(impl, input, ctx)` in-process, no HTTP.

@@ -177,6 +177,7 @@ export const ConfigSchema = z.object({
   OWNER_PROVIDER_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
 
   QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()

@@ -40,7 +40,8 @@ export interface CreatedKey {
 
 const TOKEN = /^sf_(k[a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
-function hashToken(token: string): string {
+/** The SHA-256 (hex) of a token: what `api_keys` stores, and the key of the verification cache. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 

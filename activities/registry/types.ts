@@ -85,6 +85,11 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
    */
   providerUses?: (input: I) => ProviderUse[];
   /**
+   * The request items of a completed call that cost credits (spec 2 rule 5: an item answered
+   * from a cache costs nothing). Default: every request item.
+   */
+  billableItems?: (output: O) => number;
+  /**
    * A long-running skill's own file for an embed format (e.g. an SVG picture as `preview`);
    * undefined (or no hook) serves the default JSON of that format (api/routes/embeds.ts).
    */

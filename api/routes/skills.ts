@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { authenticate, BEARER, requireSkillScope } from '../auth.js';
+import { authenticate, BEARER, chargeDeferredTier, requireSkillScope, takeDeferredTier } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 import type { SkillCallsService } from '../services/skill-calls.js';
@@ -47,6 +47,7 @@ export const skillRoutes =
   (deps: ApiDeps, calls: SkillCallsService, teams: TeamsService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
+    app.addHook('onSend', chargeDeferredTier);
     const tags = ['skills'];
 
     app.get(
@@ -107,7 +108,7 @@ export const skillRoutes =
       if (teamId) await teams.requireSpender(principal, teamId);
       const outcome = await calls.call(principal, skill, input, {
         payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },
-        tierWaitMs: req.tierLimited?.retryAfterMs,
+        tierHeaders: takeDeferredTier(req, reply),
       });
       if (outcome.kind === 'started')
         return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });

@@ -1,5 +1,7 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
+import type { PrincipalCache } from '../../lib/key-cache.js';
+import type { TierRateLimits } from '../../lib/limits/tier-limits.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ChatsService } from './chats.js';
@@ -28,25 +30,37 @@ export interface Services {
   embeds: EmbedsService;
   workspace: WorkspaceService;
   encyclopedia: EncyclopediaRoutes;
+  /** The usage records owner: its deferred records must be flushed on close. */
+  usageRecords: UsageRecords;
 }
 
-export function createServices(deps: ApiDeps): Services {
+/** What the app shares with its services: the key cache and the tier limits. */
+export interface AppLimits {
+  principals?: PrincipalCache;
+  tier?: TierRateLimits;
+}
+
+/** `limits.principals`: the key cache revocation must reach; `limits.tier`: charged with skill calls. */
+export function createServices(deps: ApiDeps, limits: AppLimits = {}): Services {
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
-  const usage = new UsageRecords(deps.store);
+  const usage = new UsageRecords(deps.store, (err) =>
+    deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
+  );
   const teams = new TeamsService(deps.store);
   const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config));
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
-    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas),
+    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas, limits.tier),
     teams,
     usage: new UsageService(usage, teams),
     quotas,
-    keys: new KeysService(deps.store),
+    keys: new KeysService(deps.store, limits.principals),
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),
     encyclopedia: new EncyclopediaRoutes(deps.config, deps.store, deps.keyring, usage),
+    usageRecords: usage,
   };
 }

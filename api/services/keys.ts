@@ -14,6 +14,7 @@ import {
   type Scope,
   type Tier,
 } from '../../lib/keys.js';
+import type { PrincipalCache } from '../../lib/key-cache.js';
 import type { Store } from '../../lib/store/db.js';
 import { listApiKeys, revokeApiKey, type ApiKeyRow } from '../../lib/store/owners/api-keys.js';
 
@@ -22,7 +23,11 @@ export type KeySummary = Omit<ApiKeyRow, 'tokenHash' | 'ownerId' | 'tier'> & { t
 
 /** Creates, lists and revokes the caller's API keys. */
 export class KeysService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** This process's key cache: a revoked key is dropped from it at once. */
+    private readonly principals?: PrincipalCache,
+  ) {}
 
   /** Creates a key for the caller's owner; FORBIDDEN for a scope or tier beyond the caller's. */
   async create(
@@ -53,7 +58,8 @@ export class KeysService {
 
   /** Revokes one of the owner's active keys; NOT_FOUND otherwise. */
   async revoke(ownerId: string, keyId: string): Promise<void> {
-    if (!(await revokeApiKey(this.store, ownerId, keyId)))
-      throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
+    const revoked = await revokeApiKey(this.store, ownerId, keyId);
+    this.principals?.forgetKey(keyId);
+    if (!revoked) throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
   }
 }

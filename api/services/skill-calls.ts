@@ -1,5 +1,7 @@
 /**
- * Authenticated skill calls (spec 2.1, spec 8). The limits decide first when a call may run:
+ * Authenticated skill calls (spec 2.1, spec 8). The limits decide first when a call may run
+ * (api/services/call-limits.ts: tier, provider and owner-share counters charged in one store
+ * statement):
  * - within the caller's tier limit and with room at every provider the call will use, a quick
  *   (sync) skill runs in this process (api/services/inline-skill.ts: the policy deadline as an
  *   `AbortSignal`) and is answered inline; no workflow is started;
@@ -12,7 +14,10 @@
  *   with its task id and embed id.
  * Only calls that open a task count against the owner's cap of open skill-call tasks. Every
  * accepted call gets a usage record, billed to the caller or to the team named by `team_id`:
- * under its task id, or under its call id (`call_…`) when it was answered inline.
+ * under its task id (written before the answer), or under its call id (`call_…`) when it was
+ * answered inline (written within 50 ms of the answer, lib/store/owners/usage-records.ts). An
+ * inline answer bills the items the skill says it charged for (`billableItems`: an
+ * encyclopedia item the cache answered costs nothing, spec 2 rule 5), else every item.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
@@ -20,18 +25,20 @@ import { createOwnerProviderShare, type OwnerProviderShare } from '../../activit
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { requestItems } from '../../activities/registry/request-items.js';
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
-import { createUpstreamMeter } from '../../activities/upstream-meter.js';
+import { providerUsesOf } from '../../activities/upstream-meter.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
+import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
 import { CallQueue } from '../../lib/store/owners/skill-call-queue.js';
 import type { Store } from '../../lib/store/db.js';
 import { createPendingEmbed } from '../../lib/store/owners/embeds.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attributes.js';
-import type { Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { NewUsage, Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
+import { CallLimits, type PrepaidMeter } from './call-limits.js';
 import { runInline, type RunnableSkill } from './inline-skill.js';
 import type { OwnerQuotas } from './owner-quotas.js';
 
@@ -43,8 +50,11 @@ export type CallOutcome =
 export interface CallOptions {
   /** Who pays: the caller, or a team (membership and spending right already checked). */
   payer: Payer;
-  /** Milliseconds until the caller's tier window resets, when the tier limit is used up. */
-  tierWaitMs?: number | undefined;
+  /**
+   * Where the X-RateLimit-* headers go when the route left the tier counter to the call
+   * (api/auth.ts `takeDeferredTier`): it is then charged with the call's other limits.
+   */
+  tierHeaders?: RateLimitHeaders | undefined;
 }
 
 type Skill = RunnableSkill;
@@ -63,6 +73,7 @@ export class SkillCallsService {
   private readonly providers: ProviderLimits;
   private readonly queue: CallQueue;
   private readonly share: OwnerProviderShare;
+  private readonly limits: CallLimits;
 
   constructor(
     private readonly temporal: TemporalClient,
@@ -70,47 +81,59 @@ export class SkillCallsService {
     private readonly store: Store,
     private readonly usage: UsageRecords,
     private readonly quotas: OwnerQuotas,
+    tier?: TierRateLimits,
   ) {
     this.providers = createProviderLimits(config, store);
     this.share = createOwnerProviderShare(config, store);
+    this.limits = new CallLimits(store, this.providers, this.share, tier);
     this.queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
   }
 
   /** Runs (or queues) one call whose input the HTTP edge has validated. */
   async call(principal: Principal, skill: Skill, input: unknown, opts: CallOptions): Promise<CallOutcome> {
-    const providerBusy = await providerWait(skill, input, this.providers, {
-      share: this.share,
-      ownerId: principal.ownerId,
-    });
-    const delayMs = Math.max(opts.tierWaitMs ?? 0, providerBusy?.retryAfterMs ?? 0);
-    if (skill.manifest.capabilities.mode === 'async' || delayMs > 0)
-      return this.startTask(principal, skill, input, opts, delayMs);
-    return this.answerInline(principal, skill, input, opts);
+    const ref = refOf(skill);
+    if (skill.manifest.capabilities.mode === 'async') {
+      // The workflow's activity charges the providers as it sends; here only the tier is
+      // charged and the providers are read, to start it at their reset when one is used up.
+      const { waitMs } = await this.limits.reserve(principal, ref, [], opts.tierHeaders);
+      const busy = await providerWait(skill, input, this.providers, {
+        share: this.share,
+        ownerId: principal.ownerId,
+      });
+      return this.startTask(principal, skill, input, opts, Math.max(waitMs, busy?.retryAfterMs ?? 0));
+    }
+    const reservation = await this.limits.reserve(
+      principal,
+      ref,
+      providerUsesOf(skill, input),
+      opts.tierHeaders,
+    );
+    if (!reservation.meter) return this.startTask(principal, skill, input, opts, reservation.waitMs);
+    return this.answerInline(principal, skill, input, opts, reservation.meter);
   }
 
-  /** A quick call with room everywhere: run here, answer inline, record its usage. */
+  /** A quick call with room everywhere: run here, answer inline, record its usage after. */
   private async answerInline(
     principal: Principal,
     skill: Skill,
     input: unknown,
     opts: CallOptions,
+    meter: PrepaidMeter,
   ): Promise<CallOutcome> {
     const callId = `call_${randomUUID()}`;
-    const meter = createUpstreamMeter(refOf(skill), this.providers, {
-      share: this.share,
-      ownerId: principal.ownerId,
-    });
     let result: FullSkillResult;
     try {
       result = await runInline(skill, input, { anonymous: false, meter });
     } catch (err) {
+      await meter.settle();
       const waitMs = limitBeforeSending(err, meter.total());
       if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
       // A failed call is accepted and charged like a failed task was.
-      await this.record(callId, principal, skill, input, opts, false);
+      this.usage.defer(this.usageOf(callId, principal, skill, input, opts, false));
       throw err;
     }
-    await this.record(callId, principal, skill, input, opts, false);
+    await meter.settle();
+    this.usage.defer(this.usageOf(callId, principal, skill, input, opts, false, result.output));
     return { kind: 'completed', callId, result };
   }
 
@@ -157,30 +180,34 @@ export class SkillCallsService {
       ]),
       memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] } },
     });
-    await this.record(taskId, principal, skill, input, opts, delayMs > 0);
+    await this.usage.record(this.usageOf(taskId, principal, skill, input, opts, delayMs > 0));
     if (embedId) return { kind: 'started', taskId, embedId };
     return { kind: 'queued', taskId, retryAfterMs: delayMs };
   }
 
-  private async record(
+  /** The usage record of a call; `output` (a completed inline call) lets the skill say what it bills. */
+  private usageOf(
     id: string,
     principal: Principal,
     skill: Skill,
     input: unknown,
     opts: CallOptions,
     queued: boolean,
-  ): Promise<void> {
+    output?: unknown,
+  ): NewUsage {
     const items = requestItems(input);
-    await this.usage.record({
+    const billed =
+      output !== undefined && skill.impl.billableItems ? skill.impl.billableItems(output) : items;
+    return {
       taskId: id,
       ownerId: principal.ownerId,
       keyId: principal.keyId,
       payer: opts.payer,
       skill: refOf(skill),
       requestItems: items,
-      credits: items * skill.manifest.pricing.creditsPerRequest,
+      credits: billed * skill.manifest.pricing.creditsPerRequest,
       queued,
-    });
+    };
   }
 }
 

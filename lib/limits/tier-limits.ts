@@ -10,7 +10,12 @@ import type { Config } from '../config.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import { TIERS, type Principal, type Tier } from '../keys.js';
 import type { Store } from '../store/db.js';
-import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
+import {
+  isRejection,
+  storeLimiter,
+  type CounterCharge,
+  type CounterState,
+} from '../store/owners/rate-limits.js';
 
 export const TIER_WINDOW_SECONDS = 60;
 
@@ -53,26 +58,44 @@ export class TierRateLimits {
    * (skill calls) queue to the reset, every other route throws it.
    */
   async apply(principal: Principal, reply: RateLimitHeaders): Promise<SkillflowError | undefined> {
-    const limit = this.perMinute[principal.tier];
-    const setHeaders = (remaining: number, msBeforeNext: number) => {
-      reply.header('x-ratelimit-limit', limit);
-      reply.header('x-ratelimit-remaining', remaining);
-      reply.header('x-ratelimit-reset', Math.ceil(Math.max(msBeforeNext, 0) / 1000));
-    };
     try {
       const res = await this.limiters[principal.tier].consume(principal.ownerId, 1);
-      setHeaders(res.remainingPoints, res.msBeforeNext);
-      return undefined;
+      return this.settle(principal, { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext }, reply);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      setHeaders(0, err.msBeforeNext);
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      return new SkillflowError(
-        'RATE_LIMITED',
-        `The ${principal.tier} tier allows ${limit} requests per minute; retry in ${seconds} s.`,
-        { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS, retry_after_seconds: seconds },
-        seconds * 1000,
-      );
+      return this.settle(principal, { consumed: err.consumedPoints, msBeforeNext: err.msBeforeNext }, reply);
     }
+  }
+
+  /**
+   * The principal's tier counter, for callers that charge it together with other counters in
+   * one statement (lib/store/owners/rate-limits.ts `chargeCounters`); then {@link settle}.
+   */
+  counter(principal: Principal): CounterCharge {
+    return {
+      key: this.limiters[principal.tier].getKey(principal.ownerId),
+      points: 1,
+      durationSec: TIER_WINDOW_SECONDS,
+    };
+  }
+
+  /**
+   * Sets the headers for the tier counter's state after a charge and returns what
+   * {@link apply} returns: undefined with room left, else the RATE_LIMITED error.
+   */
+  settle(principal: Principal, state: CounterState, reply: RateLimitHeaders): SkillflowError | undefined {
+    const limit = this.perMinute[principal.tier];
+    const over = state.consumed > limit;
+    reply.header('x-ratelimit-limit', limit);
+    reply.header('x-ratelimit-remaining', Math.max(limit - state.consumed, 0));
+    reply.header('x-ratelimit-reset', Math.ceil(Math.max(state.msBeforeNext, 0) / 1000));
+    if (!over) return undefined;
+    const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    return new SkillflowError(
+      'RATE_LIMITED',
+      `The ${principal.tier} tier allows ${limit} requests per minute; retry in ${seconds} s.`,
+      { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS, retry_after_seconds: seconds },
+      seconds * 1000,
+    );
   }
 }

@@ -3,6 +3,7 @@ import { deliver } from '../../activities/platform/chat-delivery.js';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { createKey } from '../../lib/keys.js';
+import { revokeApiKey } from '../../lib/store/owners/api-keys.js';
 import { webhookPolicy } from '../../lib/net/webhook.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { TEST_KEYRING, TEST_RESOLVE } from '../helpers/fixtures.js';
@@ -65,6 +66,29 @@ describe('keys, embeds, chats and workspace results', () => {
       expect(
         (await h.request('DELETE', `/v1/keys/${created.json.id}`, undefined, undefined, h.otherToken)).status,
       ).toBe(404);
+    });
+
+    it('caches a verified key: a revocation elsewhere is seen after the TTL, one through this API at once', async () => {
+      const created = await h.request('POST', '/v1/keys', { name: 'cached', scopes: ['app:echo'] });
+      const token = created.json.token as string;
+      const call = async () => (await h.request('GET', '/v1/apps/echo', undefined, undefined, token)).status;
+      expect(await call()).toBe(200);
+      // Revoked in the store behind this process's back (as another replica would): still
+      // honoured from the cache, which is what API_KEY_CACHE_TTL_MS allows.
+      expect(await revokeApiKey(h.api.deps.store, 'owner_a', created.json.id)).toBe(true);
+      expect(await call()).toBe(200);
+      // A second key, revoked through the API: refused on its very next request.
+      const other = await h.request('POST', '/v1/keys', { name: 'cached2', scopes: ['app:echo'] });
+      const otherToken = other.json.token as string;
+      expect((await h.request('GET', '/v1/apps/echo', undefined, undefined, otherToken)).status).toBe(200);
+      expect((await h.request('DELETE', `/v1/keys/${other.json.id}`)).status).toBe(204);
+      const after = await h.request('GET', '/v1/apps/echo', undefined, undefined, otherToken);
+      expect([after.status, after.json]).toEqual([
+        401,
+        {
+          error: { code: 'UNAUTHENTICATED', message: 'The API token is unknown or revoked.', details: {} },
+        },
+      ]);
     });
 
     it('needs the keys scope and never grants more than the creator holds', async () => {

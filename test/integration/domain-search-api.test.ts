@@ -49,14 +49,9 @@ describe('domain search over HTTP', () => {
     sim
       .requests()
       .map((r) => `${r.op} ${(r.params['search'] ?? []).join()}|${(r.params['tlds'] ?? []).join()}`);
+  // Through the API: an inline call's record is written just after the answer (batched).
   const lastTaskId = async () =>
-    (
-      await h.api.deps.store.db
-        .selectFrom('usage_records')
-        .select('task_id')
-        .orderBy('created_at', 'desc')
-        .executeTakeFirstOrThrow()
-    ).task_id;
+    (await h.request('GET', '/v1/usage?limit=1')).json.records[0]?.task_id as string | undefined;
 
   it('one lazy proxy attempt means one: every operation fails direct and through the proxy, and the search is never re-run', async () => {
     sim.setFaults([

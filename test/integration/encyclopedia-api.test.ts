@@ -166,6 +166,39 @@ describe('encyclopedia over HTTP', () => {
     ]);
   });
 
+  it('the generic skill route bills only the items the cache did not answer (spec 2 rule 5)', async () => {
+    const call = (requests: { title: string; language: string }[]) =>
+      h.request('POST', '/v1/apps/encyclopedia/skills/get_summary', { requests });
+    const billed = async (callId: string) => {
+      const { records } = (await h.request('GET', '/v1/usage?limit=50')).json;
+      return records
+        .filter((r: any) => r.task_id === callId)
+        .map((r: any) => [r.skill, r.request_items, r.credits]);
+    };
+    const both = [
+      { title: 'Zürich', language: 'de' },
+      { title: 'Paris', language: 'fr' },
+    ];
+    const first = await call(both);
+    expect(first.status).toBe(200);
+    expect(first.json.results.map((r: any) => [r.title, r.cached])).toEqual([
+      ['Zürich', false],
+      ['Paris', false],
+    ]);
+    expect(await billed(first.json.call_id)).toEqual([['encyclopedia.get_summary', 2, 2]]);
+    const second = await call(both);
+    expect(second.json.results.map((r: any) => r.cached)).toEqual([true, true]);
+    expect(await billed(second.json.call_id)).toEqual([['encyclopedia.get_summary', 2, 0]]);
+    const mixed = await call([both[0]!, { title: 'Tour Eiffel', language: 'fr' }]);
+    expect(mixed.json.results.map((r: any) => r.cached)).toEqual([true, false]);
+    expect(await billed(mixed.json.call_id)).toEqual([['encyclopedia.get_summary', 2, 1]]);
+    expect(upstream()).toEqual([
+      '/de/api/rest_v1/page/summary/Z%C3%BCrich',
+      '/fr/api/rest_v1/page/summary/Paris',
+      '/fr/api/rest_v1/page/summary/Tour_Eiffel',
+    ]);
+  });
+
   it('errors: missing page 404, unsupported language 400, bad limit 400, wrong scope 403', async () => {
     expect(await get('/v1/encyclopedia/summary?title=No_such_article_here')).toMatchObject({
       status: 404,

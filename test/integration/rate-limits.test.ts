@@ -76,6 +76,33 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(anon.headers['x-ratelimit-remaining']).toBeUndefined();
   });
 
+  it('a skill call counts once against the tier, whether it runs or ends early (bad input, unknown skill)', async () => {
+    const { token } = await createKey(h.api.deps.store, {
+      name: 'hdr',
+      scopes: ['*'],
+      ownerId: 'owner_hdr',
+      tier: 'standard',
+    });
+    const post = (url: string, payload: unknown) =>
+      h.api.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+    const ok = await post('/v1/apps/echo/skills/shout', { requests: [{ text: 'hi' }] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers).toMatchObject({ 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119' });
+    const bad = await post('/v1/apps/echo/skills/shout', { requests: [] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers).toMatchObject({ 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '118' });
+    const unknown = await post('/v1/apps/echo/skills/nope', { requests: [{ text: 'hi' }] });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['x-ratelimit-remaining']).toBe('117');
+    const again = await post('/v1/apps/echo/skills/shout', { requests: [{ text: 'hi' }] });
+    expect(again.headers['x-ratelimit-remaining']).toBe('116');
+  });
+
   it('a skill call over the tier limit is queued to the reset (202 at once), up to the per-key queue depth, then 429', async () => {
     const post = () =>
       h.api.app.inject({
@@ -137,6 +164,14 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
     expect(Date.now() - started).toBeLessThan(1500);
     expect(second.status).toBe(202);
     expect(second.json).toEqual({ task_id: expect.stringMatching(/^task_/), status: 'queued' });
+    // The queued call's provider point was given back: the counter holds the one request the
+    // first call sent.
+    const counters = await h.api.deps.store.db
+      .selectFrom('rate_limits')
+      .select(['key', 'points'])
+      .where('key', 'like', 'provider:sim:%')
+      .execute();
+    expect(counters).toEqual([{ key: 'provider:sim:sim:metered.ping:sim-model-1', points: 1 }]);
     const queuedTask = await h.request('GET', `/v1/tasks/${second.json.task_id}`);
     expect(queuedTask.json).toMatchObject({ status: 'queued', billing: { request_items: 1, credits: 2 } });
     const task = await h.waitForTask(second.json.task_id, (t) => t.status === 'completed', 20_000);
@@ -235,6 +270,17 @@ describe('fair use of a provider between owners', () => {
     expect([third.status, third.json]).toEqual([
       202,
       { task_id: expect.stringMatching(/^task_/), status: 'queued' },
+    ]);
+    // The queued call gave its share and provider points back: 2 requests sent, 2 counted.
+    const points = await h.api.deps.store.db
+      .selectFrom('rate_limits')
+      .select(['key', 'points'])
+      .where('key', 'in', ['owner-share:sim:owner_a', 'provider:sim:sim:metered.ping:sim-model-1'])
+      .orderBy('key')
+      .execute();
+    expect(points).toEqual([
+      { key: 'owner-share:sim:owner_a', points: 2 },
+      { key: 'provider:sim:sim:metered.ping:sim-model-1', points: 2 },
     ]);
     // owner_b is not held up by owner_a.
     const other = await post(h.otherToken);

@@ -258,6 +258,13 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/v1/apps/design/icons/upstream/:prefix/:file',
+    note: 'public (no scope applies); a file name without .svg is a validation error for every caller',
+    request: () => ({ url: '/v1/apps/design/icons/upstream/tabler/home.txt' }),
+    statuses: [400, 400, 400, 400, 400, 400, 400, 400, 400],
+  },
+  {
+    method: 'GET',
     route: '/v1/encyclopedia/thumbnail',
     note: 'public (no scope applies); without `src` it is a validation error for every caller',
     request: () => ({ url: '/v1/encyclopedia/thumbnail' }),

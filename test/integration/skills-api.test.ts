@@ -373,12 +373,9 @@ describe('skill discovery and authenticated skill calls', () => {
       },
     });
     expect(starts.mock.calls.length - before).toBe(0);
-    const last = await h.api.deps.store.db
-      .selectFrom('usage_records')
-      .select(['task_id', 'skill', 'request_items', 'queued'])
-      .orderBy('created_at', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(last).toEqual({
+    // Read through the API: the inline call's record is written just after the answer.
+    const last = (await h.request('GET', '/v1/usage?limit=1')).json.records[0];
+    expect(last).toMatchObject({
       task_id: expect.stringMatching(/^call_/),
       skill: 'echo.shout',
       request_items: 1,

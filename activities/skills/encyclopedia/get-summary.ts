@@ -42,6 +42,7 @@ export function createSkill(platform: Platform): GetSummarySkill {
       const results = output.results.map(({ cached: _cached, ...summary }) => summary);
       return { results, result_count: results.length, raw: output };
     },
+    billableItems: (output) => output.results.filter((r) => !r.cached).length,
     previews: (output) => output.results.map((r) => ({ title: r.title, url: r.url, type: r.type })),
   };
 }

@@ -48,6 +48,7 @@ export function createSkill(platform: Platform): SearchArticlesSkill {
       );
       return { results, result_count: results.length, raw: output };
     },
+    billableItems: (output) => output.results.filter((r) => !r.cached).length,
     previews: (output) =>
       output.results.flatMap((r) =>
         r.results.slice(0, 3).map((item) => ({ title: item.title, url: item.url })),

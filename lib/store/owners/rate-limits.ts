@@ -94,3 +94,94 @@ export async function clearExpiredCounters(store: Store, now = Date.now()): Prom
     .where('expire', '<', now - 3_600_000)
     .execute();
 }
+
+/** One counter to charge in {@link chargeCounters}: its full key (limiter prefix and key). */
+export interface CounterCharge {
+  key: string;
+  points: number;
+  durationSec: number;
+}
+
+/** A counter after a charge: points used in its window and the time to its reset. */
+export interface CounterState {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+/**
+ * Sums the points of repeated keys (one statement may not update a row twice) and sorts by key,
+ * so concurrent statements lock shared rows in one order and cannot deadlock on PostgreSQL.
+ */
+function merged(charges: readonly CounterCharge[]): CounterCharge[] {
+  const byKey = new Map<string, CounterCharge>();
+  for (const c of charges) {
+    const seen = byKey.get(c.key);
+    byKey.set(c.key, seen ? { ...seen, points: seen.points + c.points } : { ...c });
+  }
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * Charges several counters in ONE statement, with rate-limiter-flexible's own upsert rule (a
+ * counter whose window has ended starts again with a new window), so limiters that read or
+ * reward these rows later agree with it. Returns each counter's state by key. A counter over
+ * its limit is still charged, as the library's `consume` does; see {@link refundCounters}.
+ */
+export async function chargeCounters(
+  store: Store,
+  charges: readonly CounterCharge[],
+  now = Date.now(),
+): Promise<Map<string, CounterState>> {
+  const rows = merged(charges);
+  const out = new Map<string, CounterState>();
+  if (rows.length === 0) return out;
+  const values: unknown[] = [];
+  const tuples = rows.map((c) => {
+    values.push(c.key, c.points, now + c.durationSec * 1000);
+    const n = values.length;
+    return `($${n - 2}, $${n - 1}, $${n})`;
+  });
+  values.push(now);
+  const t = RATE_LIMITS_TABLE;
+  const res = await storeClient(store.db).query({
+    text: `insert into ${t} (key, points, expire) values ${tuples.join(', ')}
+      on conflict (key) do update set
+        points = case when ${t}.expire <= $${values.length} then excluded.points else ${t}.points + excluded.points end,
+        expire = case when ${t}.expire <= $${values.length} then excluded.expire else ${t}.expire end
+      returning key, points, expire`,
+    values,
+  });
+  for (const row of res.rows) {
+    const expire = row.expire as number | null;
+    out.set(row.key as string, {
+      consumed: row.points as number,
+      msBeforeNext: expire === null ? -1 : Math.max(expire - now, 0),
+    });
+  }
+  return out;
+}
+
+/**
+ * Gives back points charged by {@link chargeCounters} in one statement; a counter whose window
+ * has ended since is left alone (its new window owes nothing).
+ */
+export async function refundCounters(
+  store: Store,
+  charges: readonly CounterCharge[],
+  now = Date.now(),
+): Promise<void> {
+  const rows = merged(charges);
+  if (rows.length === 0) return;
+  const values: unknown[] = [];
+  const tuples = rows.map((c) => {
+    values.push(c.key, c.points);
+    return `($${values.length - 1}::varchar, $${values.length}::integer)`;
+  });
+  values.push(now);
+  await storeClient(store.db).query({
+    text: `update ${RATE_LIMITS_TABLE} as r set points = r.points - v.points
+      from (values ${tuples.join(', ')}) as v (key, points)
+      where r.key = v.key and (r.expire is null or r.expire > $${values.length})`,
+    values,
+  });
+}

@@ -2,6 +2,13 @@
  * The owner of `usage_records`: one row per accepted authenticated skill call, saying who
  * called (owner and key), who pays (the caller, or the team named by `team_id`), which skill,
  * how many request items and credits, and whether the call was queued. No query or result.
+ *
+ * Records of inline calls are written off the request path ({@link UsageRecords.defer}): queued
+ * in memory with the call's time and written together in one INSERT at most
+ * {@link USAGE_FLUSH_MS} later, and at once before any read of this process ({@link
+ * UsageRecords.list}, {@link UsageRecords.forTask}) and on close. A row the store refuses stays
+ * queued for the next flush. What a crash (not a clean shutdown) can lose: the rows of the last
+ * {@link USAGE_FLUSH_MS} (or of a store outage that lasted until the crash).
  */
 import { randomBytes } from 'node:crypto';
 import type { UsageRecord } from '../../usage/usage-record.js';
@@ -50,31 +57,105 @@ function toRecord(row: Row): UsageRecord {
   };
 }
 
-export class UsageRecords {
-  constructor(private readonly store: Store) {}
+/** The longest a deferred record waits in memory before its batch is written. */
+export const USAGE_FLUSH_MS = 50;
 
+/** One record as inserted, stamped with the time of the call. */
+function toRow(usage: NewUsage, at: Date) {
+  return {
+    id: `use_${randomBytes(10).toString('hex')}`,
+    task_id: usage.taskId,
+    owner_id: usage.ownerId,
+    key_id: usage.keyId,
+    team_id: usage.payer.type === 'team' ? usage.payer.id : null,
+    billed_to: `${usage.payer.type}:${usage.payer.id}`,
+    skill: usage.skill,
+    request_items: usage.requestItems,
+    credits: usage.credits,
+    queued: usage.queued,
+    created_at: at,
+  };
+}
+
+export class UsageRecords {
+  private pending: ReturnType<typeof toRow>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    /** Told about a failed batch write (its rows stay queued for the next flush). */
+    private readonly onWriteError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  /** Writes one record now and returns it. */
   async record(usage: NewUsage): Promise<UsageRecord> {
     const row = await this.store.db
       .insertInto('usage_records')
-      .values({
-        id: `use_${randomBytes(10).toString('hex')}`,
-        task_id: usage.taskId,
-        owner_id: usage.ownerId,
-        key_id: usage.keyId,
-        team_id: usage.payer.type === 'team' ? usage.payer.id : null,
-        billed_to: `${usage.payer.type}:${usage.payer.id}`,
-        skill: usage.skill,
-        request_items: usage.requestItems,
-        credits: usage.credits,
-        queued: usage.queued,
-      })
+      .values(toRow(usage, new Date()))
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);
   }
 
+  /** Queues one record, stamped now, for the next batch (written within {@link USAGE_FLUSH_MS}). */
+  defer(usage: NewUsage): void {
+    this.pending.push(toRow(usage, new Date()));
+    this.schedule(USAGE_FLUSH_MS);
+  }
+
+  /** A flush in `ms` (unless one is due sooner); after a failed one, another in a second. */
+  private schedule(ms: number): void {
+    this.timer ??= setTimeout(
+      () =>
+        void this.flush().catch((err: unknown) => {
+          this.onWriteError(err);
+          this.schedule(1000);
+        }),
+      ms,
+    );
+  }
+
+  /**
+   * Writes every queued record in one INSERT (row by row when that fails); rejects when a row
+   * could not be written, which stays queued for the next flush.
+   */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const run = this.writing.then(async () => {
+      const rows = this.pending;
+      if (rows.length === 0) return;
+      this.pending = [];
+      try {
+        await this.store.db.insertInto('usage_records').values(rows).execute();
+      } catch (err) {
+        // One by one, so a row the store refuses cannot hold the others back; what still
+        // fails stays queued for the next flush.
+        const failed: typeof rows = [];
+        for (const row of rows) {
+          await this.store.db
+            .insertInto('usage_records')
+            .values(row)
+            .execute()
+            .catch(() => failed.push(row));
+        }
+        this.pending = [...failed, ...this.pending];
+        if (failed.length > 0) throw err;
+      }
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Flushes what is queued (call before the store closes). */
+  close(): Promise<void> {
+    return this.flush();
+  }
+
   /** Records billed to `payer` (only those made with `keyId` when given), newest first. */
   async list(payer: Payer, opts: { limit: number; before?: Date | undefined; keyId?: string | undefined }) {
+    await this.flush();
     let q = this.store.db
       .selectFrom('usage_records')
       .selectAll()
@@ -89,6 +170,7 @@ export class UsageRecords {
 
   /** The record of one task, when the caller (`ownerId`) made it. */
   async forTask(taskId: string, ownerId: string): Promise<UsageRecord | undefined> {
+    await this.flush();
     const row = await this.store.db
       .selectFrom('usage_records')
       .selectAll()

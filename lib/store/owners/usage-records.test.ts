@@ -1,0 +1,77 @@
+/**
+ * Deferred usage records: written in one batch within USAGE_FLUSH_MS, stamped with the time of
+ * the call, visible to every read of this process at once, kept after a failed write, and
+ * written on close.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../db.js';
+import { USAGE_FLUSH_MS, UsageRecords, type NewUsage } from './usage-records.js';
+
+const usage = (taskId: string, ownerId = 'owner_u'): NewUsage => ({
+  taskId,
+  ownerId,
+  keyId: 'k_u',
+  payer: { type: 'owner', id: ownerId },
+  skill: 'echo.shout',
+  requestItems: 2,
+  credits: 2,
+  queued: false,
+});
+
+describe('UsageRecords.defer', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ pgliteDir: 'memory://' });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+  const stored = async (ownerId: string) =>
+    (
+      await store.db
+        .selectFrom('usage_records')
+        .select(['task_id', 'created_at'])
+        .where('owner_id', '=', ownerId)
+        .orderBy('task_id')
+        .execute()
+    ).map((r) => r.task_id);
+
+  it('writes a batch within the flush interval, stamped with the time of the call', async () => {
+    const records = new UsageRecords(store);
+    const before = Date.now();
+    records.defer(usage('call_1', 'owner_t'));
+    records.defer(usage('call_2', 'owner_t'));
+    expect(await stored('owner_t')).toEqual([]);
+    await new Promise((r) => setTimeout(r, USAGE_FLUSH_MS + 100));
+    expect(await stored('owner_t')).toEqual(['call_1', 'call_2']);
+    const row = await store.db
+      .selectFrom('usage_records')
+      .select('created_at')
+      .where('task_id', '=', 'call_1')
+      .executeTakeFirstOrThrow();
+    expect(new Date(row.created_at).getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(new Date(row.created_at).getTime()).toBeLessThan(before + USAGE_FLUSH_MS);
+  });
+
+  it('reads of this process see deferred records at once; close writes what is left', async () => {
+    const records = new UsageRecords(store);
+    records.defer(usage('call_r', 'owner_r'));
+    expect((await records.forTask('call_r', 'owner_r'))?.credits).toBe(2);
+    records.defer(usage('call_s', 'owner_r'));
+    const listed = await records.list({ type: 'owner', id: 'owner_r' }, { limit: 10 });
+    expect(listed.map((r) => r.task_id).sort()).toEqual(['call_r', 'call_s']);
+    records.defer(usage('call_t', 'owner_r'));
+    await records.close();
+    expect(await stored('owner_r')).toEqual(['call_r', 'call_s', 'call_t']);
+  });
+
+  it('writes the rows it can when a batch fails, and keeps the refused one for the next flush', async () => {
+    const records = new UsageRecords(store);
+    records.defer({ ...usage('call_bad', 'owner_f'), requestItems: Number.NaN });
+    records.defer(usage('call_ok', 'owner_f'));
+    await expect(records.flush()).rejects.toThrow();
+    expect(await stored('owner_f')).toEqual(['call_ok']);
+    await expect(records.flush()).rejects.toThrow();
+    expect(await stored('owner_f')).toEqual(['call_ok']);
+  });
+});
