@@ -107,8 +107,8 @@ describe('typed answers over real HTTP', () => {
   });
 
   it('validates each answer against its question type', () => {
-    const choice = { type: 'choice', instructions: 'x', options: ['a', 'b'] } as const;
     const choice = { type: 'choice' as const, instructions: 'x', options: ['a', 'b'] };
+    expect(typedAnswer(choice, { choice: 'c', confidence: 0.9 })).toBeUndefined();
     expect(typedAnswer(choice, { choice: 'b' })).toEqual({ type: 'choice', choice: 'b', confidence: 0 });
     expect(typedAnswer({ type: 'noul', instructions: 'x' }, { noul: 1.2 })).toBeUndefined();
     expect(typedAnswer({ type: 'noul', instructions: 'x' }, { noul: 0.3 })).toEqual({

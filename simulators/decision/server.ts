@@ -89,7 +89,12 @@ function answerAll(body: {
         overlapScore(questionText(state), JSON.stringify({ ...state, question: null })),
       );
     else if (q.type === 'choice') answers[id] = choiceAnswer(q.options ?? [], stateText);
-    else if (q.type === 'noul') answers[id] = noulAnswer(stateText);
+    // A per-item noul (screening) reads its own item; otherwise the whole state.
+    else if (q.type === 'noul')
+      answers[id] =
+        typeof text === 'string'
+          ? noulAnswer(text)
+          : noulAnswer(JSON.stringify({ ...state, question: null }), questionText(state) || undefined);
   }
   return answers;
 }

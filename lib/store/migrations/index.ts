@@ -7,12 +7,14 @@ import { m0001PlatformBase } from './0001-platform-base.js';
 import { m0002EmbedsTeams } from './0002-embeds-teams.js';
 import { m0003LimitsWorkspace } from './0003-limits-workspace.js';
 import { m0004CallQueueUsage } from './0004-call-queue-usage.js';
+import { m0005DecisionCost } from './0005-decision-cost.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
   '0002-embeds-teams': m0002EmbedsTeams,
   '0003-limits-workspace': m0003LimitsWorkspace,
   '0004-call-queue-usage': m0004CallQueueUsage,
+  '0005-decision-cost': m0005DecisionCost,
 };
 
 export const migrationProvider: MigrationProvider = {

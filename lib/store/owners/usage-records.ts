@@ -1,7 +1,9 @@
 /**
  * The owner of `usage_records`: one row per accepted authenticated skill call, saying who
  * called (owner and key), who pays (the caller, or the team named by `team_id`), which skill,
- * how many request items and credits, and whether the call was queued. No query or result.
+ * how many request items and credits, and whether the call was queued; and the decision-helper
+ * tokens and cost a record paid for (a workflow `decide` step gets its own record). No query or
+ * result.
  */
 import { randomBytes } from 'node:crypto';
 import type { UsageRecord } from '../../usage/usage-record.js';
@@ -31,8 +33,13 @@ type Row = {
   request_items: number;
   credits: string | number;
   queued: boolean;
+  decision_input_tokens: number;
+  decision_cost_usd: string | number;
   created_at: Date | string;
 };
+
+/** Skill name of the record a workflow `decide` step's decision is charged on. */
+export const DECIDE_STEP_SKILL = 'workflow.decide';
 
 function toRecord(row: Row): UsageRecord {
   const [type, ...rest] = row.billed_to.split(':');
@@ -46,6 +53,7 @@ function toRecord(row: Row): UsageRecord {
     request_items: row.request_items,
     credits: Number(row.credits),
     queued: row.queued,
+    decision: { input_tokens: row.decision_input_tokens, cost_usd: Number(row.decision_cost_usd) },
     created_at: new Date(row.created_at).toISOString(),
   };
 }
@@ -67,6 +75,37 @@ export class UsageRecords {
         request_items: usage.requestItems,
         credits: usage.credits,
         queued: usage.queued,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  /**
+   * Records one workflow `decide` step's decision usage for its owner: a record of skill
+   * {@link DECIDE_STEP_SKILL} with no key, no request items and no credits.
+   */
+  async recordDecision(args: {
+    taskId: string;
+    ownerId: string;
+    inputTokens: number;
+    costUsd: number;
+  }): Promise<UsageRecord> {
+    const row = await this.store.db
+      .insertInto('usage_records')
+      .values({
+        id: `use_${randomBytes(10).toString('hex')}`,
+        task_id: args.taskId,
+        owner_id: args.ownerId,
+        key_id: '',
+        team_id: null,
+        billed_to: `owner:${args.ownerId}`,
+        skill: DECIDE_STEP_SKILL,
+        request_items: 0,
+        credits: 0,
+        queued: false,
+        decision_input_tokens: args.inputTokens,
+        decision_cost_usd: args.costUsd,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
