@@ -66,7 +66,8 @@ describe('typed answers over real HTTP', () => {
           confidence: 0.7,
           probabilities: { green: 0.3, 'bakery brown': 0.7 },
         },
-        attack: { type: 'noul', noul: 0.05, confidence: 0.95 },
+        // The simulator's noul over a state with a question: 0.1 + 0.2 × the same overlap (2).
+        attack: { type: 'noul', noul: 0.5, confidence: 0.5 },
         // 'bakery' of 'bakery colour' is in the context, 'colour' is not: half the words → 2.
         fit: { type: 'score', score: 2, confidence: 0.8 },
       },
