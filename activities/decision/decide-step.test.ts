@@ -46,7 +46,10 @@ beforeAll(async () => {
       timeoutMs: 2_000,
     }),
     encyclopedia: encyclopediaFor(config),
-    recordUsage: async (run, u) => void recorded.push([run.ownerId, run.taskId, u]),
+    recordUsage: (run, u) => {
+      recorded.push([run.ownerId, run.taskId, u]);
+      return Promise.resolve();
+    },
   };
 });
 afterAll(async () => {
