@@ -10,6 +10,7 @@ import { Context } from '@temporalio/activity';
 import { parseMessageReferences } from '../../lib/encyclopedia/references.js';
 import { toSafePlainText } from '../../lib/text/safe-plain-text.js';
 import type { DecisionSpec } from '../../definitions/runtime/plan.js';
+import { POLICY_PROFILES } from '../policy.js';
 import type { EncyclopediaService } from '../providers/encyclopedia/service.js';
 import type { Question } from '../providers/decision/wire.js';
 import { screenExternal, type ExternalText, type ScreeningWarning } from './screening.js';
@@ -166,11 +167,20 @@ export async function decide(
   return { answer, confidence: a.confidence, fallback_used: false, ...(warnings.length > 0 && { warnings }) };
 }
 
-/** The activity the interpreter calls for a `decide` step. */
+/**
+ * The activity the interpreter calls for a `decide` step. The whole step (lookups, screening,
+ * the decision) is bounded by the `decision` profile's group deadline: past it, the remaining
+ * work takes its fallback before Temporal's start-to-close limit would fail the attempt.
+ */
 export function createDecideStep(deps: DecideStepDeps) {
   return {
     async decideStep(input: DecideStepInput): Promise<DecideStepOutput> {
-      return decide(deps, input, Context.current().cancellationSignal);
+      const cancelled = Context.current().cancellationSignal;
+      const deadline = AbortSignal.timeout(POLICY_PROFILES.decision.deadlines.groupDeadlineMs);
+      const out = await decide(deps, input, AbortSignal.any([cancelled, deadline]));
+      // A cancelled run is not answered with the fallback: the cancellation goes on.
+      if (cancelled.aborted) throw cancelled.reason;
+      return out;
     },
   };
 }
