@@ -26,6 +26,7 @@ export function createUpstreamMeter(
   owner?: OwnerShare,
 ): UpstreamMeter {
   const counts: Record<string, number> = {};
+  const decision = { input_tokens: 0, cost_usd: 0 };
   return {
     async charge(provider, model) {
       await owner?.share.acquire(owner.ownerId, [provider], 1);
@@ -34,6 +35,12 @@ export function createUpstreamMeter(
     },
     sent: () => ({ ...counts }),
     total: () => Object.values(counts).reduce((a, b) => a + b, 0),
+    addDecisionUsage(u) {
+      decision.input_tokens += u.input_tokens;
+      // Summed in nano-dollars, so many small costs add up exactly.
+      decision.cost_usd = Math.round((decision.cost_usd + u.cost_usd) * 1e9) / 1e9;
+    },
+    decisionUsage: () => ({ ...decision }),
   };
 }
 

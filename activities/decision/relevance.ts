@@ -65,7 +65,11 @@ export async function rankByRelevance<T>(
         rubric: args.rubric,
         candidates: pool.map((c, i) => ({ id: `c${i}`, text: args.text(c) })),
       },
-      { signal: args.signal, ...(args.timeoutMs !== undefined && { timeoutMs: args.timeoutMs }) },
+      {
+        signal: args.signal,
+        onUsage: (u) => args.meter.addDecisionUsage(u),
+        ...(args.timeoutMs !== undefined && { timeoutMs: args.timeoutMs }),
+      },
     );
     const scored = pool.map((item, i) => ({ item, i, score: scores.get(`c${i}`) }));
     if (scored.some((s) => typeof s.score !== 'number')) return keep('failed');

@@ -105,6 +105,8 @@ export type DecisionOutcome =
 
 export interface DecisionCallOptions {
   signal?: AbortSignal;
+  /** Told of this call's usage once the helper answered (besides the service's own sink). */
+  onUsage?: (usage: DecisionUsage) => void;
   /** Default: the service's `timeoutMs`. */
   timeoutMs?: number;
 }
@@ -218,6 +220,7 @@ export function createDecisionService(opts: DecisionServiceOptions): DecisionSer
     if (status < 200 || status >= 300) return { ok: false, reason: 'http', status };
     // The model read the request: its input tokens are charged whatever the answer holds.
     await opts.onUsage?.(usage);
+    callOpts.onUsage?.(usage);
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -29,7 +29,7 @@ import type { Store } from '../../lib/store/db.js';
 import { createPendingEmbed } from '../../lib/store/owners/embeds.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attributes.js';
-import type { Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { NewUsage, Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
 import { runInline, type RunnableSkill } from './inline-skill.js';
@@ -107,10 +107,10 @@ export class SkillCallsService {
       const waitMs = limitBeforeSending(err, meter.total());
       if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
       // A failed call is accepted and charged like a failed task was.
-      await this.record(callId, principal, skill, input, opts, false);
+      await this.record(callId, principal, skill, input, opts, false, meter.decisionUsage());
       throw err;
     }
-    await this.record(callId, principal, skill, input, opts, false);
+    await this.record(callId, principal, skill, input, opts, false, meter.decisionUsage());
     return { kind: 'completed', callId, result };
   }
 
@@ -169,6 +169,7 @@ export class SkillCallsService {
     input: unknown,
     opts: CallOptions,
     queued: boolean,
+    decision?: NewUsage['decision'],
   ): Promise<void> {
     const items = requestItems(input);
     await this.usage.record({
@@ -180,6 +181,7 @@ export class SkillCallsService {
       requestItems: items,
       credits: items * skill.manifest.pricing.creditsPerRequest,
       queued,
+      decision,
     });
   }
 }

@@ -7,6 +7,7 @@ import { MAX_QUESTIONS } from '../../decision/bounds.js';
 import {
   createDecisionService,
   type DecisionCall,
+  type DecisionCallOptions,
   type DecisionFallbackReason,
   type DecisionServiceOptions,
 } from '../../decision/service.js';
@@ -46,6 +47,8 @@ export interface ScoreCandidatesOptions {
   timeoutMs?: number;
   /** Reject the whole decision when any answer's confidence is below this. */
   minConfidence?: number;
+  /** Told of the request's tokens and cost once the helper answered (the call's meter). */
+  onUsage?: DecisionCallOptions['onUsage'];
 }
 
 export interface DecisionClient {
@@ -126,6 +129,7 @@ export function createDecisionClient(opts: DecisionClientOptions): DecisionClien
     const outcome = await service.ask(scoreCall(input, callOpts.minConfidence), {
       ...(callOpts.signal && { signal: callOpts.signal }),
       ...(callOpts.timeoutMs !== undefined && { timeoutMs: callOpts.timeoutMs }),
+      ...(callOpts.onUsage && { onUsage: callOpts.onUsage }),
     });
     if (!outcome.ok) {
       const message =

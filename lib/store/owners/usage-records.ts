@@ -21,6 +21,8 @@ export interface NewUsage {
   requestItems: number;
   credits: number;
   queued: boolean;
+  /** Decision-helper usage of the call (relevance ranking); none when absent. */
+  decision?: { input_tokens: number; cost_usd: number } | undefined;
 }
 
 type Row = {
@@ -75,6 +77,8 @@ export class UsageRecords {
         request_items: usage.requestItems,
         credits: usage.credits,
         queued: usage.queued,
+        decision_input_tokens: usage.decision?.input_tokens ?? 0,
+        decision_cost_usd: usage.decision?.cost_usd ?? 0,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
