@@ -131,6 +131,23 @@ export const POLICY_PROFILES = {
       heartbeatIntervalMs: undefined,
     },
   },
+  /**
+   * The workflow `decide` step (issue 14): one bounded decision, plus the prompt-injection
+   * screening of its external context. Decision failures are fallbacks, never activity failures,
+   * so the retries only cover a lost worker.
+   */
+  decision: {
+    summary: 'The workflow decide step: one bounded decision with screening.',
+    startToCloseMs: 30_000,
+    scheduleToCloseMs: 60_000,
+    retry: { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000, maximumAttempts: 2 },
+    deadlines: {
+      groupDeadlineMs: 25_000,
+      idleTimeoutMs: 10_000,
+      decisionTimeoutMs: 10_000,
+      heartbeatIntervalMs: undefined,
+    },
+  },
   /** In-process skills with no upstream (tests, pure helpers). */
   local: {
     summary: 'In-process skills with no upstream (tests, pure helpers).',

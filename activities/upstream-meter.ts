@@ -15,6 +15,24 @@ export interface OwnerShare {
   ownerId: string;
 }
 
+/** Decision-helper usage of one call: input tokens and their cost. */
+export interface DecisionTally {
+  add(usage: { input_tokens: number; cost_usd: number }): void;
+  total(): { input_tokens: number; cost_usd: number };
+}
+
+/** Sums a call's decision usage (cost in nano-dollars, so many small costs add up exactly). */
+export function createDecisionTally(): DecisionTally {
+  const decision = { input_tokens: 0, cost_usd: 0 };
+  return {
+    add(u) {
+      decision.input_tokens += u.input_tokens;
+      decision.cost_usd = Math.round((decision.cost_usd + u.cost_usd) * 1e9) / 1e9;
+    },
+    total: () => ({ ...decision }),
+  };
+}
+
 /**
  * A meter for one call of `skill` (`<app>.<skill>`): each request is charged to the calling
  * owner's share of the provider first (fair use between tenants), then to the provider limit.
@@ -26,6 +44,7 @@ export function createUpstreamMeter(
   owner?: OwnerShare,
 ): UpstreamMeter {
   const counts: Record<string, number> = {};
+  const decision = createDecisionTally();
   return {
     async charge(provider, model) {
       await owner?.share.acquire(owner.ownerId, [provider], 1);
@@ -34,6 +53,8 @@ export function createUpstreamMeter(
     },
     sent: () => ({ ...counts }),
     total: () => Object.values(counts).reduce((a, b) => a + b, 0),
+    addDecisionUsage: (u) => decision.add(u),
+    decisionUsage: () => decision.total(),
   };
 }
 

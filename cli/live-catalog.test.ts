@@ -20,6 +20,7 @@ const CASES: Record<string, string> = {
   'out of range and unknown field': `${head}    input:\n      requests:\n        - query: cedar\n          max_results: 50\n          colour: red\n`,
   'missing query, empty requests': `${head}    input:\n      requests: []\n`,
   'unknown output field': `${head}    input:\n      requests: [{ query: cedar }]\n  - id: note\n    send_chat_message:\n      title: x\n      message: "{{steps.search.nothing}}"\n`,
+  'decide: fallback not among the options': `${head}    input:\n      requests: [{ query: cedar }]\n  - id: pick\n    decide:\n      type: choice\n      question: Which?\n      context: "{{json steps.search.results}}"\n      options: [a, b]\n      fallback: c\n`,
   'unknown skill':
     'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: s\n    use_app_skill: hosting.search_domain\n    input: {}\n',
 };

@@ -26,7 +26,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_DEFAULT: "A run input's default does not match its type.",
   INVALID_STEP_ID: 'A step id is malformed or reserved.',
   DUPLICATE_STEP_ID: 'Two steps share an id.',
-  MISSING_ACTION: 'A step has no action (`use_app_skill` or `send_chat_message`).',
+  MISSING_ACTION: 'A step has no action (`use_app_skill`, `send_chat_message` or `decide`).',
   MULTIPLE_ACTIONS: 'A step has more than one action.',
   UNKNOWN_SKILL: 'The skill is not in the catalog.',
   SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',
@@ -44,6 +44,8 @@ export const DIAGNOSTIC_CODES = {
   CONDITION_SYNTAX: 'An `if` expression does not parse.',
   INVALID_ENCYCLOPEDIA_REFERENCE:
     'An `@encyclopedia:<language>:<percent_encoded_title>` reference is malformed.',
+  INVALID_DECISION:
+    'A `decide` step is inconsistent: `choice` without 2 distinct options, or a `fallback` that does not match its type.',
   TOO_MANY_REFERENCES: 'A chat message holds more than 3 `@encyclopedia:` references.',
 } as const satisfies Record<string, string>;
 

@@ -21,6 +21,8 @@ export const LIMITS = {
   maxRunInputs: 100,
   /** Upper bound of a `send_chat_message` step's `timeout`. */
   chatMaxTimeoutMs: 60_000,
+  /** Upper bound of a `decide` step's `timeout` (the `decision` policy's schedule-to-close). */
+  decideMaxTimeoutMs: 60_000,
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,

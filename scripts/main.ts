@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
+import { decideStepDeps } from '../activities/decision/index.js';
 import { createOwnerProviderShare } from '../activities/owner-provider-share.js';
 import { webhookPolicy } from '../lib/net/webhook.js';
 import { createProviderLimits } from '../activities/provider-limits.js';
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
           platform.keyring,
           webhookPolicy(config),
           referenceResolver(encyclopediaFor(config)),
+          decideStepDeps(config, platform.secrets, platform.store),
         ),
         providerLimits: createProviderLimits(config, platform.store),
         ownerShare: createOwnerProviderShare(config, platform.store),

@@ -15,12 +15,19 @@ import { activityPolicy } from '../activities/policy.js';
 import { startEngine } from '../test/helpers/engine.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { staticSecrets } from '../lib/secrets.js';
+import { startDecisionSimulator } from '../simulators/decision/server.js';
 
 installTemporalRuntime(createLogger('warn'));
 const dir = path.resolve(import.meta.dirname, '../test/fixtures/histories');
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
-const h = await startEngine();
+// The decide history is recorded on the model path, against the decision simulator.
+const decision = await startDecisionSimulator();
+const h = await startEngine({
+  config: { DECISION_URL: decision.url },
+  secrets: staticSecrets({ decision_api_key: decision.apiKey }),
+});
 try {
   for (const file of readdirSync(path.join(dir, 'definitions'))
     .filter((f) => f.endsWith('.yaml'))
@@ -41,7 +48,7 @@ try {
       taskId = runs[0]!.task_id;
     } else {
       const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {
-        inputs: name === 'references-and-chat' ? { word: 'cedar' } : {},
+        inputs: name === 'references-and-chat' || name === 'decide' ? { word: 'cedar' } : {},
       });
       taskId = run.json.task_id;
     }
@@ -68,4 +75,5 @@ try {
   }
 } finally {
   await h.close();
+  await decision.close();
 }

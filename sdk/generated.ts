@@ -130,6 +130,7 @@ export type ValidationResult = {
       | 'UNKNOWN_HELPER'
       | 'CONDITION_SYNTAX'
       | 'INVALID_ENCYCLOPEDIA_REFERENCE'
+      | 'INVALID_DECISION'
       | 'TOO_MANY_REFERENCES';
     message: string;
     /** Path of the offending node, e.g. steps[0].input.requests[0].max_results. */
@@ -270,6 +271,11 @@ export type SkillDetails = {
     timeout_ms: number;
     max_attempts: number;
   };
+  /** Price of the decision helper this skill may use (relevance ranking); null when it uses none. Each record in GET /v1/usage carries the tokens and cost it paid for. */
+  decision_pricing: {
+    usd_per_million_input_tokens: number;
+    output_tokens_charged: boolean;
+  } | null;
 };
 
 /** The caller’s API keys (never with their tokens). */

@@ -2,7 +2,8 @@
  * The one interpreter workflow: walks a compiled plan's steps in order. The plan and the
  * activity policies are snapshotted in the input, so a run never sees later edits. Skill steps
  * run their skill's activity; chat steps render their templates here (pure, sandboxed) and an
- * activity delivers the message. Live progress is answered by the `progress` query; the memo is
+ * activity delivers the message; decide steps render their question and context here and an
+ * activity asks the decision helper (a fallback is an answer, not a failure). Live progress is answered by the `progress` query; the memo is
  * written by the API at start and, by this workflow, only when a run fails or is cancelled (a
  * completed run's result carries its steps). Runs started before that change (no
  * `PROGRESS_BY_QUERY_PATCH` marker) keep upserting the memo on every step change, so their
@@ -22,6 +23,7 @@ import {
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
 import type { SkillActivityInput } from '../activities/skill-activity.js';
+import type { DecideStepActivity } from '../activities/decision/decide-step.js';
 import {
   evaluateCondition,
   renderTemplate,
@@ -146,6 +148,18 @@ async function runStep(
     );
     const activity = acts[step.activity]!;
     return activity({ input: resolveInput(step.input, scope), view: 'workflow', ownerId: args.ownerId });
+  }
+  if (step.kind === 'decide') {
+    // A step kind added after plan version 1: only plans compiled since then hold it, so the
+    // code path of every older history is unchanged (no patch needed; the replay test proves it).
+    const { decideStep } = proxyActivities<DecideStepActivity>(activityOptions(policy));
+    return decideStep({
+      ownerId: args.ownerId,
+      taskId: workflowInfo().workflowId,
+      decision: step.decision,
+      question: renderTemplate(step.question, scope),
+      ...(step.context && { context: renderTemplate(step.context, scope) }),
+    });
   }
   const { deliverChatMessage } = proxyActivities<ChatDelivery>(activityOptions(policy));
   const message: DeliveredChatMessage = await deliverChatMessage({

@@ -1,17 +1,26 @@
-/** Platform activities (not skills): chat delivery and embed storage, bound to the store. */
+/** Platform activities (not skills): chat delivery, embed storage and the decide step. */
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
 import { createChatDelivery } from './chat-delivery.js';
 import { createEmbedStore } from './embeds.js';
 import type { ReferenceResolver } from '../providers/encyclopedia/references.js';
+import { createDecideStep, type DecideStepDeps } from '../decision/decide-step.js';
 
-/** `references` resolves `@encyclopedia:` directives in chat messages (none without it). */
+/**
+ * `references` resolves `@encyclopedia:` directives in chat messages (none without it);
+ * `decide` backs the workflow `decide` step (without it, every decide step takes its fallback).
+ */
 export function platformActivities(
   store: Store,
   keyring: Keyring,
   webhook: WebhookPolicy,
   references?: ReferenceResolver,
+  decide: DecideStepDeps = { service: undefined },
 ) {
-  return { ...createChatDelivery(store, keyring, webhook, references), ...createEmbedStore(store, keyring) };
+  return {
+    ...createChatDelivery(store, keyring, webhook, references),
+    ...createEmbedStore(store, keyring),
+    ...createDecideStep(decide),
+  };
 }

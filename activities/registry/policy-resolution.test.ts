@@ -66,7 +66,7 @@ describe('policy resolution at registry load', () => {
       {
         file: 'test/fixtures/policy-apps/unknown/app.yaml',
         message:
-          'skills[0].policy: must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, local)',
+          'skills[0].policy: must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, decision, local)',
       },
     ]);
     expect(registry.apps.map((a) => a.id)).toEqual(['probe']);

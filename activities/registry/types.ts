@@ -47,6 +47,10 @@ export interface UpstreamMeter {
   sent(): Record<string, number>;
   /** Requests sent so far, all providers together. */
   total(): number;
+  /** Adds one answered decision request's estimated input tokens and cost (relevance ranking). */
+  addDecisionUsage(usage: { input_tokens: number; cost_usd: number }): void;
+  /** Decision usage of this call so far, recorded on its usage record. */
+  decisionUsage(): { input_tokens: number; cost_usd: number };
 }
 
 /** Per-invocation context. */

@@ -1,5 +1,6 @@
 /** Response shapes of the app and skill discovery routes, built from the registry. */
 import { z } from 'zod';
+import { USD_PER_MILLION_INPUT_TOKENS } from '../../activities/decision/bounds.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { AppManifest, LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
 
@@ -50,6 +51,15 @@ export const SkillDetailsSchema = SkillViewSchema.extend({
     timeout_ms: z.number().int(),
     max_attempts: z.number().int(),
   }),
+  decision_pricing: z
+    .object({
+      usd_per_million_input_tokens: z.number(),
+      output_tokens_charged: z.boolean(),
+    })
+    .nullable()
+    .describe(
+      'Price of the decision helper this skill may use (relevance ranking); null when it uses none. Each record in GET /v1/usage carries the tokens and cost it paid for.',
+    ),
 });
 
 export function skillView(skill: LoadedSkill): z.infer<typeof SkillViewSchema> {
@@ -111,5 +121,8 @@ export function skillDetails(
       timeout_ms: skill.policy.activity.scheduleToCloseTimeout,
       max_attempts: skill.policy.activity.retry.maximumAttempts,
     },
+    decision_pricing: skill.manifest.providers.includes('decision')
+      ? { usd_per_million_input_tokens: USD_PER_MILLION_INPUT_TOKENS, output_tokens_charged: false }
+      : null,
   };
 }

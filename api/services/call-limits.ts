@@ -17,6 +17,7 @@
 import type { OwnerProviderShare } from '../../activities/owner-provider-share.js';
 import type { LimitCounter, ProviderLimits } from '../../activities/provider-limits.js';
 import type { ProviderUse, UpstreamMeter } from '../../activities/registry/types.js';
+import { createDecisionTally } from '../../activities/upstream-meter.js';
 import type { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
@@ -121,6 +122,7 @@ export class CallLimits {
 export class PrepaidMeter implements UpstreamMeter {
   private readonly prepaid: ProviderUse[];
   private readonly counts: Record<string, number> = {};
+  private readonly decision = createDecisionTally();
 
   constructor(
     private readonly limits: CallLimits,
@@ -144,6 +146,14 @@ export class PrepaidMeter implements UpstreamMeter {
 
   total(): number {
     return Object.values(this.counts).reduce((a, b) => a + b, 0);
+  }
+
+  addDecisionUsage(usage: { input_tokens: number; cost_usd: number }): void {
+    this.decision.add(usage);
+  }
+
+  decisionUsage(): { input_tokens: number; cost_usd: number } {
+    return this.decision.total();
   }
 
   /** Gives back what was prepaid and not sent (call once, after the run). */

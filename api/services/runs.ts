@@ -64,6 +64,10 @@ export class RunsService {
         out[step.id] = activityPolicy('chat-delivery', step.timeoutMs);
         continue;
       }
+      if (step.kind === 'decide') {
+        out[step.id] = activityPolicy('decision', step.timeoutMs);
+        continue;
+      }
       const [app = '', skill = ''] = step.skill.split('.');
       const policy = this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
       out[step.id] = activityPolicy(policy, step.timeoutMs);

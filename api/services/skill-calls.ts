@@ -129,11 +129,15 @@ export class SkillCallsService {
       const waitMs = limitBeforeSending(err, meter.total());
       if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
       // A failed call is accepted and charged like a failed task was.
-      this.usage.defer(this.usageOf(callId, principal, skill, input, opts, false));
+      this.usage.defer(
+        this.usageOf(callId, principal, skill, input, opts, false, undefined, meter.decisionUsage()),
+      );
       throw err;
     }
     await meter.settle();
-    this.usage.defer(this.usageOf(callId, principal, skill, input, opts, false, result.output));
+    this.usage.defer(
+      this.usageOf(callId, principal, skill, input, opts, false, result.output, meter.decisionUsage()),
+    );
     return { kind: 'completed', callId, result };
   }
 
@@ -194,6 +198,7 @@ export class SkillCallsService {
     opts: CallOptions,
     queued: boolean,
     output?: unknown,
+    decision?: NewUsage['decision'],
   ): NewUsage {
     const items = requestItems(input);
     const billed =
@@ -207,6 +212,7 @@ export class SkillCallsService {
       requestItems: items,
       credits: billed * skill.manifest.pricing.creditsPerRequest,
       queued,
+      decision,
     };
   }
 }

@@ -11,6 +11,7 @@ import type { DocPath, SourceMap } from '../source/source-map.js';
 import { checkSkillInput, compileInput } from './compile-input.js';
 import { checkEncyclopediaReferences } from './encyclopedia-references.js';
 import { compileTemplate } from './compile-template.js';
+import { compileDecide, decideOutputShape } from './compile-decide.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
 import { isReservedName, NAME_PATTERN } from './names.js';
@@ -49,11 +50,17 @@ export function collectSteps(
       const message = `A step id must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
       diagnostics.push(map.diagnostic('INVALID_STEP_ID', message, [...path, 'id']));
     }
-    const actions = (['use_app_skill', 'send_chat_message'] as const).filter((a) => source[a] !== undefined);
+    const actions = (['use_app_skill', 'send_chat_message', 'decide'] as const).filter(
+      (a) => source[a] !== undefined,
+    );
     if (actions.length !== 1) {
       const code = actions.length === 0 ? 'MISSING_ACTION' : 'MULTIPLE_ACTIONS';
       diagnostics.push(
-        map.diagnostic(code, 'A step needs exactly one of use_app_skill and send_chat_message.', path),
+        map.diagnostic(
+          code,
+          'A step needs exactly one of use_app_skill, send_chat_message and decide.',
+          path,
+        ),
       );
     } else if (source.input !== undefined && source.use_app_skill === undefined) {
       diagnostics.push(
@@ -80,6 +87,8 @@ export function collectSteps(
       }
     } else if (source.send_chat_message !== undefined) {
       output = CHAT_OUTPUT;
+    } else if (source.decide !== undefined) {
+      output = decideOutputShape(source.decide);
     }
     const first = symbols.get(source.id);
     if (first) {
@@ -98,7 +107,8 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   const { source, path } = entry;
   const base = { id: source.id, continueOnError: source.continue_on_error ?? false };
   const condition = source.if === undefined ? undefined : compileCondition(source.if, [...path, 'if'], scope);
-  const maxTimeoutMs = entry.skill?.maxTimeoutMs ?? LIMITS.chatMaxTimeoutMs;
+  const maxTimeoutMs =
+    entry.skill?.maxTimeoutMs ?? (source.decide ? LIMITS.decideMaxTimeoutMs : LIMITS.chatMaxTimeoutMs);
   const timeoutMs =
     source.timeout === undefined
       ? undefined
@@ -111,6 +121,10 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
     if (entry.skill) checkSkillInput(entry.skill.input, value, inputPath, references, scope);
     const skill = source.use_app_skill;
     return { ...base, kind: 'skill', skill, activity: skill, input: template, ...extras };
+  }
+  if (source.decide !== undefined) {
+    const decide = compileDecide(source.decide, [...path, 'decide'], scope);
+    return decide && { ...base, kind: 'decide', ...decide, ...extras };
   }
   const chat = source.send_chat_message;
   if (!chat) return undefined;

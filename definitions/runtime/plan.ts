@@ -111,8 +111,27 @@ export interface ChatPlanStep extends PlanStepBase {
   chatId?: TemplateNode[];
 }
 
+/** The typed part of a `decide` step: what is asked and what answers when the model cannot. */
+export type DecisionSpec =
+  | { type: 'choice'; options: string[]; fallback: string; minConfidence?: number }
+  /** A boolean fallback makes a boolean answer (probability ≥ 0.5); a number one a probability. */
+  | { type: 'noul'; fallback: boolean | number; minConfidence?: number }
+  | { type: 'score'; fallback: number; minConfidence?: number };
+
+/**
+ * `decide`: ask the decision helper one bounded question (an activity) and expose
+ * `{ answer, confidence, fallback_used, reason? }`. Added after plan version 1 shipped: only new
+ * plans hold it, so histories of older runs never reach its code path.
+ */
+export interface DecidePlanStep extends PlanStepBase {
+  kind: 'decide';
+  decision: DecisionSpec;
+  question: TemplateNode[];
+  context?: TemplateNode[];
+}
+
 /** One step of a plan. */
-export type PlanStep = SkillPlanStep | ChatPlanStep;
+export type PlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
 
 /** A compiled definition. */
 export interface Plan {

@@ -41,12 +41,29 @@ export const chatActionSchema = z.strictObject({
   chat_id: z.string().optional(),
 });
 
+/** Answer types of a `decide` step. */
+export const DECISION_TYPES = ['choice', 'noul', 'score'] as const;
+
+/**
+ * `decide`: one bounded question with a typed answer. `fallback` is checked against `type` by
+ * the compiler (so its diagnostic points at it).
+ */
+export const decideSchema = z.strictObject({
+  type: z.enum(DECISION_TYPES),
+  question: z.string().min(1).max(2000),
+  options: z.array(z.string().min(1).max(200)).max(20).optional(),
+  context: z.string().optional(),
+  fallback: z.union([z.string(), z.number(), z.boolean()]),
+  min_confidence: z.number().min(0).max(1).optional(),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
   use_app_skill: z.string().optional(),
   input: z.record(z.string(), z.unknown()).optional(),
   send_chat_message: chatActionSchema.optional(),
+  decide: decideSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
@@ -62,4 +79,5 @@ export const definitionSchema = z.strictObject({
 
 export type StartWhen = z.infer<typeof startWhenSchema>;
 export type StepSource = z.infer<typeof stepSchema>;
+export type DecideSource = z.infer<typeof decideSchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;

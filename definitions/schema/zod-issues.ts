@@ -29,7 +29,9 @@ export function issuesToDiagnostics(issues: readonly z.core.$ZodIssue[], ctx: Is
       continue;
     }
     const name = rel.length > 0 ? String(rel[rel.length - 1]) : undefined;
-    if (issue.code === 'invalid_type' && name !== undefined && isMissing(ctx.value, rel)) {
+    // A missing union-typed field (a decide step's fallback) is reported as missing too.
+    const typed = issue.code === 'invalid_type' || issue.code === 'invalid_union';
+    if (typed && name !== undefined && isMissing(ctx.value, rel)) {
       const message = `Missing required field "${name}".`;
       out.push(ctx.map.diagnostic(ctx.code ?? 'MISSING_FIELD', message, path.slice(0, -1)));
       continue;

@@ -114,6 +114,10 @@ export interface UsageRecordsTable {
   /** numeric: PGlite and pg return it as a string. */
   credits: ColumnType<string | number, number, number>;
   queued: Generated<boolean>;
+  /** Estimated input tokens of the decision requests this record paid for. */
+  decision_input_tokens: Generated<number>;
+  /** numeric USD; PGlite and pg return it as a string. */
+  decision_cost_usd: ColumnType<string | number, number | undefined, number>;
   created_at: Timestamp;
 }
 

@@ -12,6 +12,12 @@ export const UsageRecordSchema = z.object({
   request_items: z.number().int(),
   credits: z.number(),
   queued: z.boolean(),
+  decision: z
+    .object({
+      input_tokens: z.number().int().describe('Estimated input tokens of the decision requests.'),
+      cost_usd: z.number().describe('Their price: 0.042 USD per million input tokens (no output charge).'),
+    })
+    .describe('Decision-helper usage this record paid for (relevance ranking, a workflow decide step).'),
   created_at: z.string(),
 });
 export type UsageRecord = z.infer<typeof UsageRecordSchema>;

@@ -63,7 +63,14 @@ export function choiceAnswer(options: string[], stateText: string) {
   return { choice: best.o, probabilities, confidence: 0.7 };
 }
 
-/** noul: high when the state contains an obvious injection phrase, low otherwise. */
-export function noulAnswer(stateText: string) {
-  return { noul: /ignore (all )?(previous|prior) instructions/i.test(stateText) ? 0.95 : 0.05 };
+/**
+ * noul: 0.95 when the text holds an obvious injection phrase, 0.5 (ambiguous) when it holds
+ * `maybe-injection`; otherwise, with a `question`, 0.1 plus 0.2 per overlap point of the
+ * question's words in the text (0.1..0.9); else 0.05.
+ */
+export function noulAnswer(stateText: string, question?: string) {
+  if (/ignore (all )?(previous|prior) instructions/i.test(stateText)) return { noul: 0.95 };
+  if (/maybe-injection/i.test(stateText)) return { noul: 0.5 };
+  if (question) return { noul: Math.round((0.1 + 0.2 * overlapScore(question, stateText)) * 100) / 100 };
+  return { noul: 0.05 };
 }

@@ -7,9 +7,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { choiceAnswer, noulAnswer, overlapScore, scoreAnswer } from './scoring.js';
 
-/** `missing_answer` drops the last question's answer; `out_of_range` scores 7; `slow` waits `ms`. */
+/**
+ * `status` answers `status` (429, 5xx); `missing_answer` drops the last question's answer;
+ * `out_of_range` scores 7; `slow` waits `ms`; `timeout` never answers within any decision
+ * timeout (it waits `ms`, default 60 s, and the client gives up first).
+ */
 export type DecisionFaultType =
-  'status' | 'malformed' | 'missing_answer' | 'out_of_range' | 'low_confidence' | 'slow';
+  'status' | 'malformed' | 'missing_answer' | 'out_of_range' | 'low_confidence' | 'slow' | 'timeout';
 
 export interface DecisionFault {
   type: DecisionFaultType;
@@ -57,6 +61,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
+/** The decide step's question text (`state.question.text`), or ''. */
+function questionText(state: Record<string, unknown>): string {
+  const text = (state.question as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
 function answerAll(body: {
   state?: Record<string, unknown>;
   questions?: Record<string, Question>;
@@ -71,12 +81,20 @@ function answerAll(body: {
   const answers: Record<string, unknown> = {};
   for (const [id, q] of Object.entries(body.questions ?? {})) {
     const text = items[id];
-    if (q.type === 'score')
+    if (q.type === 'score' && typeof text === 'string')
+      answers[id] = scoreAnswer(overlapScore(typeof criteria === 'string' ? criteria : '', text));
+    // A score question over the whole state (the decide step): its question against the state.
+    else if (q.type === 'score')
       answers[id] = scoreAnswer(
-        overlapScore(typeof criteria === 'string' ? criteria : '', typeof text === 'string' ? text : ''),
+        overlapScore(questionText(state), JSON.stringify({ ...state, question: null })),
       );
     else if (q.type === 'choice') answers[id] = choiceAnswer(q.options ?? [], stateText);
-    else if (q.type === 'noul') answers[id] = noulAnswer(stateText);
+    // A per-item noul (screening) reads its own item; otherwise the whole state.
+    else if (q.type === 'noul')
+      answers[id] =
+        typeof text === 'string'
+          ? noulAnswer(text)
+          : noulAnswer(JSON.stringify({ ...state, question: null }), questionText(state) || undefined);
   }
   return answers;
 }
@@ -132,6 +150,7 @@ export async function startDecisionSimulator(
     }
     const f = takeFault();
     if (f?.type === 'slow') await sleep(f.ms ?? 2000);
+    if (f?.type === 'timeout') await sleep(f.ms ?? 60_000);
     if (f?.type === 'status') return send(res, f.status ?? 500, { error: { message: 'simulated failure' } });
     if (f?.type === 'malformed') return send(res, 200, '{"answers":{"c0":{"score":');
     const answers = answerAll(parsed);

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
+import { decideStepDeps } from '../../activities/decision/index.js';
 import { referenceResolver } from '../../activities/providers/encyclopedia/references.js';
 import { encyclopediaFor } from '../../activities/providers/encyclopedia/service.js';
 import type { Config } from '../../lib/config.js';
@@ -88,6 +89,7 @@ export async function startEngine(
           TEST_KEYRING,
           webhookPolicy(api.deps.config, TEST_RESOLVE),
           referenceResolver(encyclopediaFor(api.deps.config)),
+          decideStepDeps(api.deps.config, api.deps.secrets, api.deps.store),
         ),
       });
       return h.worker;

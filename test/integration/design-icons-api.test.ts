@@ -36,6 +36,15 @@ describe('design icons with the offline sets (ICON_URL unset)', () => {
     await h?.close();
   });
 
+  it("skill details show the decision helper's price (relevance ranking)", async () => {
+    const res = await h.request('GET', '/v1/apps/design/skills/search_icons/details');
+    expect(res.status).toBe(200);
+    expect(res.json.decision_pricing).toEqual({
+      usd_per_million_input_tokens: 0.042,
+      output_tokens_charged: false,
+    });
+  });
+
   it('serves a sanitised real icon with the security and cache headers, and 304 on its ETag', async () => {
     const res = await get(h, `${SVG}/mdi/home.svg?height=32&color=%23ff0000`);
     expect(res.statusCode).toBe(200);

@@ -1,6 +1,7 @@
 /**
  * Replays the recorded history of every language feature against today's workflow code, both
- * the histories recorded before `PROGRESS_BY_QUERY_PATCH` (memo per step change) and after it.
+ * the histories recorded before `PROGRESS_BY_QUERY_PATCH` (memo per step change) and after it
+ * (`query-progress*`, and `decide`: the decide step, recorded on the model path).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -25,6 +26,7 @@ describe('recorded workflow histories replay deterministically', () => {
       'cancelled.json',
       'conditions.json',
       'continue-on-error.json',
+      'decide.json',
       'failure.json',
       'query-progress-cancelled.json',
       'query-progress-failure.json',
@@ -45,10 +47,10 @@ describe('recorded workflow histories replay deterministically', () => {
         return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
       });
     const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
-    if (file.startsWith('query-progress')) {
+    if (file.startsWith('query-progress') || file === 'decide.json') {
       expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
       // One memo write as a failed or cancelled run ends; none for a completed one.
-      expect(memoWrites).toBe(file === 'query-progress.json' ? 0 : 1);
+      expect(memoWrites).toBe(file === 'query-progress.json' || file === 'decide.json' ? 0 : 1);
     } else {
       expect(patches).toEqual([]);
       expect(memoWrites).toBeGreaterThanOrEqual(2);

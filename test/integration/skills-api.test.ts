@@ -90,6 +90,7 @@ describe('skill discovery and authenticated skill calls', () => {
         timeout_ms: 60_000,
         max_attempts: 3,
       },
+      decision_pricing: null,
     });
   });
 
@@ -232,6 +233,7 @@ describe('skill discovery and authenticated skill calls', () => {
         request_items: 2,
         credits: 2,
         queued: false,
+        decision: { input_tokens: 0, cost_usd: 0 },
         created_at: expect.any(String),
       },
     ]);

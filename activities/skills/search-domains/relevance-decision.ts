@@ -43,7 +43,7 @@ export function createRelevanceDecider(
           rubric: input.instructions,
           candidates: input.untrusted_candidates.map((c) => ({ id: c.key, text: c.name })),
         },
-        { signal, timeoutMs: budget },
+        { signal, timeoutMs: budget, onUsage: (u) => meter.addDecisionUsage(u) },
       );
       return { kind: 'scores', scores: Object.fromEntries(scores) };
     } catch (err) {

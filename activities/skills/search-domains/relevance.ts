@@ -8,8 +8,10 @@ import type { AvailabilityPolicy } from './input.js';
 import { CHECKED_POOL_LIMIT, eligibleForPolicy, selectResults, type Selectable } from './selection.js';
 import { warning, type Warning } from './warnings.js';
 
-/** Scores run 0-4; a candidate scoring below this is removed. */
-export const MIN_RELEVANCE_SCORE = 1;
+import { MIN_RELEVANCE_SCORE } from '../../decision/relevance.js';
+
+/** Scores run 0-4; a candidate scoring below this is removed (the shared ranker's constant). */
+export { MIN_RELEVANCE_SCORE };
 export const RELEVANCE_STATUSES = ['applied', 'failed', 'not_configured', 'not_requested'] as const;
 export type RelevanceStatus = (typeof RELEVANCE_STATUSES)[number];
 

@@ -8,6 +8,7 @@ import { m0002EmbedsTeams } from './0002-embeds-teams.js';
 import { m0003LimitsWorkspace } from './0003-limits-workspace.js';
 import { m0004CallQueueUsage } from './0004-call-queue-usage.js';
 import { m0005PowerCache } from './0005-power-cache.js';
+import { m0006DecisionCost } from './0006-decision-cost.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-limits-workspace': m0003LimitsWorkspace,
   '0004-call-queue-usage': m0004CallQueueUsage,
   '0005-power-cache': m0005PowerCache,
+  '0006-decision-cost': m0006DecisionCost,
 };
 
 export const migrationProvider: MigrationProvider = {

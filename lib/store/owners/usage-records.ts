@@ -9,6 +9,9 @@
  * UsageRecords.list}, {@link UsageRecords.forTask}) and on close. A row the store refuses stays
  * queued for the next flush. What a crash (not a clean shutdown) can lose: the rows of the last
  * {@link USAGE_FLUSH_MS} (or of a store outage that lasted until the crash).
+ *
+ * Each record also holds the decision-helper tokens and cost it paid for (a workflow `decide`
+ * step gets its own record).
  */
 import { randomBytes } from 'node:crypto';
 import type { UsageRecord } from '../../usage/usage-record.js';
@@ -26,6 +29,8 @@ export interface NewUsage {
   requestItems: number;
   credits: number;
   queued: boolean;
+  /** Decision-helper usage of the call (relevance ranking); none when absent. */
+  decision?: { input_tokens: number; cost_usd: number } | undefined;
 }
 
 type Row = {
@@ -38,8 +43,13 @@ type Row = {
   request_items: number;
   credits: string | number;
   queued: boolean;
+  decision_input_tokens: number;
+  decision_cost_usd: string | number;
   created_at: Date | string;
 };
+
+/** Skill name of the record a workflow `decide` step's decision is charged on. */
+export const DECIDE_STEP_SKILL = 'workflow.decide';
 
 function toRecord(row: Row): UsageRecord {
   const [type, ...rest] = row.billed_to.split(':');
@@ -53,6 +63,7 @@ function toRecord(row: Row): UsageRecord {
     request_items: row.request_items,
     credits: Number(row.credits),
     queued: row.queued,
+    decision: { input_tokens: row.decision_input_tokens, cost_usd: Number(row.decision_cost_usd) },
     created_at: new Date(row.created_at).toISOString(),
   };
 }
@@ -73,6 +84,8 @@ function toRow(usage: NewUsage, at: Date) {
     request_items: usage.requestItems,
     credits: usage.credits,
     queued: usage.queued,
+    decision_input_tokens: usage.decision?.input_tokens ?? 0,
+    decision_cost_usd: usage.decision?.cost_usd ?? 0,
     created_at: at,
   };
 }
@@ -93,6 +106,37 @@ export class UsageRecords {
     const row = await this.store.db
       .insertInto('usage_records')
       .values(toRow(usage, new Date()))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  /**
+   * Records one workflow `decide` step's decision usage for its owner: a record of skill
+   * {@link DECIDE_STEP_SKILL} with no key, no request items and no credits.
+   */
+  async recordDecision(args: {
+    taskId: string;
+    ownerId: string;
+    inputTokens: number;
+    costUsd: number;
+  }): Promise<UsageRecord> {
+    const row = await this.store.db
+      .insertInto('usage_records')
+      .values({
+        id: `use_${randomBytes(10).toString('hex')}`,
+        task_id: args.taskId,
+        owner_id: args.ownerId,
+        key_id: '',
+        team_id: null,
+        billed_to: `owner:${args.ownerId}`,
+        skill: DECIDE_STEP_SKILL,
+        request_items: 0,
+        credits: 0,
+        queued: false,
+        decision_input_tokens: args.inputTokens,
+        decision_cost_usd: args.costUsd,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);
