@@ -263,6 +263,22 @@ describe('electronics: power designs', () => {
     expect(sim.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   }, 60_000);
 
+  it('a malformed upstream answer fails the task with UPSTREAM_MALFORMED and quotes nothing of it', async () => {
+    sim.reset();
+    sim.setFault({ type: 'malformed' });
+    const bad = await h.request('POST', SEARCH, {
+      requests: [{ vinMin: 7, vinMax: 15, vout: [5], iout: [1] }],
+    });
+    expect(bad.status).toBe(202);
+    const failed = await h.waitForTask(bad.json.task_id, (t) => t.status === 'failed', 30_000);
+    expect(failed.error).toEqual({
+      code: 'UPSTREAM_MALFORMED',
+      message: 'The power upstream sent an answer that does not parse.',
+      details: { provider: 'power' },
+    });
+    sim.reset();
+  }, 60_000);
+
   it('a definition waits for the search and a later step references $nodes.<step>.output.results', async () => {
     const def = await h.request(
       'POST',

@@ -8,6 +8,7 @@
 import { request } from 'undici';
 import type { z } from 'zod';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { parseWire } from '../parse-wire.js';
 import type { EncyclopediaLanguage } from '../../../lib/encyclopedia/languages.js';
 import { PagePropsWireSchema, SummaryWireSchema, TitleSearchWireSchema } from './wire.js';
 import type { PagePropsWire, SummaryWire, TitleSearchWire } from './wire.js';
@@ -95,16 +96,7 @@ export function createEncyclopediaClient(opts: EncyclopediaClientOptions): Encyc
         continue;
       }
       if (status === 200) {
-        const text = await readBounded(res.body, timeout);
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          throw malformed();
-        }
-        const parsed = schema.safeParse(json);
-        if (!parsed.success) throw malformed();
-        return parsed.data;
+        return parseWire(await readBounded(res.body, timeout), schema, 'encyclopedia', 'encyclopedia');
       }
       await res.body.dump().catch(() => undefined);
       if (status === 404)

@@ -7,6 +7,7 @@
 import { request } from 'undici';
 import type { z } from 'zod';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { parseWire } from '../parse-wire.js';
 import type { IconCallContext, IconCollection, IconProvider, IconSize } from './provider.js';
 import { WireIconSetSchema, WireSearchSchema, type WireCollection } from './wire.js';
 
@@ -109,22 +110,7 @@ export function createIconClient(opts: IconClientOptions): IconProvider {
   ): Promise<z.infer<S> | undefined> {
     const text = await get(path, ctx);
     if (text === undefined) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      throw new SkillflowError(
-        'UPSTREAM_MALFORMED',
-        'The icon upstream sent an answer that does not parse.',
-        {
-          provider: 'icons',
-        },
-      );
-    return parsed.data;
+    return parseWire(text, schema, 'icons', 'icon upstream');
   }
 
   return {

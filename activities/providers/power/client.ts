@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { z } from 'zod';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { parseWire } from '../parse-wire.js';
 import { WireBomSchema, WireSearchSchema, type WireBomComponent, type WireSolution } from './wire.js';
 
 /** Largest answer read (schematics are tens of KiB, a search a few hundred). */
@@ -126,22 +127,7 @@ export function createPowerClient(opts: PowerClientOptions): PowerClient {
   }
 
   function parse<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      throw new SkillflowError(
-        'UPSTREAM_MALFORMED',
-        'The power upstream sent an answer that does not parse.',
-        {
-          provider: 'power',
-        },
-      );
-    return parsed.data;
+    return parseWire(text, schema, 'power', 'power upstream');
   }
 
   const solutionPath = (id: string, leaf: string) => `${SEARCH_PATH}/${encodeURIComponent(id)}/${leaf}`;
