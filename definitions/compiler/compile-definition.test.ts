@@ -95,7 +95,7 @@ describe('compileDefinition', () => {
   it('formats diagnostics for the CLI', () => {
     const diagnostics = diagnosticsOf(withSteps(SEARCH_STEP + '  - id: x\n    use_app_skill: nope.nope\n'));
     expect(formatDiagnostics('flows/a.yaml', diagnostics)).toEqual([
-      'flows/a.yaml:11:20: UNKNOWN_SKILL Unknown skill. Known skills: billing.charge_card, design.search_icons, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.',
+      'flows/a.yaml:11:20: UNKNOWN_SKILL Unknown skill. Known skills: billing.charge_card, design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.',
     ]);
   });
 
@@ -193,7 +193,7 @@ describe('compileDefinition', () => {
     const [d] = diagnosticsOf(withSteps('  - id: a\n    use_app_skill: hosting.nope\n'));
     expect(d).toMatchObject({ code: 'UNKNOWN_SKILL', line: 6, column: 20 });
     expect(d?.message).toBe(
-      'Unknown skill. Known skills: billing.charge_card, design.search_icons, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.',
+      'Unknown skill. Known skills: billing.charge_card, design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.',
     );
   });
 

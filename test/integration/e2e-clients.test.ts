@@ -159,7 +159,7 @@ describe('CLI and SDK against npm start', () => {
     const lines = bad.stdout.trimEnd().split('\n');
     expect(lines.every((l) => /^.+:\d+:\d+: [A-Z_]+ /.test(l))).toBe(true);
     expect(lines[0]).toBe(
-      `${broken}:6:20: UNKNOWN_SKILL Unknown skill. Known skills: design.search_icons, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.`,
+      `${broken}:6:20: UNKNOWN_SKILL Unknown skill. Known skills: design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.`,
     );
     expect(lines[1]).toBe(`${broken}:14:24: INVALID_SKILL_INPUT Too big: expected number to be <=20`);
     expect(bad.stderr).toBe(''); // the live catalog was used: no offline note
