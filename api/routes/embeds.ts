@@ -22,13 +22,17 @@ type EmbedFormat = (typeof EMBED_FORMATS)[number];
 
 const EmbedParams = z.object({ embed_id: z.string().min(1).max(64) });
 const FileQuery = z.object({
-  format: z.string().max(64).optional().describe('`preview`, `full` (default) or `original`.'),
+  format: z
+    .enum(EMBED_FORMATS)
+    .optional()
+    .describe('`preview`, `full` (default) or `original`; `preview` only for an embed that has one.'),
 });
 
-function badFormat(format: string, valid: readonly string[]): SkillflowError {
+/** A format this embed does not have (no preview); never quotes what the client sent. */
+function unavailableFormat(valid: readonly string[]): SkillflowError {
   return new SkillflowError(
     'INVALID_PARAMETER',
-    `Unknown or unavailable format "${format.slice(0, 64)}"; use one of: ${valid.join(', ')}.`,
+    `This embed has no file in that format; use one of: ${valid.join(', ')}.`,
     {
       issues: [{ path: 'format', message: `must be one of ${valid.join(', ')}`, location: 'querystring' }],
       valid_formats: [...valid],
@@ -65,16 +69,15 @@ export const embedRoutes =
         const [appId, skillId] = row.skill.split('.') as [string, string];
         requireSkillScope(req, appId, skillId);
         const format = req.query.format ?? 'full';
-        if (!(EMBED_FORMATS as readonly string[]).includes(format)) throw badFormat(format, EMBED_FORMATS);
         const result = embeds.result(row);
         const own = deps.registry.available(appId, skillId)?.impl.embedFile;
         const file = (f: EmbedFormat) => own?.(f, result.output);
         const available = EMBED_FORMATS.filter(
           (f) => f !== 'preview' || result.previews.length > 0 || file(f) !== undefined,
         );
-        if (!available.includes(format as EmbedFormat)) throw badFormat(format, available);
+        if (!available.includes(format)) throw unavailableFormat(available);
         reply.header('cache-control', 'private, no-store');
-        const custom = file(format as EmbedFormat);
+        const custom = file(format);
         if (custom) {
           // A skill's own file (an SVG is already sanitised): never sniffed, never scripted.
           reply

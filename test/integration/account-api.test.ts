@@ -196,12 +196,15 @@ describe('keys, embeds, chats and workspace results', () => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error).toEqual({
         code: 'INVALID_PARAMETER',
-        message: 'Unknown or unavailable format "pdf"; use one of: preview, full, original.',
+        message: 'Invalid querystring at format: Invalid option: expected one of "preview"|"full"|"original"',
         details: {
           issues: [
-            { path: 'format', message: 'must be one of preview, full, original', location: 'querystring' },
+            {
+              path: 'format',
+              message: 'Invalid option: expected one of "preview"|"full"|"original"',
+              location: 'querystring',
+            },
           ],
-          valid_formats: ['preview', 'full', 'original'],
         },
       });
       const stranger = await file('full', h.otherToken);
