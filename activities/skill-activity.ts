@@ -120,7 +120,12 @@ export function skillActivity(
     } finally {
       clearInterval(beat);
       await recordTaskDecisionUsage(
-        usage && { usage, warn: (message, fields) => ctx.log.warn(message, fields) },
+        usage && {
+          usage,
+          warn: (message, fields) => {
+            ctx.log.warn(message, fields);
+          },
+        },
         { workflowType: ctx.info.workflowType ?? '', taskId: ctx.info.workflowExecution?.workflowId ?? '' },
         meter.decisionUsage(),
       );
