@@ -6,17 +6,20 @@ import type { OwnerProviderShare } from './owner-provider-share.js';
 import type { ProviderLimits } from './provider-limits.js';
 import type { Registry } from './registry/registry.js';
 import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
+import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
 
 /**
  * Skill activities; with `providerLimits`, each charges its provider counters per upstream
- * request, and with `ownerShare` the calling owner's share of them first.
+ * request, and with `ownerShare` the calling owner's share of them first; with `usage`, a
+ * skill-call task's decision usage is written on its usage record.
  */
 export function createActivities(
   registry: Registry,
   providerLimits?: ProviderLimits,
   ownerShare?: OwnerProviderShare,
+  usage?: UsageRecords,
 ): Record<string, ActivityFn> {
   const activities: Record<string, ActivityFn> = {};
   for (const skill of registry.all()) {
@@ -25,6 +28,7 @@ export function createActivities(
       ? skillActivity(
           { ...skill, impl: skill.impl },
           providerLimits ? { providerLimits, ownerShare } : undefined,
+          usage,
         )
       : unavailableSkillActivity(ref);
   }

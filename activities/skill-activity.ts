@@ -16,6 +16,8 @@ import type { OwnerProviderShare } from './owner-provider-share.js';
 import type { ProviderLimits } from './provider-limits.js';
 import type { LoadedSkill, SkillContext, SkillImplementation } from './registry/types.js';
 import { createUpstreamMeter, providerUsesOf, type OwnerShare } from './upstream-meter.js';
+import { recordTaskDecisionUsage } from './task-decision-usage.js';
+import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 
 export interface SkillActivityInput {
   input: unknown;
@@ -70,9 +72,14 @@ export async function providerWait(
 
 /**
  * The activity for one skill, metered against the provider limits (and the calling owner's
- * share of them) when given.
+ * share of them) when given. With `usage`, a skill-call task's decision usage is written on its
+ * usage record once the skill has run (activities/task-decision-usage.ts).
  */
-export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }, limits?: ActivityLimits) {
+export function skillActivity(
+  skill: LoadedSkill & { impl: SkillImplementation },
+  limits?: ActivityLimits,
+  usage?: UsageRecords,
+) {
   const { impl } = skill;
   const providerLimits = limits?.providerLimits;
   const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
@@ -93,6 +100,7 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
     let details: unknown;
     const beat = every === undefined ? undefined : setInterval(() => ctx.heartbeat(details), every);
     beat?.unref();
+    const meter = createUpstreamMeter(ref, providerLimits, ownerShareOf(limits, req.ownerId));
     try {
       const output = await impl.run(input, {
         signal: ctx.cancellationSignal,
@@ -101,7 +109,7 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
           ctx.heartbeat(d);
         },
         anonymous: false,
-        meter: createUpstreamMeter(ref, providerLimits, ownerShareOf(limits, req.ownerId)),
+        meter,
       });
       if (req.view === 'workflow') return impl.toWorkflowOutput(output);
       return { output, previews: impl.previews(output) } satisfies FullSkillResult;
@@ -111,6 +119,16 @@ export function skillActivity(skill: LoadedSkill & { impl: SkillImplementation }
       throw toApplicationFailure(err, { final: true });
     } finally {
       clearInterval(beat);
+      await recordTaskDecisionUsage(
+        usage && {
+          usage,
+          warn: (message, fields) => {
+            ctx.log.warn(message, fields);
+          },
+        },
+        { workflowType: ctx.info.workflowType ?? '', taskId: ctx.info.workflowExecution?.workflowId ?? '' },
+        meter.decisionUsage(),
+      );
     }
   };
 }

@@ -21,6 +21,7 @@ import { startDevSimulators } from '../simulators/index.js';
 import { referenceResolver } from '../activities/providers/encyclopedia/references.js';
 import { encyclopediaFor } from '../activities/providers/encyclopedia/service.js';
 import { startWorker } from '../worker/index.js';
+import { UsageRecords } from '../lib/store/owners/usage-records.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
         ),
         providerLimits: createProviderLimits(config, platform.store),
         ownerShare: createOwnerProviderShare(config, platform.store),
+        usage: new UsageRecords(platform.store),
         maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });

@@ -448,6 +448,8 @@ export type ElectronicsSearchPowerDesignsInput = {
     optimizationSetting?: number;
     /** Solutions to return, 1 to 20; default 10. */
     max_results?: number;
+    /** Free text; a non-blank value triggers one relevance decision that reorders (and may drop) the solutions. */
+    relevance_criteria?: string;
   }[];
 };
 
@@ -457,7 +459,7 @@ export type ElectronicsSearchPowerDesignsOutput = {
   results: {
     /** Served from the requirement cache (no upstream request). */
     cached: boolean;
-    /** Ranked, best first. */
+    /** Best first: provider rank, or the relevance order when relevance_applied is applied. */
     solutions: {
       /** Solution id, for electronics.get_power_design. */
       id: string;
@@ -483,6 +485,21 @@ export type ElectronicsSearchPowerDesignsOutput = {
       temperature_c: number;
       /** The manufacturer's product page (POWER_PRODUCT_ORIGIN). */
       source_url: string;
+    }[];
+    /** Whether the relevance decision was applied to this group. */
+    relevance_applied: {
+      /** applied; failed (fallback used); not_configured (no helper); not_requested (blank criteria). */
+      status: 'applied' | 'failed' | 'not_configured' | 'not_requested';
+      /** Candidates the decision scored. */
+      evaluated: number;
+      /** Candidates removed for a score below 1. */
+      removed: number;
+    };
+    /** Empty unless the relevance ranking was not applied. */
+    warnings: {
+      /** RELEVANCE_FAILED: provider order kept; RELEVANCE_NOT_CONFIGURED: no decision helper. */
+      code: 'RELEVANCE_FAILED' | 'RELEVANCE_NOT_CONFIGURED';
+      message: string;
     }[];
   }[];
   /** The top-ranked solution's sanitised schematic (first request with a solution), or null. */

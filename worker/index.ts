@@ -9,6 +9,7 @@ import type { ProviderLimits } from '../activities/provider-limits.js';
 import type { OwnerProviderShare } from '../activities/owner-provider-share.js';
 import type { Registry } from '../activities/registry/registry.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
+import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/temporal/client.js';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -52,6 +53,8 @@ export interface WorkerOptions {
   providerLimits?: ProviderLimits;
   /** Each owner's share of the provider limits (activities/owner-provider-share.ts); unset = none. */
   ownerShare?: OwnerProviderShare;
+  /** Usage records: a skill-call task's decision usage is written on its record; unset = not. */
+  usage?: UsageRecords;
 }
 
 export interface RunningWorker {
@@ -69,7 +72,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: {
-      ...createActivities(opts.registry, opts.providerLimits, opts.ownerShare),
+      ...createActivities(opts.registry, opts.providerLimits, opts.ownerShare, opts.usage),
       ...opts.extraActivities,
     },
     dataConverter: dataConverterFor(opts.keyring),

@@ -7,9 +7,8 @@
  * follow unscored. Any failure keeps provider order and reports `failed` (the skill adds its
  * warning); the skill then slices back to its requested count.
  *
- * Caps: domain search and icons 40 ({@link RELEVANCE_CAPS}); power designs 20, for the
- * electronics app when it lands (it calls {@link rankByRelevance} with `RELEVANCE_CAPS.power_designs`
- * and its own rubric, documented in docs/decision.md).
+ * Caps: domain search and icons 40, power designs 20 ({@link RELEVANCE_CAPS}); each skill's
+ * rubric is documented in docs/decision.md.
  */
 import { DecisionUnavailableError, type DecisionClient } from '../providers/decision/client.js';
 import type { UpstreamMeter } from '../registry/types.js';

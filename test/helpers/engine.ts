@@ -17,6 +17,7 @@ import { startWorker, type RunningWorker } from '../../worker/index.js';
 import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
+import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 
 type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
   chat_id: string;
@@ -91,6 +92,7 @@ export async function startEngine(
           referenceResolver(encyclopediaFor(api.deps.config)),
           decideStepDeps(api.deps.config, api.deps.secrets, api.deps.store),
         ),
+        usage: new UsageRecords(api.deps.store),
       });
       return h.worker;
     },

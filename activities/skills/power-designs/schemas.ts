@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { PartSchema, PowerSolutionSchema, SchematicSchema } from '../../providers/power/designs.js';
+import { RelevanceAppliedSchema } from '../search-domains/relevance.js';
+import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
 
 export const MAX_SEARCH_REQUESTS = 3;
 /** Spec document 2, 8: power results in chat use, at most 20. */
@@ -42,6 +44,13 @@ export const SearchRequestSchema = z
       .max(MAX_RESULTS)
       .default(DEFAULT_MAX_RESULTS)
       .describe('Solutions to return, 1 to 20; default 10.'),
+    relevance_criteria: z
+      .string()
+      .max(MAX_CRITERIA_LENGTH, `relevance_criteria is longer than ${MAX_CRITERIA_LENGTH} characters.`)
+      .optional()
+      .describe(
+        'Free text; a non-blank value triggers one relevance decision that reorders (and may drop) the solutions.',
+      ),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -61,7 +70,11 @@ export const SearchPowerDesignsOutputSchema = z.object({
     .array(
       z.object({
         cached: z.boolean().describe('Served from the requirement cache (no upstream request).'),
-        solutions: z.array(PowerSolutionSchema).describe('Ranked, best first.'),
+        solutions: z
+          .array(PowerSolutionSchema)
+          .describe('Best first: provider rank, or the relevance order when relevance_applied is applied.'),
+        relevance_applied: RelevanceAppliedSchema,
+        warnings: z.array(PowerWarningSchema).describe('Empty unless the relevance ranking was not applied.'),
       }),
     )
     .describe('One entry per request, in order.'),

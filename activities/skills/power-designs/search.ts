@@ -2,13 +2,16 @@
  * `electronics.search_power_designs` (long-running): ranked reference designs per requirement,
  * then the top-ranked design's sanitised schematic for the embed preview. Each stage is named
  * in a heartbeat (`checking_cache`, `querying_upstream`, `fetching_schematic`), which
- * GET /v1/tasks/{id} shows while the call runs.
+ * GET /v1/tasks/{id} shows while the call runs. A non-blank `relevance_criteria` reorders (and
+ * may drop) each request's solutions with one decision (./relevance.ts), stage `ranking`.
  */
 import { CANDIDATES_NOTE } from '../../providers/power/designs.js';
+import { createDecisionClient } from '../../providers/decision/client.js';
 import { createPowerService } from '../../providers/power/service.js';
 import type { SkillDeadlines } from '../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../registry/types.js';
 import { schematicEmbedFile } from './embed-files.js';
+import { createPowerRanker } from './relevance.js';
 import {
   SearchPowerDesignsInputSchema,
   SearchPowerDesignsOutputSchema,
@@ -32,7 +35,12 @@ export function powerContext(ctx: SkillContext) {
 
 /** The registry entry point (activities/apps/electronics/app.yaml). */
 export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchPowerDesignsSkill {
-  const service = createPowerService(platform.config, deadlines, platform.store);
+  const { config } = platform;
+  const service = createPowerService(config, deadlines, platform.store);
+  const decision = config.DECISION_URL
+    ? createDecisionClient({ config, secrets: platform.secrets, timeoutMs: deadlines.decisionTimeoutMs })
+    : undefined;
+  const rank = createPowerRanker(decision, config.DECISION_MODEL);
   return {
     input: SearchPowerDesignsInputSchema,
     requestItem: SearchRequestSchema,
@@ -48,7 +56,7 @@ export function createSkill(platform: Platform, deadlines: SkillDeadlines): Sear
     async run(input, ctx) {
       const call = powerContext(ctx);
       const results: SearchPowerDesignsOutput['results'] = [];
-      for (const { max_results: max, ...requirement } of input.requests) {
+      for (const { max_results: max, relevance_criteria: criteria, ...requirement } of input.requests) {
         ctx.heartbeat({ stage: 'checking_cache' });
         const found = await service.search(requirement, {
           ...call,
@@ -57,7 +65,14 @@ export function createSkill(platform: Platform, deadlines: SkillDeadlines): Sear
             await call.charge();
           },
         });
-        results.push({ cached: found.cached, solutions: found.solutions.slice(0, max) });
+        if (criteria?.trim()) ctx.heartbeat({ stage: 'ranking' });
+        const ranked = await rank(criteria, found.solutions, ctx.meter, ctx.signal);
+        results.push({
+          cached: found.cached,
+          solutions: ranked.ordered.slice(0, max),
+          relevance_applied: ranked.applied,
+          warnings: ranked.warnings,
+        });
       }
       const top = results.find((r) => r.solutions.length > 0)?.solutions[0];
       ctx.heartbeat({ stage: 'fetching_schematic' });
@@ -80,5 +95,11 @@ export function createSkill(platform: Platform, deadlines: SkillDeadlines): Sear
         })),
       ),
     embedFile: (format, output) => schematicEmbedFile(format, output.top_schematic),
+    providerUses: (input) => [
+      { provider: 'power' },
+      ...(decision && input.requests.some((r) => r.relevance_criteria?.trim())
+        ? [{ provider: 'decision', model: config.DECISION_MODEL }]
+        : []),
+    ],
   };
 }

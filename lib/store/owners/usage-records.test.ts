@@ -75,3 +75,27 @@ describe('UsageRecords.defer', () => {
     expect(await stored('owner_f')).toEqual(['call_ok']);
   });
 });
+
+describe('UsageRecords.setDecisionUsage', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ pgliteDir: 'memory://' });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("sets a task record's decision usage (a second attempt replaces it) and leaves decide-step records alone", async () => {
+    const records = new UsageRecords(store);
+    expect(await records.setDecisionUsage('task_late', { input_tokens: 5, cost_usd: 2.1e-7 })).toBe(false);
+    await records.record({ ...usage('task_d', 'owner_d'), queued: true });
+    await records.recordDecision({ taskId: 'task_d', ownerId: 'owner_d', inputTokens: 7, costUsd: 2.94e-7 });
+    expect(await records.setDecisionUsage('task_d', { input_tokens: 100, cost_usd: 0.0000042 })).toBe(true);
+    expect(await records.setDecisionUsage('task_d', { input_tokens: 120, cost_usd: 0.00000504 })).toBe(true);
+    const listed = await records.list({ type: 'owner', id: 'owner_d' }, { limit: 10 });
+    expect(listed.map((r) => [r.skill, r.decision]).sort()).toEqual([
+      ['echo.shout', { input_tokens: 120, cost_usd: 0.00000504 }],
+      ['workflow.decide', { input_tokens: 7, cost_usd: 2.94e-7 }],
+    ]);
+  });
+});

@@ -142,6 +142,26 @@ export class UsageRecords {
     return toRecord(row);
   }
 
+  /**
+   * Sets the decision usage of the record of task `taskId` (a skill call that ran as a task,
+   * recorded at acceptance) in one UPDATE; `workflow.decide` records are never touched. It sets
+   * rather than adds: the caller passes the usage of one whole activity attempt, so a retried
+   * attempt replaces the earlier figure instead of counting it twice. Resolves to whether a
+   * record was updated (false while the acceptance record is not written yet).
+   */
+  async setDecisionUsage(
+    taskId: string,
+    usage: { input_tokens: number; cost_usd: number },
+  ): Promise<boolean> {
+    const res = await this.store.db
+      .updateTable('usage_records')
+      .set({ decision_input_tokens: usage.input_tokens, decision_cost_usd: usage.cost_usd })
+      .where('task_id', '=', taskId)
+      .where('skill', '!=', DECIDE_STEP_SKILL)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   /** Queues one record, stamped now, for the next batch (written within {@link USAGE_FLUSH_MS}). */
   defer(usage: NewUsage): void {
     this.pending.push(toRow(usage, new Date()));
