@@ -18,6 +18,8 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0002-embeds-teams',
       '0003-limits-workspace',
       '0004-call-queue-usage',
+      '0005-power-cache',
+      '0006-decision-cost',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });
