@@ -36,7 +36,7 @@ const layerZones = [
 const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
+  { ignores: ['node_modules/**', 'web/dist/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

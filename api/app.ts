@@ -39,6 +39,7 @@ import { iconRoutes } from './routes/icons.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
+import { webRoutes } from './routes/web.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { standardErrorResponses, type RouteSchemaShape } from './schemas.js';
@@ -149,5 +150,6 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(chatRoutes(deps, services.chats));
   await app.register(workspaceRoutes(deps, services.workspace));
   await app.register(encyclopediaRoutes(deps, services.encyclopedia));
+  await app.register(webRoutes());
   return app;
 }

@@ -1,0 +1,54 @@
+/** `#apps`: the apps and their skills, read from the discovery routes. */
+import { useEffect, useState } from 'preact/hooks';
+import type { AppView } from '../../../sdk/generated.js';
+import { listApps } from '../api.js';
+import { skillHash } from '../routes.js';
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; apps: AppView[] };
+
+/** Lists every app with links to its skill pages. */
+export function AppsPage(props: { apiKey: string | null }) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  useEffect(() => {
+    let live = true;
+    listApps(props.apiKey).then(
+      (apps) => live && setState({ kind: 'ready', apps }),
+      (error: unknown) =>
+        live &&
+        setState({ kind: 'error', message: error instanceof Error ? error.message : 'Request failed.' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [props.apiKey]);
+
+  if (state.kind === 'loading') return <p aria-live="polite">Loading apps…</p>;
+  if (state.kind === 'error')
+    return (
+      <p role="alert" class="error">
+        {state.message}
+      </p>
+    );
+  return (
+    <section aria-labelledby="apps-title">
+      <h1 id="apps-title">Apps</h1>
+      <ul class="apps">
+        {state.apps.map((app) => (
+          <li key={app.id} class="app" data-app={app.id}>
+            <h2>{app.title}</h2>
+            <p>{app.description}</p>
+            <ul class="skills">
+              {app.skills.map((skill) => (
+                <li key={skill.id}>
+                  <a href={skillHash(app.id, skill.id)}>{skill.title}</a>
+                  <span class="mode">{skill.capabilities.mode === 'async' ? ' (long-running)' : ''}</span>
+                  {skill.available ? null : <span class="unavailable"> (unavailable)</span>}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

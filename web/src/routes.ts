@@ -1,0 +1,53 @@
+/**
+ * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows` and
+ * `#workflows/<id>`. Parsing is pure so it can be tested without a browser.
+ */
+
+/** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
+export type Route =
+  | { page: 'apps' }
+  | { page: 'skill'; app: string; skill: string }
+  | { page: 'task'; taskId: string }
+  | { page: 'workflows' }
+  | { page: 'workflow'; workflowId: string }
+  | { page: 'not_found' };
+
+const segment = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function decode(part: string | undefined): string | null {
+  if (part === undefined) return null;
+  try {
+    const value = decodeURIComponent(part);
+    return segment.test(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parses `location.hash` (with or without the leading `#`). */
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const [head, a, b, ...rest] = parts;
+  if (rest.length > 0) return { page: 'not_found' };
+  if (head === undefined || (head === 'apps' && a === undefined)) return { page: 'apps' };
+  if (head === 'apps' && b !== undefined) {
+    const app = decode(a);
+    const skill = decode(b);
+    return app && skill ? { page: 'skill', app, skill } : { page: 'not_found' };
+  }
+  if (head === 'tasks' && a !== undefined && b === undefined) {
+    const taskId = decode(a);
+    return taskId ? { page: 'task', taskId } : { page: 'not_found' };
+  }
+  if (head === 'workflows' && a === undefined) return { page: 'workflows' };
+  if (head === 'workflows' && b === undefined) {
+    const workflowId = decode(a);
+    return workflowId ? { page: 'workflow', workflowId } : { page: 'not_found' };
+  }
+  return { page: 'not_found' };
+}
+
+/** The hash for a skill page. */
+export function skillHash(app: string, skill: string): string {
+  return `#apps/${encodeURIComponent(app)}/${encodeURIComponent(skill)}`;
+}
