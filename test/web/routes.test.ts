@@ -1,0 +1,43 @@
+/** web/src/routes.ts: the workspace's hash routes. */
+import { describe, expect, it } from 'vitest';
+import { parseRoute, skillHash } from '../../web/src/routes.js';
+
+describe('workspace hash routes', () => {
+  it('parses every page of the workspace', () => {
+    expect(parseRoute('')).toEqual({ page: 'apps' });
+    expect(parseRoute('#apps')).toEqual({ page: 'apps' });
+    expect(parseRoute('#/apps/')).toEqual({ page: 'apps' });
+    expect(parseRoute('#apps/hosting/search_domains')).toEqual({
+      page: 'skill',
+      app: 'hosting',
+      skill: 'search_domains',
+    });
+    expect(parseRoute('#tasks/wf-123_abc')).toEqual({ page: 'task', taskId: 'wf-123_abc' });
+    expect(parseRoute('#workflows')).toEqual({ page: 'workflows' });
+    expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
+  });
+
+  it('answers not_found for unknown, malformed or over-long hashes', () => {
+    for (const hash of [
+      '#nope',
+      '#apps/hosting',
+      '#apps/a/b/c',
+      '#tasks',
+      '#tasks/a/b',
+      '#apps/%3Cscript%3E/x',
+      '#apps/%E0%A4%A/x',
+      `#tasks/${'a'.repeat(129)}`,
+    ]) {
+      expect(parseRoute(hash)).toEqual({ page: 'not_found' });
+    }
+  });
+
+  it('builds a skill hash that parses back to the same skill', () => {
+    expect(skillHash('design', 'search_icons')).toBe('#apps/design/search_icons');
+    expect(parseRoute(skillHash('design', 'search_icons'))).toEqual({
+      page: 'skill',
+      app: 'design',
+      skill: 'search_icons',
+    });
+  });
+});
