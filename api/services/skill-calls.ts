@@ -129,13 +129,13 @@ export class SkillCallsService {
       const waitMs = limitBeforeSending(err, meter.total());
       if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
       // A failed call is accepted and charged like a failed task was.
-      this.usage.defer(
+      await this.usage.defer(
         this.usageOf(callId, principal, skill, input, opts, false, undefined, meter.decisionUsage()),
       );
       throw err;
     }
     await meter.settle();
-    this.usage.defer(
+    await this.usage.defer(
       this.usageOf(callId, principal, skill, input, opts, false, result.output, meter.decisionUsage()),
     );
     return { kind: 'completed', callId, result };

@@ -39,8 +39,8 @@ describe('UsageRecords.defer', () => {
   it('writes a batch within the flush interval, stamped with the time of the call', async () => {
     const records = new UsageRecords(store);
     const before = Date.now();
-    records.defer(usage('call_1', 'owner_t'));
-    records.defer(usage('call_2', 'owner_t'));
+    await records.defer(usage('call_1', 'owner_t'));
+    await records.defer(usage('call_2', 'owner_t'));
     expect(await stored('owner_t')).toEqual([]);
     await new Promise((r) => setTimeout(r, USAGE_FLUSH_MS + 100));
     expect(await stored('owner_t')).toEqual(['call_1', 'call_2']);
@@ -55,24 +55,47 @@ describe('UsageRecords.defer', () => {
 
   it('reads of this process see deferred records at once; close writes what is left', async () => {
     const records = new UsageRecords(store);
-    records.defer(usage('call_r', 'owner_r'));
+    await records.defer(usage('call_r', 'owner_r'));
     expect((await records.forTask('call_r', 'owner_r'))?.credits).toBe(2);
-    records.defer(usage('call_s', 'owner_r'));
+    await records.defer(usage('call_s', 'owner_r'));
     const listed = await records.list({ type: 'owner', id: 'owner_r' }, { limit: 10 });
     expect(listed.map((r) => r.task_id).sort()).toEqual(['call_r', 'call_s']);
-    records.defer(usage('call_t', 'owner_r'));
+    await records.defer(usage('call_t', 'owner_r'));
     await records.close();
     expect(await stored('owner_r')).toEqual(['call_r', 'call_s', 'call_t']);
   });
 
   it('writes the rows it can when a batch fails, and keeps the refused one for the next flush', async () => {
     const records = new UsageRecords(store);
-    records.defer({ ...usage('call_bad', 'owner_f'), requestItems: Number.NaN });
-    records.defer(usage('call_ok', 'owner_f'));
+    await records.defer({ ...usage('call_bad', 'owner_f'), requestItems: Number.NaN });
+    await records.defer(usage('call_ok', 'owner_f'));
     await expect(records.flush()).rejects.toThrow();
     expect(await stored('owner_f')).toEqual(['call_ok']);
     await expect(records.flush()).rejects.toThrow();
     expect(await stored('owner_f')).toEqual(['call_ok']);
+  });
+});
+
+describe('UsageRecords.defer at its bound', () => {
+  it('writes at once when the bound is reached, and fails the caller when the store refuses', async () => {
+    const store = await openStore({ pgliteDir: 'memory://' });
+    const records = new UsageRecords(store, () => undefined, 3);
+    await records.defer(usage('call_b1', 'owner_b'));
+    await records.defer(usage('call_b2', 'owner_b'));
+    await records.defer(usage('call_b3', 'owner_b'));
+    const written = await store.db
+      .selectFrom('usage_records')
+      .select('task_id')
+      .where('owner_id', '=', 'owner_b')
+      .orderBy('task_id')
+      .execute();
+    expect(written.map((r) => r.task_id)).toEqual(['call_b1', 'call_b2', 'call_b3']);
+    await records.defer({ ...usage('call_x1', 'owner_b'), requestItems: Number.NaN });
+    await records.defer({ ...usage('call_x2', 'owner_b'), requestItems: Number.NaN });
+    await expect(
+      records.defer({ ...usage('call_x3', 'owner_b'), requestItems: Number.NaN }),
+    ).rejects.toThrow();
+    await store.close();
   });
 });
 

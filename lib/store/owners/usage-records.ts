@@ -71,6 +71,13 @@ function toRecord(row: Row): UsageRecord {
 /** The longest a deferred record waits in memory before its batch is written. */
 export const USAGE_FLUSH_MS = 50;
 
+/**
+ * Records one process may hold unwritten (a store outage). At the bound, {@link
+ * UsageRecords.defer} waits for a write (and fails with it), so memory stays bounded and a call
+ * is never answered while its record cannot be kept.
+ */
+export const USAGE_MAX_PENDING = 10_000;
+
 /** One record as inserted, stamped with the time of the call. */
 function toRow(usage: NewUsage, at: Date) {
   return {
@@ -99,6 +106,7 @@ export class UsageRecords {
     private readonly store: Store,
     /** Told about a failed batch write (its rows stay queued for the next flush). */
     private readonly onWriteError: (err: unknown) => void = () => undefined,
+    private readonly maxPending: number = USAGE_MAX_PENDING,
   ) {}
 
   /** Writes one record now and returns it. */
@@ -162,9 +170,14 @@ export class UsageRecords {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  /** Queues one record, stamped now, for the next batch (written within {@link USAGE_FLUSH_MS}). */
-  defer(usage: NewUsage): void {
+  /**
+   * Queues one record, stamped now, for the next batch (written within {@link USAGE_FLUSH_MS});
+   * resolves at once. With `maxPending` records unwritten it writes them first, and rejects when
+   * the store refuses (the caller's request then fails instead of losing the record).
+   */
+  async defer(usage: NewUsage): Promise<void> {
     this.pending.push(toRow(usage, new Date()));
+    if (this.pending.length >= this.maxPending) return this.flush();
     this.schedule(USAGE_FLUSH_MS);
   }
 
