@@ -3,6 +3,7 @@
  * TEMPORAL_ADDRESS is set), simulators for unset upstream URLs, the platform store, the worker
  * and the API. SIGINT/SIGTERM stop everything it started, in reverse order.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
 import { decideStepDeps } from '../activities/decision/index.js';
@@ -150,6 +151,15 @@ async function main(): Promise<void> {
       [
         '',
         'skillflow is running:',
+        ...(config.RUN_API
+          ? [
+              `  Workspace     ${apiBase}/${
+                existsSync(path.join(config.rootDir, 'web/dist/index.html'))
+                  ? '  (web workspace; sign in with the API key below)'
+                  : '  (not built: run npm run web:build, then restart)'
+              }`,
+            ]
+          : []),
         `  API           ${apiBase}/v1`,
         `  OpenAPI docs  ${apiBase}/v1/docs  (document: ${apiBase}/v1/openapi.json)`,
         `  Health        ${apiBase}/v1/health`,

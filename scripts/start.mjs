@@ -10,6 +10,11 @@ const ensure = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-deps
   stdio: 'inherit',
 });
 if (ensure.status !== 0) process.exit(ensure.status ?? 1);
+// The web workspace served at `/`: built when missing or when its sources changed.
+if (process.env.RUN_API !== 'false') {
+  const web = spawnSync(process.execPath, [path.join(root, 'scripts/build-web.mjs')], { stdio: 'inherit' });
+  if (web.status !== 0) process.exit(web.status ?? 1);
+}
 
 const entry = process.argv[2] ?? 'scripts/main.ts';
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry), ...process.argv.slice(3)], {

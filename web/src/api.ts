@@ -1,9 +1,10 @@
 /**
  * The browser's calls to the API under /v1 on the same origin. The response types are the JS
  * SDK's generated ones (sdk/generated.ts), imported as types only: the SDK's transport uses
- * undici and is for Node, so the browser uses `fetch`.
+ * undici and is for Node, so the browser uses `fetch`. Page-specific calls live next to their
+ * pages (e.g. `skill/api.ts`, `workflow/api.ts`) and use {@link request}.
  */
-import type { AppView, SkillDetails } from '../../sdk/generated.js';
+import type { AppView, SkillDetails, Task } from '../../sdk/generated.js';
 
 /** An error envelope `{ error: { code, message, details } }` as the API sends it. */
 export class ApiError extends Error {
@@ -11,46 +12,90 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
 }
 
-async function getJson<T>(path: string, apiKey: string | null): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-  const res = await fetch(path, { headers, credentials: 'omit' });
-  const body: unknown = await res.json().catch(() => null);
+export interface RequestOptions {
+  apiKey?: string | null;
+  /** A JSON value (sent as application/json) or a string sent with `contentType`. */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A same-origin call; resolves to the parsed JSON body (undefined for 204), or throws {@link ApiError}. */
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] = opts.contentType ?? 'application/json';
+  }
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'omit',
+    ...(body !== undefined ? { body } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (res.status === 204) return undefined as T;
+  const parsed: unknown = await res.json().catch(() => null);
   if (!res.ok) {
-    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const error = (parsed as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)
+      ?.error;
     throw new ApiError(
       res.status,
-      typeof error?.code === 'string' ? error.code : 'http_error',
+      typeof error?.code === 'string' ? error.code : 'HTTP_ERROR',
       typeof error?.message === 'string' ? error.message : `The API answered ${res.status}.`,
+      error?.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : {},
     );
   }
-  return body as T;
+  return parsed as T;
+}
+
+/** A message for any thrown value, for `role="alert"` output. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : 'The request failed.';
 }
 
 const APP_ROUTE = /^\/v1\/apps\/([a-z][a-z0-9_]*)\/skills\/[a-z][a-z0-9_]*$/;
 
 /**
- * The apps and their skills. This branch has no list route, so (like the SDK's `skills.list`)
- * the app ids come from the skill paths of the public OpenAPI document, then each app is read
- * from GET /v1/apps/{app_id}. Switch to GET /v1/apps once that route is on the branch.
+ * The apps and their skills. There is no list route, so (like the SDK's `skills.list`) the app
+ * ids come from the skill paths of the public OpenAPI document, then each app is read from
+ * GET /v1/apps/{app_id}.
  */
 export async function listApps(apiKey: string | null): Promise<AppView[]> {
-  const doc = await getJson<{ paths?: Record<string, unknown> }>('/v1/openapi.json', null);
+  const doc = await request<{ paths?: Record<string, unknown> }>('GET', '/v1/openapi.json');
   const ids = new Set<string>();
   for (const path of Object.keys(doc.paths ?? {})) {
     const id = APP_ROUTE.exec(path)?.[1];
     if (id) ids.add(id);
   }
   const sorted = [...ids].sort();
-  return Promise.all(sorted.map((id) => getJson<AppView>(`/v1/apps/${encodeURIComponent(id)}`, apiKey)));
+  return Promise.all(
+    sorted.map((id) => request<AppView>('GET', `/v1/apps/${encodeURIComponent(id)}`, { apiKey })),
+  );
 }
 
 /** GET /v1/apps/{app}/skills/{skill}/details: a skill with its JSON Schemas. */
 export function skillDetails(apiKey: string | null, app: string, skill: string): Promise<SkillDetails> {
-  return getJson(`/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}/details`, apiKey);
+  return request('GET', `/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}/details`, {
+    apiKey,
+  });
+}
+
+/** GET /v1/tasks/{id}: a workflow run or a queued / long-running skill call. */
+export function getTask(apiKey: string, taskId: string, signal?: AbortSignal): Promise<Task> {
+  return request('GET', `/v1/tasks/${encodeURIComponent(taskId)}`, { apiKey, ...(signal ? { signal } : {}) });
+}
+
+/** POST /v1/tasks/{id}/cancel. */
+export function cancelTask(apiKey: string, taskId: string): Promise<unknown> {
+  return request('POST', `/v1/tasks/${encodeURIComponent(taskId)}/cancel`, { apiKey });
 }

@@ -4,24 +4,31 @@ import { useEffect, useState } from 'preact/hooks';
 import { AppsPage } from './pages/AppsPage.js';
 import { Pending } from './pages/Pending.js';
 import { SignIn } from './pages/SignIn.js';
+import { SkillPage } from './pages/SkillPage.js';
+import { TaskPage } from './pages/TaskPage.js';
+import { WorkflowPage } from './pages/WorkflowPage.js';
+import { WorkflowsPage } from './pages/WorkflowsPage.js';
 import { parseRoute, type Route } from './routes.js';
 import { clearApiKey, readApiKey, saveApiKey } from './session.js';
 
-function Page(props: { route: Route; apiKey: string }) {
-  const { route } = props;
+/** Pages that anyone may open: the catalogue and the skills guests may try without a key. */
+function isPublic(route: Route): boolean {
+  return route.page === 'apps' || route.page === 'skill';
+}
+
+function Page(props: { route: Route; apiKey: string | null }) {
+  const { route, apiKey } = props;
+  if (route.page === 'apps') return <AppsPage apiKey={apiKey} />;
+  if (route.page === 'skill') return <SkillPage apiKey={apiKey} app={route.app} skill={route.skill} />;
+  if (route.page === 'not_found') return <Pending title="Not found" />;
+  if (!apiKey) return null;
   switch (route.page) {
-    case 'apps':
-      return <AppsPage apiKey={props.apiKey} />;
-    case 'skill':
-      return <Pending title={`${route.app} / ${route.skill}`} />;
     case 'task':
-      return <Pending title={`Task ${route.taskId}`} />;
+      return <TaskPage apiKey={apiKey} taskId={route.taskId} />;
     case 'workflows':
-      return <Pending title="Workflows" />;
+      return <WorkflowsPage apiKey={apiKey} />;
     case 'workflow':
-      return <Pending title={`Workflow ${route.workflowId}`} />;
-    case 'not_found':
-      return <Pending title="Not found" />;
+      return <WorkflowPage apiKey={apiKey} workflowId={route.workflowId} />;
   }
 }
 
@@ -52,9 +59,8 @@ function Shell() {
         ) : null}
       </header>
       <main>
-        {apiKey ? (
-          <Page route={route} apiKey={apiKey} />
-        ) : (
+        {apiKey || isPublic(route) ? null : <p>Sign in to see this page.</p>}
+        {apiKey ? null : (
           <SignIn
             onSignIn={(key) => {
               saveApiKey(key);
@@ -62,6 +68,7 @@ function Shell() {
             }}
           />
         )}
+        <Page route={route} apiKey={apiKey} />
       </main>
     </>
   );

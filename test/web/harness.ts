@@ -1,0 +1,194 @@
+/**
+ * The web workspace in a real browser: Debian's chromium driven by playwright-core, against the
+ * real API + worker (Temporal test server, PGlite) with the real apps and every upstream a
+ * simulator on 127.0.0.1. The bundle is built by test/global-setup.ts (scripts/build-web.mjs).
+ *
+ * Each page opened through {@link Workspace.open} records console errors, page errors and
+ * dialogs (any `alert()` a hostile payload managed to run), so a scenario can assert none
+ * happened. {@link Workspace.axe} runs axe-core in the page; {@link Workspace.screenshot} saves a
+ * PNG under test-artifacts/screenshots (and, with UPDATE_SCREENSHOTS=1, under docs/screenshots
+ * for the README).
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PROJECT_ROOT, type Config } from '../../lib/config.js';
+import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
+import {
+  startEncyclopediaSimulator,
+  type EncyclopediaSimulator,
+} from '../../simulators/encyclopedia/server.js';
+import { startIconSimulator, type IconSimulator } from '../../simulators/icons/server.js';
+import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
+import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Browser tests skip (saying why in their title) only when chromium is absent. */
+export const hasChromium = existsSync(CHROMIUM);
+export const SKIP_REASON = `needs Debian chromium at ${CHROMIUM}`;
+
+const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
+const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts/screenshots');
+const DOCS_SHOTS = path.join(PROJECT_ROOT, 'docs/screenshots');
+
+/** Phone width for the layout checks (iPhone SE-sized). */
+export const PHONE = { width: 375, height: 740 } as const;
+export const DESKTOP = { width: 1200, height: 900 } as const;
+
+export interface Simulators {
+  shop: ShopSimulator;
+  icons: IconSimulator;
+  power: PowerSimulator;
+  encyclopedia: EncyclopediaSimulator;
+  decision: DecisionSimulator;
+}
+
+/** An opened page and what went wrong in it. */
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors, in order. */
+  problems: string[];
+  /** Messages of every dialog (alert/confirm/prompt) that opened; each is dismissed. */
+  dialogs: string[];
+}
+
+export interface Workspace {
+  engine: EngineHarness;
+  sims: Simulators;
+  browser: Browser;
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  base: string;
+  /** Opens `base + path` in a fresh context (fresh sessionStorage). */
+  open(pathAndHash: string, opts?: { viewport?: { width: number; height: number } }): Promise<OpenedPage>;
+  /** Pastes `token` (default: the harness's full-scope key) into the sign-in form. */
+  signIn(page: Page, token?: string): Promise<void>;
+  /** axe-core on the current document: the serious and critical violations (empty is good). */
+  axe(page: Page): Promise<AxeViolation[]>;
+  /** Saves a PNG screenshot of the page as test-artifacts/screenshots/<name>.png. */
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: string | undefined;
+
+/**
+ * Starts simulators, the engine (API + worker) listening on 127.0.0.1 and chromium. `config`
+ * overrides the engine's configuration; `powerLatencyMs` slows the power simulator so a
+ * long-running search shows its stages (default 1500 ms).
+ */
+export async function startWorkspace(
+  opts: { config?: Partial<Config>; powerLatencyMs?: number } = {},
+): Promise<Workspace> {
+  if (!existsSync(path.join(PROJECT_ROOT, 'web/dist/index.html')))
+    throw new Error('web/dist is missing: test/global-setup.ts should have built it');
+  const decisionKey = 'sim-decision-key';
+  const sims: Simulators = {
+    shop: await startShopSimulator(),
+    icons: await startIconSimulator(),
+    power: await startPowerSimulator({ latencyMs: opts.powerLatencyMs ?? 1500 }),
+    encyclopedia: await startEncyclopediaSimulator(),
+    decision: await startDecisionSimulator({ apiKey: decisionKey }),
+  };
+  const engine = await startEngine({
+    appsDir: APPS_DIR,
+    config: {
+      SHOP_URL: sims.shop.url,
+      ICON_URL: sims.icons.url,
+      POWER_URL: sims.power.url,
+      POWER_PRODUCT_ORIGIN: 'https://products.example',
+      ENCYCLOPEDIA_URL: sims.encyclopedia.urlTemplate,
+      ENCYCLOPEDIA_IMAGE_HOSTS: [sims.encyclopedia.imageHost],
+      DECISION_URL: sims.decision.url,
+      DECISION_API_KEY: decisionKey,
+      // Browser tests poll quickly; the public per-IP limit is tested elsewhere.
+      PUBLIC_RATE_LIMIT_PER_MINUTE: 0,
+      ...opts.config,
+    },
+  });
+  const base = (await engine.api.app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+
+  const ws: Workspace = {
+    engine,
+    sims,
+    browser,
+    base,
+    async open(pathAndHash, o = {}) {
+      const context = await browser.newContext({ viewport: o.viewport ?? DESKTOP });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const dialogs: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      await page.goto(`${base}${pathAndHash}`);
+      return { page, context, problems, dialogs };
+    },
+    async signIn(page, token = engine.token) {
+      await page.getByLabel('API key').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    },
+    async axe(page) {
+      axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+      // evaluate() runs through the DevTools protocol, which the page's CSP does not govern, so
+      // the strict CSP stays on while axe runs.
+      await page.evaluate(axeSource);
+      const result = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<any> } }).axe;
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v: any) => ({
+          id: v.id as string,
+          impact: (v.impact ?? null) as string | null,
+          help: v.help as string,
+          targets: v.nodes.map((n: any) => String(n.target)) as string[],
+        }));
+      });
+      return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    },
+    async screenshot(page, name) {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const file = path.join(ARTIFACTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      if (process.env.UPDATE_SCREENSHOTS === '1') {
+        mkdirSync(DOCS_SHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(DOCS_SHOTS, `${name}.png`), fullPage: true });
+      }
+      return file;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await engine.close();
+      for (const sim of Object.values(sims)) await sim.close();
+    },
+  };
+  return ws;
+}
