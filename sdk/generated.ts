@@ -302,6 +302,51 @@ export type CreatedApiKey = {
   created_at: string;
 };
 
+/** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
+export type AnonymousAppList = {
+  apps: {
+    id: string;
+    title: string;
+    description: string;
+    skills: {
+      id: string;
+      app_id: string;
+      title: string;
+      description: string;
+      capabilities: {
+        mode: 'sync' | 'async';
+        access: 'read' | 'write';
+        unattended: boolean;
+        needs_connected_account: boolean;
+        needs_approval: boolean;
+      };
+      anonymous_access: 'inline' | 'none';
+      pricing: {
+        credits_per_request: number;
+        notes?: string;
+      };
+      providers: string[];
+      models: string[];
+      available: boolean;
+    }[];
+  }[];
+};
+
+/** Free usage left for a guest. (a guest route, not in the OpenAPI document). */
+export type FreeUsageStatus = {
+  /** The tightest daily allowance left (identity, IP, pool); null without a guest id. */
+  daily_remaining_percent: number | null;
+  can_send_text: boolean;
+  reason:
+    | 'available'
+    | 'daily_limit_reached'
+    | 'shared_daily_limit_reached'
+    | 'weekly_limit_reached'
+    | 'shared_weekly_limit_reached'
+    | 'monthly_limit_reached'
+    | 'shared_monthly_limit_reached';
+};
+
 /** The body of POST /v1/keys. */
 export type CreateKeyInput = {
   /** A label for people, e.g. "ci". */

@@ -32,6 +32,12 @@ export interface SkillCallStarted {
   embed_id: string;
 }
 
+/**
+ * 200 of the guest route POST /v1/anonymous/apps/{app}/skills/{skill}: the output plus
+ * previews (no usage record, so no `call_id`).
+ */
+export type AnonymousSkillCallCompleted<O = Record<string, unknown>> = O & { previews: unknown[] };
+
 /** Any answer of a skill call: exactly the REST route's JSON body. */
 export type SkillCallResponse<O = Record<string, unknown>> =
   SkillCallCompleted<O> | SkillCallQueued | SkillCallStarted;

@@ -1,6 +1,7 @@
 /**
  * Guest routes (spec 4.1, 2.7): the anonymous skill call, its quote ("availability") pre-check
- * and the free-usage status. No token; the guest is `X-Skillflow-Anonymous-ID`. These routes are
+ * and the free-usage status, plus the public catalogue the web workspace shows guests (the apps
+ * and a skill's details with its request schema: product metadata, no tenant data). No token; the guest is `X-Skillflow-Anonymous-ID`. These routes are
  * left out of the authenticated developer OpenAPI document (`hide: true`). Each request first
  * counts against the per-IP limit; the IP allowances use the same client key (TRUST_PROXY
  * decides the address, IPv6 counts per /64).
@@ -10,18 +11,52 @@ import { z } from 'zod';
 import { clientKey, limitPerIp } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js';
-import { invalidParameter } from '../../lib/errors/skillflow-error.js';
+import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { FreeUsageStatusSchema } from '../../lib/limits/anonymous-credits.js';
+import { appView, AppViewSchema, skillDetails, SkillDetailsSchema } from './skill-views.js';
 
 export const GUEST_HEADER = 'x-skillflow-anonymous-id';
 
 const SkillParams = z.object({ app_id: z.string().min(1).max(64), skill_id: z.string().min(1).max(64) });
 const StatusQuery = z.object({ anonymous_id: z.string().max(256).optional() });
 
+/** `GET /v1/anonymous/apps`: every app and its skills, as `GET /v1/apps/{app_id}` shows one. */
+export const AnonymousAppListSchema = z
+  .object({ apps: z.array(AppViewSchema) })
+  .describe('The catalogue as a guest sees it.');
+
+/** Response types of the guest routes, for the SDK's generated types (sdk/codegen/generate.ts). */
+export const ANONYMOUS_RESPONSE_SCHEMAS = {
+  AnonymousAppList: AnonymousAppListSchema,
+  FreeUsageStatus: FreeUsageStatusSchema,
+} as const;
+
 export const anonymousRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new AnonymousCallsService(deps);
     app.addHook('onRequest', limitPerIp(app.ipRateLimit));
+
+    app.get(
+      '/v1/anonymous/apps',
+      { schema: { hide: true, response: { 200: AnonymousAppListSchema } } },
+      async () => {
+        const ids = [...new Set(deps.registry.all().map((s) => s.manifest.appId))].sort();
+        return {
+          apps: ids.flatMap((id) => deps.registry.app(id) ?? []).map((m) => appView(deps.registry, m)),
+        };
+      },
+    );
+
+    app.get(
+      '/v1/anonymous/apps/:app_id/skills/:skill_id/details',
+      { schema: { hide: true, params: SkillParams, response: { 200: SkillDetailsSchema } } },
+      async (req) => {
+        const skill = deps.registry.available(req.params.app_id, req.params.skill_id);
+        if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
+        return skillDetails(skill);
+      },
+    );
 
     app.post(
       '/v1/anonymous/apps/:app_id/skills/:skill_id',
@@ -50,7 +85,7 @@ export const anonymousRoutes =
 
     app.get(
       '/v1/anonymous/free-usage/status',
-      { schema: { hide: true, querystring: StatusQuery } },
+      { schema: { hide: true, querystring: StatusQuery, response: { 200: FreeUsageStatusSchema } } },
       async (req) => {
         const id = req.query.anonymous_id;
         if (id !== undefined && !GUEST_ID.test(id)) {

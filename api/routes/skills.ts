@@ -39,7 +39,7 @@ function findSkill(
   skillId: string,
 ): LoadedSkill & { impl: SkillImplementation } {
   const skill = registry.available(appId, skillId);
-  if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', `No available skill ${appId}.${skillId}.`);
+  if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
   return skill;
 }
 

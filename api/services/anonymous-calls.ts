@@ -73,7 +73,7 @@ export class AnonymousCallsService {
   /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
   eligible(appId: string, skillId: string): Skill {
     const skill = this.deps.registry.available(appId, skillId);
-    if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', `No available skill ${appId}.${skillId}.`);
+    if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
     if (skill.manifest.anonymousAccess !== 'inline') {
       throw new SkillflowError(
         'ANONYMOUS_NOT_ALLOWED',

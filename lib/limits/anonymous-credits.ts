@@ -7,6 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
@@ -51,6 +52,25 @@ export interface GuestKeys {
 
 /** Why a guest cannot spend: `<period>_limit_reached` (own or IP) or `shared_<period>_limit_reached` (pool). */
 export type LimitReason = `${Period}_limit_reached` | `shared_${Period}_limit_reached`;
+
+/** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
+export const FreeUsageStatusSchema = z
+  .object({
+    daily_remaining_percent: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('The tightest daily allowance left (identity, IP, pool); null without a guest id.'),
+    can_send_text: z.boolean(),
+    reason: z.enum([
+      'available',
+      ...PERIODS.flatMap((p) => [`${p}_limit_reached` as const, `shared_${p}_limit_reached` as const]),
+    ]),
+  })
+  .describe('Free usage left for a guest.');
+export type FreeUsageStatus = z.infer<typeof FreeUsageStatusSchema>;
 
 export type Availability = { ok: true } | { ok: false; reason: LimitReason; retryAfterMs: number };
 
@@ -157,11 +177,7 @@ export class AnonymousCredits {
   }
 
   /** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
-  async status(keys: GuestKeys): Promise<{
-    daily_remaining_percent: number | null;
-    can_send_text: boolean;
-    reason: LimitReason | 'available';
-  }> {
+  async status(keys: GuestKeys): Promise<FreeUsageStatus> {
     let percent: number | null = null;
     if (keys.identity !== undefined) {
       percent = 100;

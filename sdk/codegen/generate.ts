@@ -9,6 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
+import { z } from 'zod';
+import { ANONYMOUS_RESPONSE_SCHEMAS } from '../../api/routes/anonymous.js';
 import { buildApiDocument, type ApiDocument } from './api-document.js';
 import { printType, type JsonSchema } from './json-schema-to-ts.js';
 
@@ -91,6 +93,15 @@ export function renderGenerated(doc: ApiDocument): string {
     out.push(
       `/** ${comment} */`,
       `export type ${name} = ${printType(responseSchema(doc, p, method, status))};`,
+      '',
+    );
+  }
+  // The guest routes are left out of the developer document (`hide: true`); their answers are
+  // typed from the routes' own response schemas (the web workspace uses them).
+  for (const [name, schema] of Object.entries(ANONYMOUS_RESPONSE_SCHEMAS)) {
+    out.push(
+      `/** ${schema.description ?? name} (a guest route, not in the OpenAPI document). */`,
+      `export type ${name} = ${printType(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema)};`,
       '',
     );
   }

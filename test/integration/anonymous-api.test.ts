@@ -50,6 +50,37 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
     return { status: res.statusCode, json: res.json() };
   };
 
+  it("serves the public catalogue to guests: the apps, and a skill's details as the keyed route does", async () => {
+    const apps = await h.api.app.inject({
+      method: 'GET',
+      url: '/v1/anonymous/apps',
+      remoteAddress: freshIp(),
+    });
+    expect(apps.statusCode).toBe(200);
+    const ids = [...new Set(h.api.deps.registry.all().map((s) => s.manifest.appId))].sort();
+    expect(apps.json().apps.map((a: { id: string }) => a.id)).toEqual(ids);
+    const keyedApp = await h.request('GET', '/v1/apps/echo');
+    expect(apps.json().apps.find((a: { id: string }) => a.id === 'echo')).toEqual(keyedApp.json);
+
+    const details = await h.api.app.inject({
+      method: 'GET',
+      url: '/v1/anonymous/apps/echo/skills/shout/details',
+      remoteAddress: freshIp(),
+    });
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toEqual((await h.request('GET', '/v1/apps/echo/skills/shout/details')).json);
+
+    const missing = await h.api.app.inject({
+      method: 'GET',
+      url: '/v1/anonymous/apps/echo/skills/no_such_skill/details',
+      remoteAddress: freshIp(),
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({
+      error: { code: 'SKILL_NOT_FOUND', message: 'No available skill with that id.', details: {} },
+    });
+  });
+
   it('runs an inline skill in-process and answers at once, creating no task, embed or message', async () => {
     const res = await call({ id: guest(), ip: freshIp() });
     expect(res.status).toBe(200);

@@ -364,6 +364,28 @@ const ROWS: Row[] = [
     request: () => ({ url: '/v1/chats/messages', body: { chat_id: 'chat_never_used' } }),
     statuses: [...WORKFLOWS(404)],
   },
+  // The web workspace's files (public; the page asks for a key itself). test/global-setup.ts builds web/dist.
+  { method: 'GET', route: '/', request: () => ({ url: '/' }), statuses: [...PUBLIC_200] },
+  {
+    method: 'GET',
+    route: '/assets/:file',
+    note: 'a name that is not in the build',
+    request: () => ({ url: '/assets/not-built.js' }),
+    statuses: [404, 404, 404, 404, 404, 404, 404, 404, 404],
+  },
+  {
+    method: 'GET',
+    route: '/favicon.ico',
+    request: () => ({ url: '/favicon.ico' }),
+    statuses: [204, 204, 204, 204, 204, 204, 204, 204, 204],
+  },
+  {
+    method: 'GET',
+    route: '/apps/:app/:skill',
+    note: 'compact path → /#apps/<app>/<skill>',
+    request: () => ({ url: '/apps/hosting/search-domains' }),
+    statuses: [302, 302, 302, 302, 302, 302, 302, 302, 302],
+  },
   // Guests: no token needed, a token changes nothing
   {
     method: 'POST',
@@ -386,6 +408,20 @@ const ROWS: Row[] = [
     method: 'GET',
     route: '/v1/anonymous/free-usage/status',
     request: () => ({ url: '/v1/anonymous/free-usage/status' }),
+    statuses: [...PUBLIC_200],
+  },
+  {
+    method: 'GET',
+    route: '/v1/anonymous/apps',
+    note: 'the public catalogue (product metadata, no tenant data)',
+    request: () => ({ url: '/v1/anonymous/apps' }),
+    statuses: [...PUBLIC_200],
+  },
+  {
+    method: 'GET',
+    route: '/v1/anonymous/apps/:app_id/skills/:skill_id/details',
+    note: 'the public catalogue (product metadata, no tenant data)',
+    request: () => ({ url: '/v1/anonymous/apps/echo/skills/shout/details' }),
     statuses: [...PUBLIC_200],
   },
 ];

@@ -57,7 +57,7 @@ describe('skill discovery and authenticated skill calls', () => {
     expect(missing.json).toEqual({
       error: {
         code: 'SKILL_NOT_FOUND',
-        message: 'No available skill echo.missing_impl.',
+        message: 'No available skill with that id.',
         details: {},
       },
     });

@@ -162,7 +162,7 @@ export async function startWorkspace(
       // evaluate() runs through the DevTools protocol, which the page's CSP does not govern, so
       // the strict CSP stays on while axe runs.
       await page.evaluate(axeSource);
-      const result = await page.evaluate(async () => {
+      const result: AxeViolation[] = await page.evaluate(async () => {
         const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<any> } }).axe;
         const r = await axe.run(document, { resultTypes: ['violations'] });
         return r.violations.map((v: any) => ({

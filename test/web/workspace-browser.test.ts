@@ -38,6 +38,25 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     await context.close();
   });
 
+  it('shows guests the catalogue without a key, marking the skills they may try', async () => {
+    const { page, context, problems } = await ws.open('/#apps');
+    await page.locator('li.app').first().waitFor();
+    const free = await page
+      .locator('li.app li:has(.badge) a')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    const inline = ws.engine.api.deps.registry
+      .all()
+      .filter((s) => s.manifest.anonymousAccess === 'inline' && s.impl)
+      .map((s) => `#apps/${s.manifest.appId}/${s.manifest.id}`)
+      .sort();
+    expect(inline.length).toBeGreaterThan(0);
+    expect(free.sort()).toEqual(inline);
+    await expect(page.getByTestId('guest-note').textContent()).resolves.toContain('browsing as a guest');
+    expect(await ws.axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('works at phone width: no horizontal scrolling, and axe finds nothing serious', async () => {
     const { page, context, problems } = await ws.open('/#apps', { viewport: PHONE });
     await ws.signIn(page);

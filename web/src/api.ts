@@ -4,7 +4,9 @@
  * undici and is for Node, so the browser uses `fetch`. Page-specific calls live next to their
  * pages (e.g. `skill/api.ts`, `workflow/api.ts`) and use {@link request}.
  */
-import type { AppView, SkillDetails, Task } from '../../sdk/generated.js';
+import type { AnonymousAppList, AppView, FreeUsageStatus, SkillDetails, Task } from '../../sdk/generated.js';
+import type { AnonymousSkillCallCompleted, SkillCallResponse, SkillInput } from '../../sdk/types.js';
+import { guestId } from './guest.js';
 
 /** An error envelope `{ error: { code, message, details } }` as the API sends it. */
 export class ApiError extends Error {
@@ -64,13 +66,16 @@ export function errorMessage(error: unknown): string {
 }
 
 const APP_ROUTE = /^\/v1\/apps\/([a-z][a-z0-9_]*)\/skills\/[a-z][a-z0-9_]*$/;
+const skillPath = (app: string, skill: string) =>
+  `apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}`;
 
 /**
- * The apps and their skills. There is no list route, so (like the SDK's `skills.list`) the app
- * ids come from the skill paths of the public OpenAPI document, then each app is read from
- * GET /v1/apps/{app_id}.
+ * The apps and their skills. Guests read the public catalogue (GET /v1/anonymous/apps). With a
+ * key there is no list route, so (like the SDK's `skills.list`) the app ids come from the skill
+ * paths of the public OpenAPI document, then each app is read from GET /v1/apps/{app_id}.
  */
 export async function listApps(apiKey: string | null): Promise<AppView[]> {
+  if (!apiKey) return (await request<AnonymousAppList>('GET', '/v1/anonymous/apps')).apps;
   const doc = await request<{ paths?: Record<string, unknown> }>('GET', '/v1/openapi.json');
   const ids = new Set<string>();
   for (const path of Object.keys(doc.paths ?? {})) {
@@ -83,11 +88,34 @@ export async function listApps(apiKey: string | null): Promise<AppView[]> {
   );
 }
 
-/** GET /v1/apps/{app}/skills/{skill}/details: a skill with its JSON Schemas. */
+/** A skill with its JSON Schemas: GET /v1/apps/{app}/skills/{skill}/details, or its guest twin. */
 export function skillDetails(apiKey: string | null, app: string, skill: string): Promise<SkillDetails> {
-  return request('GET', `/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}/details`, {
-    apiKey,
-  });
+  return apiKey
+    ? request('GET', `/v1/${skillPath(app, skill)}/details`, { apiKey })
+    : request('GET', `/v1/anonymous/${skillPath(app, skill)}/details`);
+}
+
+/**
+ * Runs a skill. With a key: POST /v1/apps/{app}/skills/{skill} (200 output, or 202 task). As a
+ * guest: the anonymous route with this browser's guest id (one request item; 200 only).
+ */
+export function callSkill(
+  apiKey: string | null,
+  app: string,
+  skill: string,
+  body: SkillInput,
+): Promise<SkillCallResponse | AnonymousSkillCallCompleted> {
+  return apiKey
+    ? request('POST', `/v1/${skillPath(app, skill)}`, { apiKey, body })
+    : request('POST', `/v1/anonymous/${skillPath(app, skill)}`, {
+        body,
+        headers: { 'x-skillflow-anonymous-id': guestId() },
+      });
+}
+
+/** This guest's free allowance: GET /v1/anonymous/free-usage/status. */
+export function freeUsageStatus(): Promise<FreeUsageStatus> {
+  return request('GET', `/v1/anonymous/free-usage/status?anonymous_id=${encodeURIComponent(guestId())}`);
 }
 
 /** GET /v1/tasks/{id}: a workflow run or a queued / long-running skill call. */

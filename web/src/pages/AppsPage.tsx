@@ -32,6 +32,12 @@ export function AppsPage(props: { apiKey: string | null }) {
   return (
     <section aria-labelledby="apps-title">
       <h1 id="apps-title">Apps</h1>
+      {props.apiKey ? null : (
+        <p class="hint" data-testid="guest-note">
+          You are browsing as a guest. Skills marked “free to try” run without a key, within a free daily
+          allowance; sign in with an API key for everything else.
+        </p>
+      )}
       <ul class="apps">
         {state.apps.map((app) => (
           <li key={app.id} class="app" data-app={app.id}>
@@ -43,6 +49,9 @@ export function AppsPage(props: { apiKey: string | null }) {
                   <a href={skillHash(app.id, skill.id)}>{skill.title}</a>
                   <span class="mode">{skill.capabilities.mode === 'async' ? ' (long-running)' : ''}</span>
                   {skill.available ? null : <span class="unavailable"> (unavailable)</span>}
+                  {!props.apiKey && skill.anonymous_access === 'inline' ? (
+                    <span class="badge"> free to try</span>
+                  ) : null}
                 </li>
               ))}
             </ul>
