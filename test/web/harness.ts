@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT, type Config } from '../../lib/config.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
@@ -163,13 +164,15 @@ export async function startWorkspace(
       // the strict CSP stays on while axe runs.
       await page.evaluate(axeSource);
       const result: AxeViolation[] = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<any> } }).axe;
+        const axe = (
+          globalThis as unknown as { axe: { run(c: Document, o: RunOptions): Promise<AxeResults> } }
+        ).axe;
         const r = await axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.map((v: any) => ({
-          id: v.id as string,
-          impact: (v.impact ?? null) as string | null,
-          help: v.help as string,
-          targets: v.nodes.map((n: any) => String(n.target)) as string[],
+        return r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact ?? null,
+          help: v.help,
+          targets: v.nodes.map((n) => String(n.target)),
         }));
       });
       return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
