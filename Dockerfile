@@ -1,5 +1,15 @@
-# skillflow API and worker image (one image, two commands). TypeScript runs through tsx; there
-# is no separate build step to drift from what the tests ran.
+# skillflow API and worker image (one image, two commands). TypeScript runs through tsx; the
+# only build step is the web workspace's static bundle (Vite, a devDependency), made in its own
+# stage so the runtime image keeps production dependencies only.
+FROM node:20-bookworm-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-save --no-audit --no-fund --loglevel=error
+COPY web ./web
+COPY sdk/generated.ts sdk/types.ts ./sdk/
+COPY scripts/build-web.mjs ./scripts/
+RUN node scripts/build-web.mjs --force
+
 FROM node:20-bookworm-slim
 
 ENV NODE_ENV=production \
@@ -12,6 +22,7 @@ COPY package.json package-lock.json ./
 RUN npm install --no-save --omit=dev --no-audit --no-fund --loglevel=error \
  && npm cache clean --force
 COPY . .
+COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /var/lib/skillflow && chown node:node /var/lib/skillflow
 USER node
 

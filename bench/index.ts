@@ -9,6 +9,7 @@ const benches = [
   'memory.bench.ts',
   'api.bench.ts',
   'icons.bench.ts',
+  'web.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

@@ -11,7 +11,7 @@ export function AppsPage(props: { apiKey: string | null }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   useEffect(() => {
     let live = true;
-    listApps(props.apiKey).then(
+    listApps().then(
       (apps) => live && setState({ kind: 'ready', apps }),
       (error: unknown) =>
         live &&
