@@ -38,6 +38,23 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     await context.close();
   });
 
+  it("refuses an unknown key at sign-in with the API's message, and keeps nothing", async () => {
+    const { page, context, problems } = await ws.open('/#workflows');
+    await page.getByText('Sign in to see this page.').waitFor();
+    await page.getByLabel('API key').fill('sk_not_a_real_key_0000000000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The API token is unknown or revoked.');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'sign-in-refused');
+    // The one 401 the check received, as the browser logs it.
+    expect(problems).toEqual([
+      'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
+    await context.close();
+  });
+
   it('shows guests the catalogue without a key, marking the skills they may try', async () => {
     const { page, context, problems } = await ws.open('/#apps');
     await page.locator('li.app').first().waitFor();

@@ -117,3 +117,12 @@ export function getTask(apiKey: string, taskId: string, signal?: AbortSignal): P
 export function cancelTask(apiKey: string, taskId: string): Promise<unknown> {
   return request('POST', `/v1/tasks/${encodeURIComponent(taskId)}/cancel`, { apiKey });
 }
+
+/**
+ * Checks a pasted key before the tab keeps it: GET /v1/usage?limit=1 accepts any valid key
+ * whatever its scopes (it shows the caller's own records only). Throws {@link ApiError} (401 for
+ * an unknown or revoked key).
+ */
+export async function verifyKey(apiKey: string): Promise<void> {
+  await request('GET', '/v1/usage?limit=1', { apiKey });
+}

@@ -1,15 +1,28 @@
-/** Sign-in: paste an API key. It is kept in sessionStorage only (see session.ts). */
+/** Sign-in: paste an API key. It is checked, then kept in sessionStorage only (see session.ts). */
 import { useState } from 'preact/hooks';
+import { errorMessage, verifyKey } from '../api.js';
 
-/** The sign-in form; `onSignIn` receives the trimmed key. */
+/** The sign-in form; `onSignIn` receives the trimmed key once the API accepted it. */
 export function SignIn(props: { onSignIn: (key: string) => void }) {
   const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   return (
     <form
       class="sign-in"
       onSubmit={(event) => {
         event.preventDefault();
-        if (value.trim().length > 0) props.onSignIn(value.trim());
+        const key = value.trim();
+        if (key.length === 0 || busy) return;
+        setBusy(true);
+        setError(null);
+        verifyKey(key).then(
+          () => props.onSignIn(key),
+          (e: unknown) => {
+            setBusy(false);
+            setError(errorMessage(e));
+          },
+        );
       }}
     >
       <label for="api-key">API key</label>
@@ -21,10 +34,21 @@ export function SignIn(props: { onSignIn: (key: string) => void }) {
         spellcheck={false}
         value={value}
         onInput={(event) => setValue(event.currentTarget.value)}
+        aria-describedby="api-key-hint"
+        aria-invalid={error ? 'true' : undefined}
         required
       />
-      <button type="submit">Sign in</button>
-      <p class="hint">The key stays in this tab only (session storage) and is sent as a bearer token.</p>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Checking…' : 'Sign in'}
+      </button>
+      <p class="hint" id="api-key-hint">
+        The key stays in this tab only (session storage) and is sent as a bearer token.
+      </p>
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }
