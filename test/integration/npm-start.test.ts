@@ -103,6 +103,14 @@ describe('npm start', () => {
     });
     expect(first.output()).toContain(`API           http://127.0.0.1:${port}/v1`);
     expect(first.output()).toContain('OpenAPI docs');
+    // The web workspace: built by npm start when missing or stale (scripts/build-web.mjs), served at /.
+    expect(first.output()).toContain(
+      `Workspace     http://127.0.0.1:${port}/  (web workspace; sign in with the API key below)`,
+    );
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<div id="root"></div>');
     expect(first.output()).toContain('Temporal UI   http://127.0.0.1:');
     const temporalPid = Number(readFileSync(path.join(dataDir, 'temporal.pid'), 'utf8'));
     const key = readFileSync(path.join(dataDir, 'encryption.key'), 'utf8');
