@@ -57,6 +57,12 @@ export interface OpenedPage {
   problems: string[];
   /** Messages of every dialog (alert/confirm/prompt) that opened; each is dismissed. */
   dialogs: string[];
+  /**
+   * Requests the page tried to send anywhere but the workspace's own origin (blocked: the
+   * workspace works offline, no CDN, and tests never leave loopback). `blob:` and `data:` URLs
+   * are not network requests and are not listed.
+   */
+  offsite: string[];
 }
 
 export interface Workspace {
@@ -145,6 +151,14 @@ export async function startWorkspace(
       const page = await context.newPage();
       const problems: string[] = [];
       const dialogs: string[] = [];
+      const offsite: string[] = [];
+      await context.route(
+        (url) => url.origin !== base,
+        (route) => {
+          offsite.push(route.request().url());
+          return route.abort('blockedbyclient');
+        },
+      );
       page.on('console', (m) => {
         if (m.type() === 'error') problems.push(m.text());
       });
@@ -154,7 +168,7 @@ export async function startWorkspace(
         void d.dismiss();
       });
       await page.goto(`${base}${pathAndHash}`);
-      return { page, context, problems, dialogs };
+      return { page, context, problems, dialogs, offsite };
     },
     async signIn(page, token = engine.token) {
       await page.getByLabel('API key').fill(token);

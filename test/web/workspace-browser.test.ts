@@ -15,7 +15,7 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
   });
 
   it('signs in with a pasted key and lists the apps and skills at /#apps', async () => {
-    const { page, context, problems, dialogs } = await ws.open('/#apps');
+    const { page, context, problems, dialogs, offsite } = await ws.open('/#apps');
     await ws.signIn(page);
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     await page.locator('li.app').first().waitFor();
@@ -35,6 +35,7 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     await ws.screenshot(page, 'apps');
     expect(problems).toEqual([]);
     expect(dialogs).toEqual([]);
+    expect(offsite).toEqual([]);
     await context.close();
   });
 
