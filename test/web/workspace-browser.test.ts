@@ -75,6 +75,28 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     await context.close();
   });
 
+  it('is usable by keyboard: skip link, focus moves to the content on navigation, current page marked', async () => {
+    const { page, context, problems } = await ws.open('/#apps');
+    await page.locator('li.app').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(page.url()).toBe(`${ws.base}/#apps`);
+    expect(await page.getByRole('link', { name: 'Apps', exact: true }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    await page.getByRole('link', { name: 'Workflows', exact: true }).click();
+    await page.getByText('Sign in to see this page.').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(await page.title()).toBe('Workflows · skillflow workspace');
+    expect(
+      await page.getByRole('link', { name: 'Workflows', exact: true }).getAttribute('aria-current'),
+    ).toBe('page');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('works at phone width: no horizontal scrolling, and axe finds nothing serious', async () => {
     const { page, context, problems } = await ws.open('/#apps', { viewport: PHONE });
     await ws.signIn(page);

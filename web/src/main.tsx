@@ -1,6 +1,6 @@
 /** The workspace shell: sign-in, navigation and the hash router. */
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { AppsPage } from './pages/AppsPage.js';
 import { Pending } from './pages/Pending.js';
 import { SignIn } from './pages/SignIn.js';
@@ -32,19 +32,68 @@ function Page(props: { route: Route; apiKey: string | null }) {
   }
 }
 
+/** The document title of a route, so history entries and screen readers name the page. */
+function titleOf(route: Route): string {
+  switch (route.page) {
+    case 'apps':
+      return 'Apps';
+    case 'skill':
+      return `${route.app} / ${route.skill}`;
+    case 'task':
+      return `Task ${route.taskId}`;
+    case 'workflows':
+      return 'Workflows';
+    case 'workflow':
+      return `Workflow ${route.workflowId}`;
+    case 'not_found':
+      return 'Not found';
+  }
+}
+
+/** Which main navigation entry a route belongs to. */
+function section(route: Route): 'apps' | 'workflows' | null {
+  if (route.page === 'apps' || route.page === 'skill') return 'apps';
+  if (route.page === 'workflows' || route.page === 'workflow' || route.page === 'task') return 'workflows';
+  return null;
+}
+
 function Shell() {
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
   const [apiKey, setApiKey] = useState<string | null>(() => readApiKey());
+  const main = useRef<HTMLElement>(null);
   useEffect(() => {
-    const onHash = () => setRoute(parseRoute(location.hash));
+    const onHash = () => {
+      setRoute(parseRoute(location.hash));
+      // A new page: move focus to the content, as a full page load would.
+      main.current?.focus();
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
+  useEffect(() => {
+    document.title = `${titleOf(route)} · skillflow workspace`;
+  }, [route]);
+  const current = section(route);
   return (
     <>
+      <a
+        class="skip"
+        href="#apps"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header>
         <nav aria-label="Main">
-          <a href="#apps">Apps</a> <a href="#workflows">Workflows</a>
+          <a href="#apps" aria-current={current === 'apps' ? 'page' : undefined}>
+            Apps
+          </a>{' '}
+          <a href="#workflows" aria-current={current === 'workflows' ? 'page' : undefined}>
+            Workflows
+          </a>
         </nav>
         {apiKey ? (
           <button
@@ -58,7 +107,7 @@ function Shell() {
           </button>
         ) : null}
       </header>
-      <main>
+      <main id="main" tabIndex={-1} ref={main}>
         {apiKey || isPublic(route) ? null : <p>Sign in to see this page.</p>}
         {apiKey ? null : (
           <SignIn
