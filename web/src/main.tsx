@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { AppsPage } from './pages/AppsPage.js';
-import { Pending } from './pages/Pending.js';
+import { NotFound } from './pages/NotFound.js';
 import { SignIn } from './pages/SignIn.js';
 import { SkillPage } from './pages/SkillPage.js';
 import { TaskPage } from './pages/TaskPage.js';
@@ -20,7 +20,7 @@ function Page(props: { route: Route; apiKey: string | null }) {
   const { route, apiKey } = props;
   if (route.page === 'apps') return <AppsPage apiKey={apiKey} />;
   if (route.page === 'skill') return <SkillPage apiKey={apiKey} app={route.app} skill={route.skill} />;
-  if (route.page === 'not_found') return <Pending title="Not found" />;
+  if (route.page === 'not_found') return <NotFound />;
   if (!apiKey) return null;
   switch (route.page) {
     case 'task':
