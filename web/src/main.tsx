@@ -13,7 +13,7 @@ import { clearApiKey, readApiKey, saveApiKey } from './session.js';
 
 /** Pages that anyone may open: the catalogue and the skills guests may try without a key. */
 function isPublic(route: Route): boolean {
-  return route.page === 'apps' || route.page === 'skill';
+  return route.page === 'apps' || route.page === 'skill' || route.page === 'not_found';
 }
 
 function Page(props: { route: Route; apiKey: string | null }) {
