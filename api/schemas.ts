@@ -106,6 +106,14 @@ export const ScheduleStateSchema = z.object({
 });
 export type ScheduleState = z.infer<typeof ScheduleStateSchema>;
 
+/** A run input a manual trigger declares (`start_when.manual.inputs.<name>`). */
+export const RunInputViewSchema = z.object({
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object']),
+  required: z.boolean(),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+});
+
 /** A workflow definition with its source and schedule. */
 export const DefinitionSchema = z.object({
   id: z.string(),
@@ -115,9 +123,13 @@ export const DefinitionSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   source: z.string(),
+  /** The run inputs of a manual trigger, by name (empty for a schedule): what a run form asks for. */
+  inputs: z
+    .record(z.string(), RunInputViewSchema)
+    .describe('Run inputs the manual trigger declares, by name; empty for a schedule.'),
   schedule: ScheduleStateSchema.nullable(),
 });
 
-/** A definition in the list: without source and schedule. */
-export const DefinitionSummarySchema = DefinitionSchema.omit({ source: true, schedule: true });
+/** A definition in the list: without source, inputs and schedule. */
+export const DefinitionSummarySchema = DefinitionSchema.omit({ source: true, inputs: true, schedule: true });
 export type DefinitionSummary = z.infer<typeof DefinitionSummarySchema>;

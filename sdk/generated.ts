@@ -67,6 +67,10 @@ export type WorkflowDefinition = {
   created_at: string;
   updated_at: string;
   source: string;
+  /** Run inputs the manual trigger declares, by name; empty for a schedule. */
+  inputs: {
+    [key: string]: unknown;
+  };
   schedule: {
     schedule_id: string;
     paused: boolean;

@@ -58,6 +58,7 @@ async function view(
     created_at: def.createdAt.toISOString(),
     updated_at: def.updatedAt.toISOString(),
     source: def.source,
+    inputs: def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {},
     schedule: await engine.scheduleOf(def),
   };
 }

@@ -40,6 +40,7 @@ describe('workflow definitions and runs through the API', () => {
       version: 1,
       trigger_type: 'manual',
       source: SHOUT,
+      inputs: {},
       schedule: null,
     });
     id = created.json.id;
@@ -48,6 +49,36 @@ describe('workflow definitions and runs through the API', () => {
     expect(list.json.workflows).toEqual([expect.objectContaining({ id, title: 'Shout test', version: 1 })]);
     const read = await h.request('GET', `/v1/workflows/${id}`);
     expect(read.json.source).toBe(SHOUT);
+  });
+
+  it('lists the run inputs a manual trigger declares, with their types, defaults and descriptions', async () => {
+    const yaml = [
+      'title: With inputs',
+      'start_when:',
+      '  manual:',
+      '    inputs:',
+      '      word: { type: string, required: true, description: The word to shout }',
+      '      times: { type: integer, default: 2 }',
+      'steps:',
+      '  - id: a',
+      '    use_app_skill: echo.shout',
+      '    input:',
+      '      requests:',
+      '        - text: "{{inputs.word}}"',
+      '',
+    ].join('\n');
+    const created = await h.request('POST', '/v1/workflows', yaml, 'application/yaml');
+    expect(created.status).toBe(201);
+    const read = await h.request('GET', `/v1/workflows/${created.json.id}`);
+    expect(read.json.inputs).toEqual({
+      word: { type: 'string', required: true, description: 'The word to shout' },
+      times: { type: 'integer', required: false, default: 2 },
+    });
+    const list = await h.request('GET', '/v1/workflows');
+    expect(list.json.workflows.find((w: { id: string }) => w.id === created.json.id)).not.toHaveProperty(
+      'inputs',
+    );
+    await h.request('DELETE', `/v1/workflows/${created.json.id}`);
   });
 
   it('keeps definitions sealed in the store', async () => {
