@@ -18,7 +18,9 @@ function Answer(props: { answer: RunAnswer; apiKey: string | null }) {
       <TaskProgress apiKey={props.apiKey} taskId={answer.taskId} embedId={answer.embedId} />
     ) : null;
   const { previews, call_id: _callId, ...output } = answer.body;
-  return <ResultView output={output} previews={previews} raw={answer.body} apiKey={props.apiKey} embedId={null} />;
+  return (
+    <ResultView output={output} previews={previews} raw={answer.body} apiKey={props.apiKey} embedId={null} />
+  );
 }
 
 export function SkillPage(props: { apiKey: string | null; app: string; skill: string }) {
@@ -34,6 +36,8 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
     setDetails(null);
     setAnswer(null);
     setLoadError(null);
+    // A guest has no key for the details route (the anonymous one is not on this branch yet).
+    if (!apiKey) return;
     skillDetails(apiKey, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
   }, [apiKey, app, skill]);
 
@@ -72,7 +76,7 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
         <h1>
           {app} / {skill}
         </h1>
-        <p aria-live="polite">Loading…</p>
+        <p aria-live="polite">{apiKey ? 'Loading…' : 'Sign in with an API key to run this skill.'}</p>
       </>
     );
   return (

@@ -31,7 +31,12 @@ export function FieldInput({ field, id, value, error, onChange }: Props) {
   let control;
   if (field.kind === 'boolean')
     control = (
-      <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input
+        {...common}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+      />
     );
   else if (field.kind === 'enum')
     control = (

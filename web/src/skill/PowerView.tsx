@@ -8,7 +8,12 @@ const list = (v: unknown): Obj[] =>
   Array.isArray(v) ? v.filter((x): x is Obj => typeof x === 'object' && x !== null) : [];
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '—');
 
-export function PowerView(props: { groups: Obj[]; output: Obj; apiKey: string | null; embedId: string | null }) {
+export function PowerView(props: {
+  groups: Obj[];
+  output: Obj;
+  apiKey: string | null;
+  embedId: string | null;
+}) {
   const top = props.output.top_schematic as Obj | null | undefined;
   return (
     <>
@@ -21,13 +26,20 @@ export function PowerView(props: { groups: Obj[]; output: Obj; apiKey: string | 
               </caption>
               <thead>
                 <tr>
-                  {['Rank', 'Part', 'Topology', 'BOM cost', 'Efficiency', 'Footprint', 'Frequency', 'Temperature'].map(
-                    (h) => (
-                      <th key={h} scope="col">
-                        {h}
-                      </th>
-                    ),
-                  )}
+                  {[
+                    'Rank',
+                    'Part',
+                    'Topology',
+                    'BOM cost',
+                    'Efficiency',
+                    'Footprint',
+                    'Frequency',
+                    'Temperature',
+                  ].map((h) => (
+                    <th key={h} scope="col">
+                      {h}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>

@@ -26,7 +26,9 @@ function Output(props: Props) {
     case 'articles':
       return <ArticlesView groups={g} />;
     case 'power':
-      return <PowerView groups={g} output={props.output as Obj} apiKey={props.apiKey} embedId={props.embedId} />;
+      return (
+        <PowerView groups={g} output={props.output as Obj} apiKey={props.apiKey} embedId={props.embedId} />
+      );
     default:
       return <GenericView output={props.output} />;
   }

@@ -78,10 +78,16 @@ export function SkillForm(props: Props) {
             index={i}
             values={values}
             errors={errors}
-            onChange={(key, value) => setForms((all) => all.map((v, j) => (j === i ? { ...v, [key]: value } : v)))}
+            onChange={(key, value) =>
+              setForms((all) => all.map((v, j) => (j === i ? { ...v, [key]: value } : v)))
+            }
           />
           {count > 1 ? (
-            <button type="button" class="secondary" onClick={() => setForms((all) => all.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => setForms((all) => all.filter((_, j) => j !== i))}
+            >
               Remove request {i + 1}
             </button>
           ) : null}
@@ -97,7 +103,9 @@ export function SkillForm(props: Props) {
           <button
             type="button"
             class="secondary"
-            onClick={() => setForms((all) => [...all.slice(0, count), initialValues(props.fields, props.defaults)])}
+            onClick={() =>
+              setForms((all) => [...all.slice(0, count), initialValues(props.fields, props.defaults)])
+            }
           >
             Add request
           </button>

@@ -23,7 +23,9 @@ export function TaskProgress(props: { apiKey: string; taskId: string; embedId: s
       </p>
       <p aria-live="polite" class="task-status" data-status={task?.status ?? 'starting'}>
         Status: <strong>{task?.status ?? 'starting'}</strong>
-        {task && task.status === 'running' && stage ? <span class="stage"> · {STAGES[stage] ?? stage}</span> : null}
+        {task && task.status === 'running' && stage ? (
+          <span class="stage"> · {STAGES[stage] ?? stage}</span>
+        ) : null}
       </p>
       {error ? (
         <p role="alert" class="error">

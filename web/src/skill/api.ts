@@ -20,7 +20,12 @@ export function runAnswer(body: Record<string, unknown>): RunAnswer {
 }
 
 /** POST /v1/apps/{app}/skills/{skill} with `{ requests }`. */
-export async function runSkill(apiKey: string, app: string, skill: string, requests: unknown[]): Promise<RunAnswer> {
+export async function runSkill(
+  apiKey: string,
+  app: string,
+  skill: string,
+  requests: unknown[],
+): Promise<RunAnswer> {
   const body = await request<Record<string, unknown>>(
     'POST',
     `/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}`,
@@ -42,14 +47,23 @@ export async function fetchEmbedFile(
   format: string,
   signal?: AbortSignal,
 ): Promise<EmbedFile> {
-  const res = await fetch(`/v1/embeds/${encodeURIComponent(embedId)}/file?format=${encodeURIComponent(format)}`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-    credentials: 'omit',
-    ...(signal ? { signal } : {}),
-  });
+  const res = await fetch(
+    `/v1/embeds/${encodeURIComponent(embedId)}/file?format=${encodeURIComponent(format)}`,
+    {
+      headers: { authorization: `Bearer ${apiKey}` },
+      credentials: 'omit',
+      ...(signal ? { signal } : {}),
+    },
+  );
   if (!res.ok) {
-    const parsed = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    throw new ApiError(res.status, parsed?.error?.code ?? 'HTTP_ERROR', parsed?.error?.message ?? `The API answered ${res.status}.`);
+    const parsed = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    throw new ApiError(
+      res.status,
+      parsed?.error?.code ?? 'HTTP_ERROR',
+      parsed?.error?.message ?? `The API answered ${res.status}.`,
+    );
   }
   const disposition = res.headers.get('content-disposition') ?? '';
   const named = /filename="([^"]+)"/.exec(disposition)?.[1];

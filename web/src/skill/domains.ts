@@ -26,7 +26,8 @@ export function domainRows(groups: Obj[], previews: unknown): DomainRow[][] {
   const prices = new Map<string, string>();
   for (const p of Array.isArray(previews) ? previews : []) {
     const preview = p as Obj;
-    if (typeof preview.domain === 'string' && typeof preview.price === 'string') prices.set(preview.domain, preview.price);
+    if (typeof preview.domain === 'string' && typeof preview.price === 'string')
+      prices.set(preview.domain, preview.price);
   }
   return groups.map((g) =>
     (Array.isArray(g.results) ? (g.results as Obj[]) : []).map((r) => {

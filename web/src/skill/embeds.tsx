@@ -35,7 +35,11 @@ export function EmbedImage(props: { apiKey: string; embedId: string; alt: string
     };
   }, [props.apiKey, props.embedId]);
   if (error) return <p class="error">{error}</p>;
-  return url ? <img class="schematic" src={url} alt={props.alt} /> : <p aria-live="polite">Loading the schematic…</p>;
+  return url ? (
+    <img class="schematic" src={url} alt={props.alt} />
+  ) : (
+    <p aria-live="polite">Loading the schematic…</p>
+  );
 }
 
 /** Buttons that fetch each format with the key and save it via a temporary `<a download>`. */
@@ -69,7 +73,11 @@ export function EmbedDownloads(props: { apiKey: string; embedId: string }) {
           </li>
         ))}
       </ul>
-      {error ? <p role="alert" class="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -68,7 +68,8 @@ function kindOf(schema: Schema, depth: number): Pick<Field, 'kind' | 'options' |
   if (Array.isArray(schema.enum) && schema.enum.every((o) => typeof o === 'string' || typeof o === 'number'))
     return { kind: 'enum', options: schema.enum as (string | number)[] };
   const type = typeOf(schema);
-  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return { kind: type };
+  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean')
+    return { kind: type };
   if (type === 'array' && isObject(schema.items) && !Array.isArray(schema.items.enum)) {
     const item = typeOf(schema.items);
     if (item === 'string' || item === 'number' || item === 'integer') return { kind: 'list', itemType: item };
@@ -88,7 +89,15 @@ function fieldsOf(schema: Schema, prefix: string, depth: number): Field[] {
     if (typeof prop.description === 'string') field.description = prop.description;
     if (kind.kind === 'list' && isObject(prop.items)) {
       const item = bounds(prop.items);
-      for (const k of ['min', 'max', 'exclusiveMin', 'exclusiveMax', 'minLength', 'maxLength', 'pattern'] as const)
+      for (const k of [
+        'min',
+        'max',
+        'exclusiveMin',
+        'exclusiveMax',
+        'minLength',
+        'maxLength',
+        'pattern',
+      ] as const)
         if (item[k] !== undefined) (field as unknown as Record<string, unknown>)[k] = item[k];
     }
     if (kind.kind === 'object') field.fields = fieldsOf(prop, key, depth + 1);

@@ -13,7 +13,8 @@ export interface PlacedIssues {
 /** Splits `requests[0].a.b[2]` into `['requests', 0, 'a', 'b', 2]`. */
 export function pathSegments(path: string): (string | number)[] {
   const out: (string | number)[] = [];
-  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] as string));
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    out.push(m[2] !== undefined ? Number(m[2]) : (m[1] as string));
   return out;
 }
 

@@ -20,8 +20,12 @@ const str = (o: Obj, k: string) => typeof o[k] === 'string';
 
 function groupKind(g: Obj): ResultKind | null {
   const inner = arr(g.results);
-  if (Array.isArray(g.solutions)) return every(g.solutions, (s) => str(s, 'id') && 'rank' in s) || g.solutions.length === 0 ? 'power' : null;
-  if (!Array.isArray(g.results)) return str(g, 'title') && str(g, 'url') && str(g, 'extract') ? 'articles' : null;
+  if (Array.isArray(g.solutions))
+    return every(g.solutions, (s) => str(s, 'id') && 'rank' in s) || g.solutions.length === 0
+      ? 'power'
+      : null;
+  if (!Array.isArray(g.results))
+    return str(g, 'title') && str(g, 'url') && str(g, 'extract') ? 'articles' : null;
   if (inner.length === 0) return null;
   if (every(inner, (r) => str(r, 'domain') && str(r, 'availability'))) return 'domains';
   if (every(inner, (r) => str(r, 'svg_url') && str(r, 'name'))) return 'icons';

@@ -11,10 +11,12 @@ export type FormValues = Record<string, string | boolean>;
 export function initialValues(fields: Field[], defaults: Record<string, unknown>): FormValues {
   const out: FormValues = {};
   for (const f of leafFields(fields)) {
-    const value = f.key.split('.').reduce<unknown>(
-      (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
-      defaults,
-    );
+    const value = f.key
+      .split('.')
+      .reduce<unknown>(
+        (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+        defaults,
+      );
     out[f.key] = fromJson(f, value);
   }
   return out;
@@ -32,7 +34,8 @@ type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
 function checkNumber(f: Field, n: number): string | null {
   if (!Number.isFinite(n)) return 'must be a number';
-  if ((f.kind === 'integer' || f.itemType === 'integer') && !Number.isInteger(n)) return 'must be a whole number';
+  if ((f.kind === 'integer' || f.itemType === 'integer') && !Number.isInteger(n))
+    return 'must be a whole number';
   if (f.min !== undefined && n < f.min) return `must be at least ${f.min}`;
   if (f.max !== undefined && n > f.max) return `must be at most ${f.max}`;
   if (f.exclusiveMin !== undefined && n <= f.exclusiveMin) return `must be greater than ${f.exclusiveMin}`;
@@ -41,9 +44,12 @@ function checkNumber(f: Field, n: number): string | null {
 }
 
 function checkString(f: Field, s: string): string | null {
-  if (f.minLength !== undefined && s.length < f.minLength) return `must have at least ${f.minLength} characters`;
-  if (f.maxLength !== undefined && s.length > f.maxLength) return `must have at most ${f.maxLength} characters`;
-  if (f.pattern !== undefined && !new RegExp(f.pattern, 'u').test(s)) return 'does not have the expected form';
+  if (f.minLength !== undefined && s.length < f.minLength)
+    return `must have at least ${f.minLength} characters`;
+  if (f.maxLength !== undefined && s.length > f.maxLength)
+    return `must have at most ${f.maxLength} characters`;
+  if (f.pattern !== undefined && !new RegExp(f.pattern, 'u').test(s))
+    return 'does not have the expected form';
   return null;
 }
 
@@ -64,12 +70,19 @@ function parse(f: Field, raw: string | boolean): Parsed | null {
   switch (f.kind) {
     case 'enum': {
       const option = f.options?.find((o) => String(o) === text);
-      return option === undefined ? { ok: false, message: 'must be one of the options' } : { ok: true, value: option };
+      return option === undefined
+        ? { ok: false, message: 'must be one of the options' }
+        : { ok: true, value: option };
     }
     case 'list': {
-      const items = text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-      if (f.minItems !== undefined && items.length < f.minItems) return { ok: false, message: `needs at least ${f.minItems} value(s)` };
-      if (f.maxItems !== undefined && items.length > f.maxItems) return { ok: false, message: `takes at most ${f.maxItems} value(s)` };
+      const items = text
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (f.minItems !== undefined && items.length < f.minItems)
+        return { ok: false, message: `needs at least ${f.minItems} value(s)` };
+      if (f.maxItems !== undefined && items.length > f.maxItems)
+        return { ok: false, message: `takes at most ${f.maxItems} value(s)` };
       const values: unknown[] = [];
       for (const item of items) {
         const p = parseScalar(f, item, f.itemType ?? 'string');

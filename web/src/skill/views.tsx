@@ -123,7 +123,9 @@ export function ArticlesView({ groups }: { groups: Obj[] }) {
                 const thumb = isObj(a.thumbnail) ? text(a.thumbnail.url) : '';
                 return (
                   <li key={text(a.url)} class="card">
-                    {thumb.startsWith('/v1/encyclopedia/thumbnail') ? <img src={thumb} alt="" class="thumb" /> : null}
+                    {thumb.startsWith('/v1/encyclopedia/thumbnail') ? (
+                      <img src={thumb} alt="" class="thumb" />
+                    ) : null}
                     <h4>
                       <a href={text(a.url)} rel="noopener noreferrer" target="_blank">
                         {text(a.title)}
