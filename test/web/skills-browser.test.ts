@@ -5,6 +5,7 @@
  * schematic and downloads, and the compact path redirect.
  */
 import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, PHONE, SKIP_REASON, startWorkspace, type Workspace } from './harness.js';
 
@@ -30,7 +31,7 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await ws?.close();
   });
 
-  const domainRows = (page: import('playwright-core').Page) =>
+  const domainRows = (page: Page) =>
     page
       .locator('table.domains tbody tr')
       .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
@@ -87,7 +88,7 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await context.close();
   });
 
-  const iconState = (page: import('playwright-core').Page) =>
+  const iconState = (page: Page) =>
     page.locator('li.icon').evaluateAll((items) =>
       items.map((li) => {
         const img = li.querySelector('img') as HTMLImageElement;
@@ -213,7 +214,7 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
       page.getByRole('button', { name: 'Full result (JSON)' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^emb_[0-9a-f]+\.full\.json$/);
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
     expect(file.skill).toBe('electronics.search_power_designs');
     expect(file.output.results[0].solutions).toHaveLength(3);
     expect(await ws.axe(page)).toEqual([]);

@@ -7,7 +7,7 @@ interface Props {
   id: string;
   value: string | boolean;
   error: string | undefined;
-  onChange(value: string | boolean): void;
+  onChange: (value: string | boolean) => void;
 }
 
 function hint(field: Field): string {

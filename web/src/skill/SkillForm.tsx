@@ -17,7 +17,7 @@ interface Props {
   busy: boolean;
   /** Issues from the API, keyed `<request index>:<field key>`. */
   serverIssues: Record<string, string>;
-  onRun(requests: Record<string, unknown>[]): void;
+  onRun: (requests: Record<string, unknown>[]) => void;
 }
 
 function FieldGroup(props: {
@@ -25,7 +25,7 @@ function FieldGroup(props: {
   index: number;
   values: FormValues;
   errors: Record<string, string>;
-  onChange(key: string, value: string | boolean): void;
+  onChange: (key: string, value: string | boolean) => void;
 }) {
   return (
     <>

@@ -14,7 +14,7 @@ const STAGES: Record<string, string> = {
 export function TaskProgress(props: { apiKey: string; taskId: string; embedId: string | null }) {
   const { task, error } = useTask(props.apiKey, props.taskId);
   const stage = task?.steps.find((s) => s.stage)?.stage;
-  const result = (task?.result ?? null) as { output?: unknown; previews?: unknown } | null;
+  const result = task?.result as { output?: unknown; previews?: unknown } | null | undefined;
   return (
     <section class="task-progress" aria-labelledby="progress-title">
       <h2 id="progress-title">Task</h2>

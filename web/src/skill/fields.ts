@@ -66,7 +66,7 @@ function bounds(schema: Schema): Partial<Field> {
 
 function kindOf(schema: Schema, depth: number): Pick<Field, 'kind' | 'options' | 'itemType'> {
   if (Array.isArray(schema.enum) && schema.enum.every((o) => typeof o === 'string' || typeof o === 'number'))
-    return { kind: 'enum', options: schema.enum as (string | number)[] };
+    return { kind: 'enum', options: schema.enum };
   const type = typeOf(schema);
   if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean')
     return { kind: type };

@@ -39,10 +39,14 @@ export function placeIssues(details: Record<string, unknown>, fields: Field[]): 
   const placed: PlacedIssues = { byField: {}, other: [] };
   const issues = Array.isArray(details.issues) ? (details.issues as unknown[]) : [];
   for (const issue of issues) {
-    const message = String((issue as { message?: unknown } | null)?.message ?? 'is invalid');
+    const raw = (issue as { message?: unknown } | null)?.message;
+    const message = typeof raw === 'string' ? raw : 'is invalid';
     const key = fieldKey(issue, fields);
     if (key) placed.byField[key] = placed.byField[key] ? `${placed.byField[key]}; ${message}` : message;
-    else placed.other.push(`${String((issue as { path?: unknown }).path ?? '')}: ${message}`);
+    else {
+      const path = (issue as { path?: unknown } | null)?.path;
+      placed.other.push(typeof path === 'string' ? `${path}: ${message}` : message);
+    }
   }
   return placed;
 }

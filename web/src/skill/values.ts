@@ -27,7 +27,7 @@ function fromJson(f: Field, value: unknown): string | boolean {
   if (value === undefined || value === null) return '';
   if (f.kind === 'list' && Array.isArray(value)) return value.join(', ');
   if (f.kind === 'json') return JSON.stringify(value, null, 2);
-  return String(value);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string };

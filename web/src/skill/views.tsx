@@ -150,7 +150,7 @@ function Value({ value, depth }: { value: unknown; depth: number }): preact.JSX.
       <span class="empty">(none)</span>
     ) : (
       <ol class="generic-list">
-        {value.map((v, i) => (
+        {(value as unknown[]).map((v, i) => (
           <li key={i}>
             <Value value={v} depth={depth + 1} />
           </li>
@@ -172,7 +172,7 @@ function Value({ value, depth }: { value: unknown; depth: number }): preact.JSX.
         ))}
       </dl>
     );
-  return <span>{value === null ? 'null' : String(value)}</span>;
+  return <span>{typeof value === 'string' ? value : (JSON.stringify(value) ?? '')}</span>;
 }
 
 /** Any other output: keys, values and lists as escaped text. */
