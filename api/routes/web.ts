@@ -18,7 +18,8 @@ export const WEB_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  // blob: for the schematic preview, fetched with the bearer key and shown through an object URL.
+  "img-src 'self' blob:",
   "connect-src 'self'",
   "font-src 'self'",
   "base-uri 'none'",

@@ -1,6 +1,121 @@
 /** `#apps/<app>/<skill>`: the form generated from the skill's request schema, and its results. */
-import { Pending } from './Pending.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { SkillDetails } from '../../../sdk/generated.js';
+import { ApiError, errorMessage, skillDetails } from '../api.js';
+import { runSkill, type RunAnswer } from '../skill/api.js';
+import { maxRequests, schemaFields } from '../skill/fields.js';
+import { placeIssues, type PlacedIssues } from '../skill/issues.js';
+import { ResultView } from '../skill/ResultView.js';
+import { SkillForm } from '../skill/SkillForm.js';
+import { TaskProgress } from '../skill/TaskProgress.js';
+
+const NO_ISSUES: PlacedIssues = { byField: {}, other: [] };
+
+function Answer(props: { answer: RunAnswer; apiKey: string | null }) {
+  const { answer } = props;
+  if (answer.kind === 'task')
+    return props.apiKey ? (
+      <TaskProgress apiKey={props.apiKey} taskId={answer.taskId} embedId={answer.embedId} />
+    ) : null;
+  const { previews, call_id: _callId, ...output } = answer.body;
+  return (
+    <ResultView output={output} previews={previews} raw={answer.body} apiKey={props.apiKey} embedId={null} />
+  );
+}
 
 export function SkillPage(props: { apiKey: string | null; app: string; skill: string }) {
-  return <Pending title={`${props.app} / ${props.skill}`} />;
+  const { apiKey, app, skill } = props;
+  const [details, setDetails] = useState<SkillDetails | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [runError, setRunError] = useState<string | null>(null);
+  const [issues, setIssues] = useState<PlacedIssues>(NO_ISSUES);
+  const [answer, setAnswer] = useState<RunAnswer | null>(null);
+
+  useEffect(() => {
+    setDetails(null);
+    setAnswer(null);
+    setLoadError(null);
+    // A guest has no key for the details route (the anonymous one is not on this branch yet).
+    if (!apiKey) return;
+    skillDetails(apiKey, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
+  }, [apiKey, app, skill]);
+
+  const fields = useMemo(() => (details ? schemaFields(details.request_item_schema) : []), [details]);
+
+  const run = async (requests: Record<string, unknown>[]) => {
+    if (!apiKey) return;
+    setBusy(true);
+    setRunError(null);
+    setIssues(NO_ISSUES);
+    setAnswer(null);
+    try {
+      setAnswer(await runSkill(apiKey, app, skill, requests));
+    } catch (e) {
+      setRunError(errorMessage(e));
+      if (e instanceof ApiError && e.code === 'INVALID_PARAMETER') setIssues(placeIssues(e.details, fields));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (loadError)
+    return (
+      <>
+        <h1>
+          {app} / {skill}
+        </h1>
+        <p role="alert" class="error">
+          {loadError}
+        </p>
+      </>
+    );
+  if (!details)
+    return (
+      <>
+        <h1>
+          {app} / {skill}
+        </h1>
+        <p aria-live="polite">{apiKey ? 'Loading…' : 'Sign in with an API key to run this skill.'}</p>
+      </>
+    );
+  return (
+    <article class="skill-page">
+      <h1>{details.title}</h1>
+      <p class="skill-id">
+        <code>
+          {details.app_id}.{details.id}
+        </code>{' '}
+        · {details.capabilities.mode === 'async' ? 'long-running' : 'quick'} ·{' '}
+        {details.pricing.credits_per_request} credit(s) per request
+      </p>
+      <p>{details.description}</p>
+      {apiKey ? (
+        <SkillForm
+          fields={fields}
+          defaults={details.defaults}
+          maxRequests={maxRequests(details.request_schema)}
+          busy={busy}
+          serverIssues={issues.byField}
+          onRun={(r) => void run(r)}
+        />
+      ) : (
+        <p class="hint">Sign in with an API key to run this skill.</p>
+      )}
+      <div aria-live="polite">{busy ? <p>Running…</p> : null}</div>
+      {runError ? (
+        <div role="alert" class="error">
+          <p>{runError}</p>
+          {issues.other.length ? (
+            <ul>
+              {issues.other.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {answer ? <Answer answer={answer} apiKey={apiKey} /> : null}
+    </article>
+  );
 }

@@ -1,0 +1,73 @@
+/** The skill page's calls: run a skill, and fetch an embed file (bearer key) as a blob. */
+import { request, ApiError } from '../api.js';
+
+/** What POST /v1/apps/{app}/skills/{skill} answered: the output inline, or a task to follow. */
+export type RunAnswer =
+  | { kind: 'inline'; body: Record<string, unknown> }
+  | { kind: 'task'; taskId: string; embedId: string | null; queued: boolean; body: Record<string, unknown> };
+
+/** Reads a 200 (output + previews + call_id) or 202 (`task_id`, `embed_id` or `status: queued`). */
+export function runAnswer(body: Record<string, unknown>): RunAnswer {
+  if (typeof body.task_id === 'string')
+    return {
+      kind: 'task',
+      taskId: body.task_id,
+      embedId: typeof body.embed_id === 'string' ? body.embed_id : null,
+      queued: body.status === 'queued',
+      body,
+    };
+  return { kind: 'inline', body };
+}
+
+/** POST /v1/apps/{app}/skills/{skill} with `{ requests }`. */
+export async function runSkill(
+  apiKey: string,
+  app: string,
+  skill: string,
+  requests: unknown[],
+): Promise<RunAnswer> {
+  const body = await request<Record<string, unknown>>(
+    'POST',
+    `/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}`,
+    { apiKey, body: { requests } },
+  );
+  return runAnswer(body);
+}
+
+/** An embed file fetched with the key: its blob and the file name the API suggests. */
+export interface EmbedFile {
+  blob: Blob;
+  filename: string;
+}
+
+/** GET /v1/embeds/{id}/file?format=…; a bearer-key route, so `<img src>` cannot load it directly. */
+export async function fetchEmbedFile(
+  apiKey: string,
+  embedId: string,
+  format: string,
+  signal?: AbortSignal,
+): Promise<EmbedFile> {
+  const res = await fetch(
+    `/v1/embeds/${encodeURIComponent(embedId)}/file?format=${encodeURIComponent(format)}`,
+    {
+      headers: { authorization: `Bearer ${apiKey}` },
+      credentials: 'omit',
+      ...(signal ? { signal } : {}),
+    },
+  );
+  if (!res.ok) {
+    const parsed = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    throw new ApiError(
+      res.status,
+      parsed?.error?.code ?? 'HTTP_ERROR',
+      parsed?.error?.message ?? `The API answered ${res.status}.`,
+    );
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const named = /filename="([^"]+)"/.exec(disposition)?.[1];
+  const type = res.headers.get('content-type') ?? '';
+  const ext = type.includes('svg') ? 'svg' : 'json';
+  return { blob: await res.blob(), filename: named ?? `${embedId}.${format}.${ext}` };
+}
