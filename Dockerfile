@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 RUN npm install --no-save --no-audit --no-fund --loglevel=error
 COPY web ./web
 COPY sdk/generated.ts sdk/types.ts ./sdk/
+COPY definitions/examples/domain-ideas.yaml ./definitions/examples/
 COPY scripts/build-web.mjs ./scripts/
 RUN node scripts/build-web.mjs --force
 

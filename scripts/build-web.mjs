@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the web workspace (web/ → web/dist) when the build is missing or its sources changed.
-// "Changed" is a content hash of web/index.html, web/vite.config.ts, web/src/** and the SDK's
-// generated types (which the pages import), written to web/dist/.source-hash, so a fresh clone,
-// `npm start` and `npm test` build once and reuse the build afterwards.
+// "Changed" is a content hash of web/index.html, web/vite.config.ts, web/src/**, the SDK's
+// generated types (which the pages import) and the example definition the editor starts from,
+// written to web/dist/.source-hash, so a fresh clone, `npm start` and `npm test` build once and
+// reuse the build afterwards.
 // Used by scripts/start.mjs and test/global-setup.ts; `npm run web:build` always rebuilds.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ function sourceFiles() {
     path.join(web, 'vite.config.ts'),
     path.join(web, 'tsconfig.json'),
     path.join(root, 'sdk', 'generated.ts'),
+    // Bundled as text: the new-workflow editor starts from it.
+    path.join(root, 'definitions', 'examples', 'domain-ideas.yaml'),
   ];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>

@@ -26,7 +26,7 @@ export type Task = {
     finished_at: string | null;
     /** Counts only, never content. */
     output_summary: {
-      [key: string]: unknown;
+      [key: string]: number | boolean;
     } | null;
     error: {
       code: string;
@@ -69,7 +69,12 @@ export type WorkflowDefinition = {
   source: string;
   /** Run inputs the manual trigger declares, by name; empty for a schedule. */
   inputs: {
-    [key: string]: unknown;
+    [key: string]: {
+      type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+      required: boolean;
+      default?: unknown;
+      description?: string;
+    };
   };
   schedule: {
     schedule_id: string;
@@ -174,6 +179,20 @@ export type ScheduleState = {
   timezone: string | null;
   next_runs: string[];
   recent_task_ids: string[];
+};
+
+/** Messages delivered to a chat, newest first. */
+export type ChatMessageList = {
+  chat_id: string;
+  messages: {
+    message_id: string;
+    title: string;
+    message: string;
+    task_id: string | null;
+    step_id: string | null;
+    created_at: string;
+    webhook_delivered: boolean;
+  }[];
 };
 
 /** An app and its skills. */

@@ -38,6 +38,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ['RunStarted', '/v1/workflows/{id}/runs', 'post', '202', 'A started run.'],
   ['RunList', '/v1/workflows/{id}/runs', 'get', '200', 'Run history of a definition.'],
   ['ScheduleState', '/v1/workflows/{id}/schedule/pause', 'post', '200', 'State of a definition’s schedule.'],
+  ['ChatMessageList', '/v1/chats/messages', 'post', '200', 'Messages delivered to a chat, newest first.'],
   ['AppView', '/v1/apps/{app_id}', 'get', '200', 'An app and its skills.'],
   ['SkillView', '/v1/apps/{app_id}/skills/{skill_id}', 'get', '200', 'A skill.'],
   ['SkillDetails', '/v1/apps/{app_id}/skills/{skill_id}/details', 'get', '200', 'A skill with its schemas.'],

@@ -112,6 +112,10 @@ function printObject(schema: JsonSchema, opts: PrintOptions, pad: string): strin
     );
   }
   const extra = schema.additionalProperties;
+  if (lines.length === 0 && typeof extra === 'object') {
+    // A record (z.record): the values' own type.
+    return `{\n${inner}[key: string]: ${printType(extra, opts, inner)};\n${pad}}`;
+  }
   if (extra !== undefined && extra !== false) {
     // Always `unknown`: the declared properties must stay assignable to the index signature.
     lines.push(`${inner}[key: string]: unknown;`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resultKind } from '../../web/src/skill/kind.js';
 import { domainRows } from '../../web/src/skill/domains.js';
 import { area, hertz, percent, usd } from '../../web/src/skill/format.js';
-import { nextDelay } from '../../web/src/skill/use-task.js';
+import { nextDelay } from '../../web/src/task/use-task.js';
 import { runAnswer } from '../../web/src/skill/api.js';
 
 const domain = (name: string, availability: string) => ({

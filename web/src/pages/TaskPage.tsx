@@ -1,6 +1,95 @@
-/** `#tasks/<task_id>`: live status, steps, result or error, cancel, Temporal UI link. */
-import { Pending } from './Pending.js';
+/** `#tasks/<task_id>`: live status, steps and timing, the result or error, cancel, Temporal UI link. */
+import { useState } from 'preact/hooks';
+import { cancelTask, errorMessage } from '../api.js';
+import { ResultView } from '../skill/ResultView.js';
+import { StepList } from '../task/StepList.js';
+import { clock, duration } from '../task/timing.js';
+import { TERMINAL, useTask } from '../task/use-task.js';
 
 export function TaskPage(props: { apiKey: string; taskId: string }) {
-  return <Pending title={`Task ${props.taskId}`} />;
+  const { task, error } = useTask(props.apiKey, props.taskId);
+  const [cancel, setCancel] = useState<{ busy: boolean; message: string | null }>({
+    busy: false,
+    message: null,
+  });
+  const result = task?.result as
+    { output?: unknown; outputs?: unknown; previews?: unknown } | null | undefined;
+  return (
+    <section aria-labelledby="task-title">
+      <h1 id="task-title">Task {props.taskId}</h1>
+      {error && !task ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
+      {task ? (
+        <>
+          <dl class="task-facts">
+            <dt>Status</dt>
+            <dd aria-live="polite" class="task-status" data-status={task.status}>
+              {task.status}
+            </dd>
+            <dt>What</dt>
+            <dd>
+              {task.kind === 'workflow_run' && task.definition ? (
+                <a href={`#workflows/${encodeURIComponent(task.definition.id)}`}>
+                  Workflow {task.definition.id}
+                  {task.definition.version !== null ? ` v${task.definition.version}` : ''}
+                </a>
+              ) : (
+                `Skill ${task.skill ?? ''}`
+              )}
+              {task.trigger ? ` (${task.trigger})` : ''}
+            </dd>
+            <dt>Started</dt>
+            <dd>{clock(task.started_at)}</dd>
+            <dt>Took</dt>
+            <dd>{duration(task.started_at, task.finished_at)}</dd>
+          </dl>
+          <p>
+            <a href={task.links.temporal_ui} target="_blank" rel="noopener noreferrer">
+              Open in the Temporal UI
+            </a>
+          </p>
+          {TERMINAL.has(task.status) ? null : (
+            <button
+              type="button"
+              disabled={cancel.busy}
+              onClick={() => {
+                setCancel({ busy: true, message: null });
+                cancelTask(props.apiKey, props.taskId).then(
+                  () => setCancel({ busy: false, message: 'Cancel requested.' }),
+                  (e: unknown) => setCancel({ busy: false, message: errorMessage(e) }),
+                );
+              }}
+            >
+              Cancel
+            </button>
+          )}
+          {cancel.message ? <p aria-live="polite">{cancel.message}</p> : null}
+          <h2>Steps</h2>
+          <StepList steps={task.steps} caption="Steps of this task" />
+          {task.error ? (
+            <div role="alert" class="error task-error">
+              <h2>Error</h2>
+              <p>
+                <code>{task.error.code}</code>: {task.error.message}
+              </p>
+            </div>
+          ) : null}
+          {task.status === 'completed' && result ? (
+            <ResultView
+              output={task.kind === 'workflow_run' ? result.outputs : result.output}
+              previews={result.previews ?? []}
+              raw={task}
+              apiKey={props.apiKey}
+              embedId={null}
+            />
+          ) : null}
+        </>
+      ) : error ? null : (
+        <p aria-live="polite">Loading the task…</p>
+      )}
+    </section>
+  );
 }

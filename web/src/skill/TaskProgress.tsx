@@ -1,7 +1,7 @@
 /** A long-running or queued skill call: live status and stage, then its result and downloads. */
 import { EmbedDownloads } from './embeds.js';
 import { ResultView } from './ResultView.js';
-import { useTask } from './use-task.js';
+import { useTask } from '../task/use-task.js';
 
 /** Stage names of a long-running call's heartbeats, in words. */
 const STAGES: Record<string, string> = {

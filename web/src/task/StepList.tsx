@@ -1,0 +1,38 @@
+/** The steps of a task: status, stage, timing, counts and error, one row each. */
+import type { Task } from '../../../sdk/generated.js';
+import { TableScroll } from '../skill/views.js';
+import { clock, duration, summary } from './timing.js';
+
+export function StepList(props: { steps: Task['steps']; caption: string }) {
+  if (props.steps.length === 0) return <p>No steps yet.</p>;
+  return (
+    <TableScroll label={props.caption}>
+      <table class="steps">
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Status</th>
+            <th scope="col">Started</th>
+            <th scope="col">Took</th>
+            <th scope="col">Output</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.steps.map((s) => (
+            <tr key={s.id} data-step={s.id} class={`step-${s.status}`}>
+              <th scope="row">{s.id}</th>
+              <td class="step-status">
+                {s.status}
+                {s.stage && s.status === 'running' ? ` (${s.stage.replaceAll('_', ' ')})` : ''}
+              </td>
+              <td>{clock(s.started_at)}</td>
+              <td>{duration(s.started_at, s.finished_at)}</td>
+              <td>{s.error ? `${s.error.code}: ${s.error.message}` : summary(s.output_summary)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

@@ -1,0 +1,44 @@
+/** The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only. */
+import { clock } from '../task/timing.js';
+import { deliveredMessages } from './api.js';
+import { useLoad } from './use-load.js';
+
+export function Messages(props: { apiKey: string; workflowId: string; refresh: number }) {
+  const messages = useLoad(
+    () => deliveredMessages(props.apiKey, props.workflowId),
+    [props.apiKey, props.workflowId, props.refresh],
+  );
+  return (
+    <section aria-labelledby="messages-title">
+      <h2 id="messages-title">Delivered messages</h2>
+      {messages.state === 'loading' ? <p aria-live="polite">Loading messages…</p> : null}
+      {messages.state === 'error' ? (
+        <p role="alert" class="error">
+          {messages.message}
+        </p>
+      ) : null}
+      {messages.state === 'ready' && messages.value.length === 0 ? <p>No messages yet.</p> : null}
+      {messages.state === 'ready' && messages.value.length > 0 ? (
+        <ul class="messages" aria-live="polite">
+          {messages.value.map((m) => (
+            <li key={m.message_id} class="message" data-task={m.task_id ?? ''}>
+              <h3>{m.title}</h3>
+              <p class="message-text">{m.message}</p>
+              <p class="hint">
+                {clock(m.created_at)}
+                {m.task_id ? (
+                  <>
+                    {' · '}
+                    <a href={`#tasks/${encodeURIComponent(m.task_id)}`}>run {m.task_id}</a>
+                  </>
+                ) : null}
+                {m.step_id ? ` · step ${m.step_id}` : ''}
+                {m.webhook_delivered ? ' · sent to the webhook' : ''}
+              </p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+/** The run history of a definition (GET /v1/workflows/{id}/runs), newest first. */
+import { TableScroll } from '../skill/views.js';
+import { clock, duration } from '../task/timing.js';
+import { listRuns } from './api.js';
+import { useLoad } from './use-load.js';
+
+export function RunHistory(props: { apiKey: string; workflowId: string; refresh: number }) {
+  const runs = useLoad(
+    () => listRuns(props.apiKey, props.workflowId),
+    [props.apiKey, props.workflowId, props.refresh],
+  );
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">Run history</h2>
+      {runs.state === 'loading' ? <p aria-live="polite">Loading runs…</p> : null}
+      {runs.state === 'error' ? (
+        <p role="alert" class="error">
+          {runs.message}
+        </p>
+      ) : null}
+      {runs.state === 'ready' && runs.value.runs.length === 0 ? <p>No runs yet.</p> : null}
+      {runs.state === 'ready' && runs.value.runs.length > 0 ? (
+        <TableScroll label="Run history">
+          <table class="runs">
+            <caption>Runs of this workflow</caption>
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Status</th>
+                <th scope="col">Version</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Started</th>
+                <th scope="col">Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.value.runs.map((r) => (
+                <tr key={r.task_id} data-task={r.task_id}>
+                  <th scope="row">
+                    <a href={`#tasks/${encodeURIComponent(r.task_id)}`}>{r.task_id}</a>
+                  </th>
+                  <td class="run-status">{r.status}</td>
+                  <td>{r.definition_version ?? '—'}</td>
+                  <td>{r.trigger ?? '—'}</td>
+                  <td>{clock(r.started_at)}</td>
+                  <td>{duration(r.started_at, r.finished_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+/** A run started from the page: its steps turning completed, live, with a link to its task page. */
+import { useEffect } from 'preact/hooks';
+import { StepList } from '../task/StepList.js';
+import { TERMINAL, useTask } from '../task/use-task.js';
+
+export function RunProgress(props: { apiKey: string; taskId: string; onFinished: () => void }) {
+  const { task, error } = useTask(props.apiKey, props.taskId);
+  const finished = task !== null && TERMINAL.has(task.status);
+  useEffect(() => {
+    if (finished) props.onFinished();
+  }, [finished]);
+  return (
+    <section class="run-progress" aria-labelledby="run-progress-title">
+      <h2 id="run-progress-title">This run</h2>
+      <p>
+        <a href={`#tasks/${encodeURIComponent(props.taskId)}`}>Task {props.taskId}</a>
+      </p>
+      <p aria-live="polite" class="task-status" data-status={task?.status ?? 'starting'}>
+        Status: <strong>{task?.status ?? 'starting'}</strong>
+      </p>
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
+      {task ? <StepList steps={task.steps} caption="Steps of this run" /> : null}
+      {task?.error ? (
+        <p role="alert" class="error">
+          {task.error.code}: {task.error.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** The workflow routes the workspace calls (definitions, validation, runs, schedules, messages). */
+import type {
+  ChatMessageList,
+  RunList,
+  RunStarted,
+  ScheduleState,
+  ValidationResult,
+  WorkflowDefinition,
+  WorkflowList,
+} from '../../../sdk/generated.js';
+import { ApiError, request } from '../api.js';
+
+const YAML = 'application/yaml';
+const wf = (id: string) => `/v1/workflows/${encodeURIComponent(id)}`;
+
+/** GET /v1/workflows. */
+export const listWorkflows = (apiKey: string) => request<WorkflowList>('GET', '/v1/workflows', { apiKey });
+
+/** GET /v1/workflows/{id}: with source, declared inputs and schedule state. */
+export const getWorkflow = (apiKey: string, id: string) =>
+  request<WorkflowDefinition>('GET', wf(id), { apiKey });
+
+/** POST /v1/workflows/validate with a YAML body; nothing is saved. */
+export const validateSource = (apiKey: string, source: string, signal?: AbortSignal) =>
+  request<ValidationResult>('POST', '/v1/workflows/validate', {
+    apiKey,
+    body: source,
+    contentType: YAML,
+    ...(signal ? { signal } : {}),
+  });
+
+/** POST /v1/workflows (YAML): a new definition, version 1. */
+export const createWorkflow = (apiKey: string, source: string) =>
+  request<WorkflowDefinition>('POST', '/v1/workflows', { apiKey, body: source, contentType: YAML });
+
+/** PUT /v1/workflows/{id} (YAML): a new version. */
+export const saveWorkflow = (apiKey: string, id: string, source: string) =>
+  request<WorkflowDefinition>('PUT', wf(id), { apiKey, body: source, contentType: YAML });
+
+/** POST /v1/workflows/{id}/runs. */
+export const startRun = (apiKey: string, id: string, inputs: Record<string, unknown>) =>
+  request<RunStarted>('POST', `${wf(id)}/runs`, { apiKey, body: { inputs } });
+
+/** GET /v1/workflows/{id}/runs. */
+export const listRuns = (apiKey: string, id: string) => request<RunList>('GET', `${wf(id)}/runs`, { apiKey });
+
+/** POST /v1/workflows/{id}/schedule/{pause|resume|trigger}. */
+export const scheduleAction = (apiKey: string, id: string, action: 'pause' | 'resume' | 'trigger') =>
+  request<ScheduleState>('POST', `${wf(id)}/schedule/${action}`, { apiKey });
+
+/**
+ * The messages runs of a definition delivered (chat `workflow:<id>`), newest first. A chat no
+ * run has written to yet is 404 on the API: here, no messages.
+ */
+export async function deliveredMessages(apiKey: string, id: string): Promise<ChatMessageList['messages']> {
+  try {
+    const list = await request<ChatMessageList>('POST', '/v1/chats/messages', {
+      apiKey,
+      body: { chat_id: `workflow:${id}` },
+    });
+    return list.messages;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return [];
+    throw e;
+  }
+}

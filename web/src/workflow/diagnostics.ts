@@ -1,0 +1,32 @@
+/** Diagnostics of POST /v1/workflows/validate as the editor shows them. Pure, unit-tested. */
+import type { ValidationResult } from '../../../sdk/generated.js';
+
+export type Diagnostic = ValidationResult['diagnostics'][number];
+
+/** `Line 7, column 20: <message>`: what the list and the screen reader say. */
+export function describeDiagnostic(d: Diagnostic): string {
+  return `Line ${d.line}, column ${d.column}: ${d.message}`;
+}
+
+/** Diagnostics by 1-based line, for the gutter markers. */
+export function byLine(diagnostics: readonly Diagnostic[]): Map<number, Diagnostic[]> {
+  const lines = new Map<number, Diagnostic[]>();
+  for (const d of diagnostics) lines.set(d.line, [...(lines.get(d.line) ?? []), d]);
+  return lines;
+}
+
+/** The character offset of a 1-based line and column in `source`, clamped to the text. */
+export function offsetOf(source: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = source.indexOf('\n', offset);
+    if (next === -1) return source.length;
+    offset = next + 1;
+  }
+  const end = source.indexOf('\n', offset);
+  const lineEnd = end === -1 ? source.length : end;
+  return Math.min(offset + Math.max(column - 1, 0), lineEnd);
+}
+
+/** How many lines `source` has (at least 1). */
+export const lineCount = (source: string): number => source.split('\n').length;
