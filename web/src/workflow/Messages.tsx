@@ -1,13 +1,16 @@
 /** The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only. */
 import { clock } from '../task/timing.js';
-import { deliveredMessages } from './api.js';
+import { deliveredMessages, listRuns } from './api.js';
 import { useLoad } from './use-load.js';
 
 export function Messages(props: { apiKey: string; workflowId: string; refresh: number }) {
-  const messages = useLoad(
-    () => deliveredMessages(props.apiKey, props.workflowId),
-    [props.apiKey, props.workflowId, props.refresh],
-  );
+  // Before any run has finished there is nothing to read (and the API would answer 404 for a chat
+  // no run has written to), so the chat is read only once a run has ended.
+  const messages = useLoad(async () => {
+    const { runs } = await listRuns(props.apiKey, props.workflowId);
+    const ended = runs.some((r) => r.status !== 'queued' && r.status !== 'running');
+    return ended ? deliveredMessages(props.apiKey, props.workflowId) : [];
+  }, [props.apiKey, props.workflowId, props.refresh]);
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Delivered messages</h2>

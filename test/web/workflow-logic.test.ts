@@ -1,0 +1,103 @@
+/** The workflow pages' pure logic: diagnostics at line and column, run-form inputs, task timing. */
+import { describe, expect, it } from 'vitest';
+import {
+  byLine,
+  describeDiagnostic,
+  lineCount,
+  offsetOf,
+  type Diagnostic,
+} from '../../web/src/workflow/diagnostics.js';
+import { buildInputs, initialValue, parseValue } from '../../web/src/workflow/inputs.js';
+import { duration, summary } from '../../web/src/task/timing.js';
+
+const d = (line: number, column: number, message = 'm'): Diagnostic => ({
+  code: 'UNKNOWN_SKILL',
+  message,
+  path: 'steps[0].use_app_skill',
+  line,
+  column,
+});
+
+describe('diagnostics', () => {
+  it('says where, then what', () => {
+    expect(describeDiagnostic(d(7, 20, 'No skill hosting.nope.'))).toBe(
+      'Line 7, column 20: No skill hosting.nope.',
+    );
+  });
+
+  it('groups by line for the gutter', () => {
+    const lines = byLine([d(2, 1), d(5, 3), d(2, 9)]);
+    expect([...lines.keys()]).toEqual([2, 5]);
+    expect(lines.get(2)!.map((x) => x.column)).toEqual([1, 9]);
+  });
+
+  it('turns a line and column into a caret offset, clamped to the text', () => {
+    const src = 'ab\ncdef\ng';
+    expect(offsetOf(src, 1, 1)).toBe(0);
+    expect(offsetOf(src, 2, 3)).toBe(5); // "e"
+    expect(src[offsetOf(src, 2, 3)]).toBe('e');
+    expect(offsetOf(src, 2, 99)).toBe(7); // end of line 2
+    expect(offsetOf(src, 3, 1)).toBe(8);
+    expect(offsetOf(src, 9, 1)).toBe(src.length);
+    expect(lineCount(src)).toBe(3);
+    expect(lineCount('')).toBe(1);
+  });
+});
+
+describe('run-form inputs', () => {
+  const specs = {
+    word: { type: 'string' as const, required: true },
+    times: { type: 'integer' as const, required: false, default: 2 },
+    ratio: { type: 'number' as const, required: false },
+    loud: { type: 'boolean' as const, required: false, default: true },
+    tlds: { type: 'array' as const, required: false },
+    extra: { type: 'object' as const, required: false },
+  };
+
+  it('starts from the declared defaults', () => {
+    expect(initialValue(specs.times)).toBe('2');
+    expect(initialValue(specs.loud)).toBe(true);
+    expect(initialValue(specs.word)).toBe('');
+    expect(initialValue({ type: 'array', required: false, default: ['com'] })).toBe('["com"]');
+  });
+
+  it('types each value by its declared type and leaves empty optional fields to the server', () => {
+    expect(
+      buildInputs(specs, {
+        word: 'cedar',
+        times: '3',
+        ratio: '',
+        loud: false,
+        tlds: '["com","io"]',
+        extra: '',
+      }),
+    ).toEqual({ ok: true, inputs: { word: 'cedar', times: 3, loud: false, tlds: ['com', 'io'] } });
+  });
+
+  it('names every wrong field', () => {
+    expect(
+      buildInputs(specs, { word: ' ', times: '2.5', ratio: 'x', loud: true, tlds: '{"a":1}', extra: '[' }),
+    ).toEqual({
+      ok: false,
+      errors: {
+        word: 'Required.',
+        times: 'Enter a whole number.',
+        ratio: 'Enter a number.',
+        tlds: 'Enter a list.',
+        extra: 'Enter JSON (an object in { }).',
+      },
+    });
+    expect(parseValue(specs.extra, '[1]')).toEqual({ ok: false, message: 'Enter an object.' });
+  });
+});
+
+describe('task timing', () => {
+  it('formats durations and count summaries', () => {
+    expect(duration('2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.850Z')).toBe('850 ms');
+    expect(duration('2026-11-23T10:00:00.000Z', '2026-11-23T10:00:04.200Z')).toBe('4.2 s');
+    expect(duration('2026-11-23T10:00:00.000Z', '2026-11-23T10:03:05.000Z')).toBe('3 min 5 s');
+    expect(duration('2026-11-23T10:00:00.000Z', null)).toBe('—');
+    expect(summary({ results: 3, truncated: false })).toBe('results 3, truncated false');
+    expect(summary(null)).toBe('');
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The workflow and task pages in chromium against the real stack (API + worker, shop simulator):
+ * scenario 2 (a broken definition typed into the editor shows its diagnostic at the right line),
+ * scenario 3 (the spec's example definition created, run from the page, both steps complete, the
+ * delivered message read on the page), the task page and a cancel.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { hasChromium, PHONE, SKIP_REASON, startWorkspace, type Workspace } from './harness.js';
+
+/** The spec's example (spec document 1, 2.3): a domain search, then a chat message with its count. */
+const EXAMPLE = readFileSync(path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml'), 'utf8');
+
+describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASON})`, () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await startWorkspace();
+  }, 120_000);
+  afterAll(async () => {
+    await ws?.close();
+  });
+
+  it('scenario 2: a broken definition typed into the editor shows its diagnostic at its line and column', async () => {
+    const { page, context, problems, dialogs, offsite } = await ws.open('/#workflows');
+    await ws.signIn(page);
+    const editor = page.getByLabel('Definition (YAML)');
+    await editor.fill('');
+    // Typed key by key, as a user would: validation runs while typing.
+    const broken = [
+      'title: Broken',
+      'start_when:',
+      '  manual: {}',
+      'steps:',
+      '  - id: search',
+      '    use_app_skill: hosting.no_such_skill',
+      '    input:',
+      '      requests:',
+      '        - query: cedar',
+      '',
+    ].join('\n');
+    await editor.pressSequentially(broken, { delay: 2 });
+    const item = page.locator('.diagnostics li').first();
+    await item.waitFor();
+    const api = await ws.engine.request('POST', '/v1/workflows/validate', broken, 'application/yaml');
+    expect(api.json.valid).toBe(false);
+    const first = api.json.diagnostics[0];
+    expect({ code: first.code, line: first.line, column: first.column }).toEqual({
+      code: 'UNKNOWN_SKILL',
+      line: 6,
+      column: 20,
+    });
+    expect(await item.getAttribute('data-line')).toBe('6');
+    expect(await item.getAttribute('data-column')).toBe('20');
+    expect(await item.locator('button').textContent()).toBe(`Line 6, column 20: ${first.message}`);
+    // The gutter marks line 6 and no other.
+    const gutter = (await page.locator('.gutter').textContent())!.split('\n');
+    expect(gutter.filter((l) => l.startsWith('●'))).toEqual(['●6']);
+    expect(await editor.getAttribute('aria-invalid')).toBe('true');
+    // The diagnostic moves the caret to its place.
+    await item.locator('button').click();
+    const caret = await editor.evaluate((el: HTMLTextAreaElement) => el.selectionStart);
+    expect(broken.slice(caret).startsWith('hosting.no_such_skill')).toBe(true);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'workflow-diagnostics');
+    // Fixing the line clears the diagnostics.
+    await editor.fill(broken.replace('hosting.no_such_skill', 'hosting.search_domains'));
+    await page.getByText('Valid: 1 step.').waitFor();
+    expect(await page.locator('.diagnostics li').count()).toBe(0);
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+
+  it("scenario 3: runs the spec's example definition, both steps complete, and the delivered message is on the page", async () => {
+    const { page, context, problems, dialogs, offsite } = await ws.open('/#workflows');
+    await ws.signIn(page);
+    const editor = page.getByLabel('Definition (YAML)');
+    await editor.fill(EXAMPLE);
+    await page.getByText('Valid: 2 steps.').waitFor();
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'Domain ideas', level: 1 }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).hash.replace('#workflows/', ''));
+    expect(id).toMatch(/^wf_[0-9a-f]{20}$/);
+    await page.getByText('This workflow declares no inputs.').waitFor();
+    await page.getByText('No messages yet.').waitFor();
+    await page.getByText('No runs yet.').waitFor();
+
+    await page.getByRole('button', { name: 'Run workflow' }).click();
+    const progress = page.locator('.run-progress');
+    await progress.locator('.task-status[data-status="completed"]').waitFor({ timeout: 30_000 });
+    const taskId = (await progress.locator('a').first().textContent())!.replace('Task ', '');
+    expect(taskId).toMatch(/^run_|^task_|^wf/);
+    expect(await progress.locator('tr[data-step] .step-status').allTextContents()).toEqual([
+      'completed',
+      'completed',
+    ]);
+    expect(
+      await progress.locator('tr[data-step]').evaluateAll((r) => r.map((e) => e.getAttribute('data-step'))),
+    ).toEqual(['search', 'notify']);
+
+    // The message the run delivered, as stored (sealed) for the workflow's chat.
+    const stored = await ws.engine.chatMessage(taskId);
+    expect(stored?.content.title).toBe('Domains');
+    expect(stored?.content.message).toMatch(/^\d+ domains found$/);
+    const task = await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
+    const count = task.steps.find((s: { id: string }) => s.id === 'search').output_summary.result_count;
+    expect(stored?.content.message).toBe(`${count} domains found`);
+    const message = page.locator('.messages .message').first();
+    await message.waitFor();
+    expect(await message.locator('h3').textContent()).toBe('Domains');
+    expect(await message.locator('.message-text').textContent()).toBe(`${count} domains found`);
+
+    // The run history lists the run as completed.
+    const row = page.locator(`.runs tr[data-task="${taskId}"]`);
+    await row.waitFor();
+    expect(await row.locator('.run-status').textContent()).toBe('completed');
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'workflow-run');
+
+    // The task page: status, both steps with timing, the Temporal UI link.
+    await page.goto(`${ws.base}/#tasks/${taskId}`);
+    await page.locator('.task-status[data-status="completed"]').waitFor();
+    expect(await page.locator('tr[data-step] .step-status').allTextContents()).toEqual([
+      'completed',
+      'completed',
+    ]);
+    expect(await page.getByRole('link', { name: 'Open in the Temporal UI' }).getAttribute('href')).toBe(
+      task.links.temporal_ui,
+    );
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'task');
+
+    // The list shows the definition.
+    await page.goto(`${ws.base}/#workflows`);
+    const listed = page.locator(`.workflows tr[data-workflow="${id}"]`);
+    await listed.waitFor();
+    expect(await listed.locator('th a').textContent()).toBe('Domain ideas');
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'workflows-list');
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+
+  it('pauses, resumes and triggers a scheduled workflow, and the triggered run joins the history', async () => {
+    const scheduled = EXAMPLE.replace(
+      'manual: {}',
+      'schedule:\n    every: 1h\n    timezone: Europe/Berlin',
+    ).replace('Domain ideas', 'Hourly domains');
+    const created = await ws.engine.request('POST', '/v1/workflows', scheduled, 'application/yaml');
+    expect(created.status).toBe(201);
+    const id = created.json.id as string;
+    const { page, context, problems } = await ws.open(`/#workflows/${id}`);
+    await ws.signIn(page);
+    await page.getByRole('heading', { name: 'Schedule' }).waitFor();
+    expect(await page.locator('.schedule-state').textContent()).toMatch(
+      /^Active · Europe\/Berlin · next run /,
+    );
+    expect(await page.getByRole('button', { name: 'Run workflow' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('Paused.').waitFor();
+    expect(await page.locator('.schedule-state').textContent()).toBe('Paused · Europe/Berlin');
+    expect((await ws.engine.request('GET', `/v1/workflows/${id}`)).json.schedule.paused).toBe(true);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByText('Resumed.').waitFor();
+    expect((await ws.engine.request('GET', `/v1/workflows/${id}`)).json.schedule.paused).toBe(false);
+    await page.getByRole('button', { name: 'Trigger now' }).click();
+    await page.getByText('Triggered: a run started.').waitFor();
+    await page.locator('.runs tr[data-task]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.runs tr[data-task]').count()).toBe(1);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'workflow-schedule');
+    expect(problems).toEqual([]);
+    await ws.engine.request('DELETE', `/v1/workflows/${id}`);
+    await context.close();
+  });
+
+  it('cancels a running task from its page', async () => {
+    ws.sims.shop.setFaults([{ type: 'latency', ms: 60_000, match: 'slowpoke' }]);
+    const yaml = EXAMPLE.replace('query: cedar', 'query: slowpoke').replace('Domain ideas', 'Slow search');
+    const created = await ws.engine.request('POST', '/v1/workflows', yaml, 'application/yaml');
+    expect(created.status).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    await ws.engine.waitForTask(taskId, (t) => t.status === 'running');
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`, { viewport: PHONE });
+    await ws.signIn(page);
+    await page.locator('.task-status[data-status="running"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Cancel requested.').waitFor();
+    await page.locator('.task-status[data-status="cancelled"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await ws.axe(page)).toEqual([]);
+    ws.sims.shop.setFaults([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
