@@ -9,9 +9,8 @@ export type FieldValue = string | boolean;
 export function initialValue(spec: InputSpec): FieldValue {
   if (spec.type === 'boolean') return spec.default === true;
   if (spec.default === undefined) return '';
-  return spec.type === 'array' || spec.type === 'object'
-    ? JSON.stringify(spec.default)
-    : String(spec.default);
+  const value = spec.default;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: true; omit: true } | { ok: false; message: string };
