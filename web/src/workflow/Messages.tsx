@@ -1,6 +1,7 @@
 /** The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only. */
 import { clock } from '../task/timing.js';
 import { deliveredMessages, listRuns } from './api.js';
+import { LoadStatus } from '../ui.js';
 import { useLoad } from './use-load.js';
 
 export function Messages(props: { apiKey: string; workflowId: string; refresh: number }) {
@@ -14,12 +15,7 @@ export function Messages(props: { apiKey: string; workflowId: string; refresh: n
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Delivered messages</h2>
-      {messages.state === 'loading' ? <p aria-live="polite">Loading messages…</p> : null}
-      {messages.state === 'error' ? (
-        <p role="alert" class="error">
-          {messages.message}
-        </p>
-      ) : null}
+      <LoadStatus load={messages} loading="Loading messages…" />
       {messages.state === 'ready' && messages.value.length === 0 ? <p>No messages yet.</p> : null}
       {messages.state === 'ready' && messages.value.length > 0 ? (
         <ul class="messages" aria-live="polite">

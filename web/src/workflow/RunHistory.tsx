@@ -2,6 +2,7 @@
 import { TableScroll } from '../skill/views.js';
 import { clock, duration } from '../task/timing.js';
 import { listRuns } from './api.js';
+import { LoadStatus } from '../ui.js';
 import { useLoad } from './use-load.js';
 
 export function RunHistory(props: { apiKey: string; workflowId: string; refresh: number }) {
@@ -12,12 +13,7 @@ export function RunHistory(props: { apiKey: string; workflowId: string; refresh:
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">Run history</h2>
-      {runs.state === 'loading' ? <p aria-live="polite">Loading runs…</p> : null}
-      {runs.state === 'error' ? (
-        <p role="alert" class="error">
-          {runs.message}
-        </p>
-      ) : null}
+      <LoadStatus load={runs} loading="Loading runs…" />
       {runs.state === 'ready' && runs.value.runs.length === 0 ? <p>No runs yet.</p> : null}
       {runs.state === 'ready' && runs.value.runs.length > 0 ? (
         <TableScroll label="Run history">

@@ -1,0 +1,18 @@
+/** Small pieces every page uses: an error alert and the status of a load. */
+import type { Load } from './workflow/use-load.js';
+
+/** An error, announced at once (`role="alert"`); nothing when there is none. */
+export function Alert(props: { message: string | null | undefined }) {
+  return props.message ? (
+    <p role="alert" class="error">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+/** "Loading…" while loading, the error when it failed, nothing once ready. */
+export function LoadStatus<T>(props: { load: Load<T>; loading: string }) {
+  if (props.load.state === 'loading') return <p aria-live="polite">{props.loading}</p>;
+  if (props.load.state === 'error') return <Alert message={props.load.message} />;
+  return null;
+}
