@@ -105,6 +105,46 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
       }),
     );
 
+  it('lets a guest run a free skill without a key, one request at a time, and shows the free allowance', async () => {
+    const { page, context, problems, dialogs, offsite } = await ws.open('/#apps/hosting/search_domains');
+    await page.getByRole('heading', { level: 1, name: 'Search domains' }).waitFor();
+    expect(await page.getByTestId('guest-run-note').textContent()).toContain('one request per run');
+    const allowance = page.locator('.free-usage p[data-percent]');
+    await allowance.waitFor();
+    expect(await allowance.textContent()).toBe(
+      "100 % of today's free allowance left. You can run free skills now.",
+    );
+    await page.getByLabel('query').fill('cedar');
+    await page.getByLabel('tlds').fill('com, app');
+    await page.getByLabel('availability').selectOption('all');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('table.domains tbody tr').first().waitFor();
+    expect(await domainRows(page)).toEqual(CEDAR_ROWS);
+    // The call was charged to this browser's guest id: the allowance went down (20 credits a day).
+    await page.waitForFunction(
+      () => document.querySelector('.free-usage p[data-percent]')?.getAttribute('data-percent') !== '100',
+    );
+    expect(await allowance.getAttribute('data-percent')).toBe('95');
+    const stored = await page.evaluate(() => ({
+      guest: localStorage.getItem('skillflow.guest_id'),
+      key: sessionStorage.getItem('skillflow.api_key'),
+    }));
+    expect(stored.guest).toMatch(/^guest_[A-Za-z0-9_-]{24}$/);
+    expect(stored.key).toBeNull();
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'skill-guest');
+
+    // A skill closed to guests offers no run button.
+    await page.goto(`${ws.base}/#apps/encyclopedia/search_articles`);
+    await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'encyclopedia /' }).waitFor();
+    await page.getByText('Sign in with an API key to run this skill.').waitFor();
+    expect(await page.getByRole('button', { name: 'Run' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+
   it('scenario 4: renders icons as <img> from the SVG route; a hostile icon runs nothing', async () => {
     const first = await ws.open('/#apps/design/search_icons');
     await ws.signIn(first.page);

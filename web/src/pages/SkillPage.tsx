@@ -7,6 +7,7 @@ import { maxRequests, schemaFields } from '../skill/fields.js';
 import { placeIssues, type PlacedIssues } from '../skill/issues.js';
 import { ResultView } from '../skill/ResultView.js';
 import { SkillForm } from '../skill/SkillForm.js';
+import { FreeUsage } from '../skill/FreeUsage.js';
 import { TaskProgress } from '../skill/TaskProgress.js';
 
 const NO_ISSUES: PlacedIssues = { byField: {}, other: [] };
@@ -31,20 +32,19 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
   const [runError, setRunError] = useState<string | null>(null);
   const [issues, setIssues] = useState<PlacedIssues>(NO_ISSUES);
   const [answer, setAnswer] = useState<RunAnswer | null>(null);
+  const [runs, setRuns] = useState(0);
 
   useEffect(() => {
     setDetails(null);
     setAnswer(null);
     setLoadError(null);
-    // A guest has no key for the details route (the anonymous one is not on this branch yet).
-    if (!apiKey) return;
+    // Guests read the public catalogue's copy of the details.
     skillDetails(apiKey, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
   }, [apiKey, app, skill]);
 
   const fields = useMemo(() => (details ? schemaFields(details.request_item_schema) : []), [details]);
 
   const run = async (requests: Record<string, unknown>[]) => {
-    if (!apiKey) return;
     setBusy(true);
     setRunError(null);
     setIssues(NO_ISSUES);
@@ -56,6 +56,7 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
       if (e instanceof ApiError && e.code === 'INVALID_PARAMETER') setIssues(placeIssues(e.details, fields));
     } finally {
       setBusy(false);
+      setRuns((n) => n + 1);
     }
   };
 
@@ -76,9 +77,10 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
         <h1>
           {app} / {skill}
         </h1>
-        <p aria-live="polite">{apiKey ? 'Loading…' : 'Sign in with an API key to run this skill.'}</p>
+        <p aria-live="polite">Loading…</p>
       </>
     );
+  const guest = !apiKey && details.anonymous_access === 'inline';
   return (
     <article class="skill-page">
       <h1>{details.title}</h1>
@@ -90,11 +92,11 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
         {details.pricing.credits_per_request} credit(s) per request
       </p>
       <p>{details.description}</p>
-      {apiKey ? (
+      {apiKey || guest ? (
         <SkillForm
           fields={fields}
           defaults={details.defaults}
-          maxRequests={maxRequests(details.request_schema)}
+          maxRequests={guest ? 1 : maxRequests(details.request_schema)}
           busy={busy}
           serverIssues={issues.byField}
           onRun={(r) => void run(r)}
@@ -102,6 +104,15 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
       ) : (
         <p class="hint">Sign in with an API key to run this skill.</p>
       )}
+      {guest ? (
+        <>
+          <p class="hint" data-testid="guest-run-note">
+            You are trying this skill as a guest: one request per run, within a free allowance. Sign in with
+            an API key to send up to {maxRequests(details.request_schema)} requests at once.
+          </p>
+          <FreeUsage refresh={runs} />
+        </>
+      ) : null}
       <div aria-live="polite">{busy ? <p>Running…</p> : null}</div>
       {runError ? (
         <div role="alert" class="error">

@@ -1,5 +1,5 @@
 /** The skill page's calls: run a skill, and fetch an embed file (bearer key) as a blob. */
-import { request, ApiError } from '../api.js';
+import { ApiError, callSkill } from '../api.js';
 
 /** What POST /v1/apps/{app}/skills/{skill} answered: the output inline, or a task to follow. */
 export type RunAnswer =
@@ -19,18 +19,14 @@ export function runAnswer(body: Record<string, unknown>): RunAnswer {
   return { kind: 'inline', body };
 }
 
-/** POST /v1/apps/{app}/skills/{skill} with `{ requests }`. */
+/** Runs the skill with `{ requests }`: the keyed route, or the guest route without a key. */
 export async function runSkill(
-  apiKey: string,
+  apiKey: string | null,
   app: string,
   skill: string,
-  requests: unknown[],
+  requests: Record<string, unknown>[],
 ): Promise<RunAnswer> {
-  const body = await request<Record<string, unknown>>(
-    'POST',
-    `/v1/apps/${encodeURIComponent(app)}/skills/${encodeURIComponent(skill)}`,
-    { apiKey, body: { requests } },
-  );
+  const body = (await callSkill(apiKey, app, skill, { requests })) as Record<string, unknown>;
   return runAnswer(body);
 }
 
