@@ -1,6 +1,7 @@
 /** Sign-in: paste an API key. It is checked, then kept in sessionStorage only (see session.ts). */
 import { useState } from 'preact/hooks';
 import { errorMessage, verifyKey } from '../api.js';
+import { Alert } from '../ui.js';
 
 /** The sign-in form; `onSignIn` receives the trimmed key once the API accepted it. */
 export function SignIn(props: { onSignIn: (key: string) => void }) {
@@ -44,11 +45,7 @@ export function SignIn(props: { onSignIn: (key: string) => void }) {
       <p class="hint" id="api-key-hint">
         The key stays in this tab only (session storage) and is sent as a bearer token.
       </p>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
     </form>
   );
 }

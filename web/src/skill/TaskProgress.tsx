@@ -2,6 +2,7 @@
 import { EmbedDownloads } from './embeds.js';
 import { ResultView } from './ResultView.js';
 import { useTask } from '../task/use-task.js';
+import { Alert } from '../ui.js';
 
 /** Stage names of a long-running call's heartbeats, in words. */
 const STAGES: Record<string, string> = {
@@ -27,16 +28,8 @@ export function TaskProgress(props: { apiKey: string; taskId: string; embedId: s
           <span class="stage"> · {STAGES[stage] ?? stage}</span>
         ) : null}
       </p>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
-      {task?.error ? (
-        <p role="alert" class="error">
-          {task.error.message}
-        </p>
-      ) : null}
+      <Alert message={error} />
+      <Alert message={task?.error ? task.error.message : null} />
       {task?.status === 'completed' && result ? (
         <>
           <ResultView

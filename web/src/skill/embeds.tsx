@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../api.js';
 import { fetchEmbedFile } from './api.js';
+import { Alert } from '../ui.js';
 
 /** The formats of GET /v1/embeds/{id}/file, with what each holds. */
 export const EMBED_DOWNLOADS = [
@@ -73,11 +74,7 @@ export function EmbedDownloads(props: { apiKey: string; embedId: string }) {
           </li>
         ))}
       </ul>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
     </section>
   );
 }

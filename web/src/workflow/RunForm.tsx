@@ -4,6 +4,7 @@ import type { WorkflowDefinition } from '../../../sdk/generated.js';
 import { ApiError, errorMessage } from '../api.js';
 import { startRun } from './api.js';
 import { buildInputs, initialValue, type FieldValue } from './inputs.js';
+import { Alert } from '../ui.js';
 
 interface Props {
   apiKey: string;
@@ -114,11 +115,7 @@ export function RunForm(props: Props) {
       <button type="submit" disabled={busy}>
         {busy ? 'Starting…' : 'Run workflow'}
       </button>
-      {failure ? (
-        <p role="alert" class="error">
-          {failure}
-        </p>
-      ) : null}
+      <Alert message={failure} />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect } from 'preact/hooks';
 import { StepList } from '../task/StepList.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
+import { Alert } from '../ui.js';
 
 export function RunProgress(props: { apiKey: string; taskId: string; onFinished: () => void }) {
   const { task, error } = useTask(props.apiKey, props.taskId);
@@ -18,11 +19,7 @@ export function RunProgress(props: { apiKey: string; taskId: string; onFinished:
       <p aria-live="polite" class="task-status" data-status={task?.status ?? 'starting'}>
         Status: <strong>{task?.status ?? 'starting'}</strong>
       </p>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       {task ? <StepList steps={task.steps} caption="Steps of this run" /> : null}
       {task?.error ? (
         <p role="alert" class="error">
