@@ -77,14 +77,27 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
               </p>
             </div>
           ) : null}
-          {task.status === 'completed' && result ? (
+          {task.status === 'completed' && result && task.kind === 'skill_call' ? (
             <ResultView
-              output={task.kind === 'workflow_run' ? result.outputs : result.output}
+              output={result.output}
               previews={result.previews ?? []}
               raw={task}
               apiKey={props.apiKey}
               embedId={null}
             />
+          ) : null}
+          {task.status === 'completed' && result && task.kind === 'workflow_run' ? (
+            // A run's outputs hold every step's whole output: folded, opened on demand.
+            <details class="step-outputs">
+              <summary>Outputs of the steps</summary>
+              <ResultView
+                output={result.outputs}
+                previews={[]}
+                raw={task}
+                apiKey={props.apiKey}
+                embedId={null}
+              />
+            </details>
           ) : null}
         </>
       ) : error ? null : (
