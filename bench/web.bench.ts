@@ -17,7 +17,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { PROJECT_ROOT } from '../lib/config.js';
 import { ensureWebBuild } from '../scripts/build-web.mjs';
 import { startEngine } from '../test/helpers/engine.js';
-import { CHROMIUM } from '../test/web/harness.js';
+import { CHROMIUM } from '../test/web/chromium.js';
 import { percentile, printTable } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 15);

@@ -10,10 +10,12 @@
  * for the README).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { CHROMIUM } from './chromium.js';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { PROJECT_ROOT, type Config } from '../../lib/config.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import {
@@ -25,13 +27,7 @@ import { startPowerSimulator, type PowerSimulator } from '../../simulators/power
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/**
- * Browser tests skip (saying why in their title) only when chromium is absent on a developer's
- * machine. Under CI (`CI=true`, where .ci/run installs it) they never skip: a missing browser fails.
- */
-export const hasChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-export const SKIP_REASON = `needs Debian chromium at ${CHROMIUM}`;
+export { CHROMIUM, hasChromium, SKIP_REASON } from './chromium.js';
 
 const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts/screenshots');
@@ -211,4 +207,22 @@ export async function startWorkspace(
     },
   };
   return ws;
+}
+
+/**
+ * One workspace for a test file: started before its tests, closed after them. Returns a getter
+ * (the workspace exists only once `beforeAll` ran).
+ */
+export function workspaceSuite(opts: Parameters<typeof startWorkspace>[0] = {}): () => Workspace {
+  let ws: Workspace | undefined;
+  beforeAll(async () => {
+    ws = await startWorkspace(opts);
+  }, 120_000);
+  afterAll(async () => {
+    await ws?.close();
+  });
+  return () => {
+    if (!ws) throw new Error('the workspace is not started yet');
+    return ws;
+  };
 }

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, PHONE, SKIP_REASON, startWorkspace, type Workspace } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
 const COM_PRICE = 'Registration 13.08 EUR (1-10 years, incl. taxes); renewal 16.65 EUR (1-10 years)';
 const APP_PRICE = 'Registration 17.84 EUR (1-10 years, incl. taxes); renewal 21.41 EUR (1-10 years)';
@@ -23,12 +23,10 @@ const CEDAR_ROWS = [
 ];
 
 describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
+  const workspace = workspaceSuite();
   let ws: Workspace;
-  beforeAll(async () => {
-    ws = await startWorkspace();
-  }, 120_000);
-  afterAll(async () => {
-    await ws?.close();
+  beforeEach(() => {
+    ws = workspace();
   });
 
   const domainRows = (page: Page) =>

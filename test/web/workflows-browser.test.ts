@@ -6,20 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
-import { hasChromium, PHONE, SKIP_REASON, startWorkspace, type Workspace } from './harness.js';
+import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
 /** The spec's example (spec document 1, 2.3): a domain search, then a chat message with its count. */
 const EXAMPLE = readFileSync(path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml'), 'utf8');
 
 describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASON})`, () => {
+  const workspace = workspaceSuite();
   let ws: Workspace;
-  beforeAll(async () => {
-    ws = await startWorkspace();
-  }, 120_000);
-  afterAll(async () => {
-    await ws?.close();
+  beforeEach(() => {
+    ws = workspace();
   });
 
   it('scenario 2: a broken definition typed into the editor shows its diagnostic at its line and column', async () => {

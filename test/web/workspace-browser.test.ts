@@ -2,16 +2,14 @@
  * The workspace shell in chromium: sign-in keeps the key in sessionStorage only, `#apps` lists
  * the registry's apps, and the page passes axe-core at desktop and phone width.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, PHONE, SKIP_REASON, startWorkspace, type Workspace } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
 describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`, () => {
+  const workspace = workspaceSuite();
   let ws: Workspace;
-  beforeAll(async () => {
-    ws = await startWorkspace();
-  }, 120_000);
-  afterAll(async () => {
-    await ws?.close();
+  beforeEach(() => {
+    ws = workspace();
   });
 
   it('signs in with a pasted key and lists the apps and skills at /#apps', async () => {

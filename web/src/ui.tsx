@@ -16,3 +16,18 @@ export function LoadStatus<T>(props: { load: Load<T>; loading: string }) {
   if (props.load.state === 'error') return <Alert message={props.load.message} />;
   return null;
 }
+
+/** A table's head row: one column header per name. */
+export function HeadRow(props: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((c) => (
+          <th scope="col" key={c}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -3,7 +3,7 @@ import example from '../../../definitions/examples/domain-ideas.yaml?raw';
 import { TableScroll } from '../skill/views.js';
 import { clock } from '../task/timing.js';
 import { createWorkflow, listWorkflows } from '../workflow/api.js';
-import { LoadStatus } from '../ui.js';
+import { LoadStatus, HeadRow } from '../ui.js';
 import { DefinitionForm } from '../workflow/DefinitionForm.js';
 import { useLoad } from '../workflow/use-load.js';
 
@@ -40,14 +40,7 @@ export function WorkflowsPage(props: { apiKey: string }) {
         <TableScroll label="Workflows">
           <table class="workflows">
             <caption>Your workflow definitions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Version</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Title', 'Version', 'Starts', 'Updated']} />
             <tbody>
               {list.value.workflows.map((w) => (
                 <tr key={w.id} data-workflow={w.id}>

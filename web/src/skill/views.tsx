@@ -1,6 +1,7 @@
 /** Result views by kind: domains table, icon grid, article cards and the generic view. */
 import type { ComponentChildren } from 'preact';
 import { domainRows } from './domains.js';
+import { HeadRow } from '../ui.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,13 +41,7 @@ export function DomainsView({ groups, previews }: { groups: Obj[]; previews: unk
                 Request {i + 1}: {text(g.searched_query) || text(g.query)}
                 {text(g.currency) ? ` (${text(g.currency)}, tax country ${text(g.country)})` : ''}
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Domain</th>
-                  <th scope="col">Availability</th>
-                  <th scope="col">Price</th>
-                </tr>
-              </thead>
+              <HeadRow columns={['Domain', 'Availability', 'Price']} />
               <tbody>
                 {(rows[i] ?? []).map((r) => (
                   <tr key={r.domain} class={`availability-${r.status}`}>

@@ -2,6 +2,7 @@
 import type { Task } from '../../../sdk/generated.js';
 import { TableScroll } from '../skill/views.js';
 import { clock, duration, summary } from './timing.js';
+import { HeadRow } from '../ui.js';
 
 export function StepList(props: { steps: Task['steps']; caption: string }) {
   if (props.steps.length === 0) return <p>No steps yet.</p>;
@@ -9,15 +10,7 @@ export function StepList(props: { steps: Task['steps']; caption: string }) {
     <TableScroll label={props.caption}>
       <table class="steps">
         <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Status</th>
-            <th scope="col">Started</th>
-            <th scope="col">Took</th>
-            <th scope="col">Output</th>
-          </tr>
-        </thead>
+        <HeadRow columns={['Step', 'Status', 'Started', 'Took', 'Output']} />
         <tbody>
           {props.steps.map((s) => (
             <tr key={s.id} data-step={s.id} class={`step-${s.status}`}>

@@ -2,7 +2,7 @@
 import { TableScroll } from '../skill/views.js';
 import { clock, duration } from '../task/timing.js';
 import { listRuns } from './api.js';
-import { LoadStatus } from '../ui.js';
+import { LoadStatus, HeadRow } from '../ui.js';
 import { useLoad } from './use-load.js';
 
 export function RunHistory(props: { apiKey: string; workflowId: string; refresh: number }) {
@@ -19,16 +19,7 @@ export function RunHistory(props: { apiKey: string; workflowId: string; refresh:
         <TableScroll label="Run history">
           <table class="runs">
             <caption>Runs of this workflow</caption>
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Status</th>
-                <th scope="col">Version</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Started</th>
-                <th scope="col">Took</th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Task', 'Status', 'Version', 'Trigger', 'Started', 'Took']} />
             <tbody>
               {runs.value.runs.map((r) => (
                 <tr key={r.task_id} data-task={r.task_id}>
