@@ -145,6 +145,45 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     await context.close();
   });
 
+  it('saves an edit as a new version, and shows the diagnostics of a refused save', async () => {
+    const created = await ws.engine.request('POST', '/v1/workflows', EXAMPLE, 'application/yaml');
+    expect(created.status).toBe(201);
+    const id = created.json.id as string;
+    const { page, context, problems } = await ws.open(`/#workflows/${id}`);
+    await ws.signIn(page);
+    const editor = page.getByLabel('Definition (YAML)');
+    await editor.waitFor();
+    expect(await page.getByTestId('version').textContent()).toBe('1');
+    const save = page.getByRole('button', { name: 'Save as a new version' });
+    expect(await save.isDisabled()).toBe(true); // nothing changed yet
+    await editor.fill(EXAMPLE.replace('title: Domain ideas', 'title: Domain ideas, renamed'));
+    await save.click();
+    await page.getByText('Saved as version 2.').waitFor();
+    expect(await page.getByTestId('version').textContent()).toBe('2');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Domain ideas, renamed');
+    const stored = await ws.engine.request('GET', `/v1/workflows/${id}`);
+    expect({ version: stored.json.version, title: stored.json.title }).toEqual({
+      version: 2,
+      title: 'Domain ideas, renamed',
+    });
+
+    // Saved anyway while broken: the API refuses (422) and its diagnostics show in the editor.
+    await editor.fill(EXAMPLE.replace('hosting.search_domains', 'hosting.no_such_skill'));
+    await save.click();
+    const refused = page.locator('.diagnostics li').first();
+    await refused.waitFor();
+    expect(await refused.getAttribute('data-code')).toBe('UNKNOWN_SKILL');
+    expect(await refused.getAttribute('data-line')).toBe('6');
+    expect((await ws.engine.request('GET', `/v1/workflows/${id}`)).json.version).toBe(2);
+    expect(await ws.axe(page)).toEqual([]);
+    // The refused save's 422, as the browser logs it.
+    expect(problems).toEqual([
+      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ]);
+    await ws.engine.request('DELETE', `/v1/workflows/${id}`);
+    await context.close();
+  });
+
   it('pauses, resumes and triggers a scheduled workflow, and the triggered run joins the history', async () => {
     const scheduled = EXAMPLE.replace(
       'manual: {}',
