@@ -4,7 +4,7 @@
 FROM node:20-bookworm-slim AS web
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-save --no-audit --no-fund --loglevel=error
+RUN npm ci --no-audit --no-fund --loglevel=error
 COPY web ./web
 COPY sdk/generated.ts sdk/types.ts ./sdk/
 COPY definitions/examples/domain-ideas.yaml ./definitions/examples/
@@ -20,7 +20,7 @@ ENV NODE_ENV=production \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-save --omit=dev --no-audit --no-fund --loglevel=error \
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
  && npm cache clean --force
 COPY . .
 COPY --from=web /app/web/dist ./web/dist

@@ -15,16 +15,15 @@ const hash = createHash('sha256').update(readFileSync(lock)).digest('hex');
 if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash) process.exit(0);
 
 console.error('skillflow: installing npm dependencies from package-lock.json…');
-// `npm install --no-save` rather than `npm ci`: npm 11 writes lockfiles without the entries of
-// other platforms' optional binaries (swc, rollup), which `npm ci` then rejects as out of sync.
-// --no-save installs the locked versions and never rewrites package.json or the lockfile.
-const res = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
+// `npm ci`, as users and CI systems run it: the lockfile is complete (every platform's optional
+// binaries included; test/lockfile.test.ts keeps it so), so the locked tree installs exactly.
+const res = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, npm_config_update_notifier: 'false' },
 });
 if (res.status !== 0) {
-  console.error('skillflow: npm install failed; see the output above.');
+  console.error('skillflow: npm ci failed; see the output above.');
   process.exit(res.status ?? 1);
 }
 writeFileSync(stamp, hash + '\n');
