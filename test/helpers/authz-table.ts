@@ -49,7 +49,31 @@ export type Kind =
   | 'usage'
   | 'catalogue'
   | 'operator'
-  | 'public';
+  | 'public'
+  | PlannedKind;
+
+/**
+ * Object kinds whose routes do not exist yet, and how their paths will read. Once the document
+ * has such an operation, the matrix test fails until the table has cases of that kind for it.
+ */
+export const PLANNED_KINDS = { approval: /approval/i, hook: /\/hooks?(\/|$)/ } as const;
+export type PlannedKind = keyof typeof PLANNED_KINDS;
+
+/** Every kind of object owner A holds, each of which the table must exercise. */
+export const OWNED_KINDS: Kind[] = [
+  'definition',
+  'run',
+  'task',
+  'embed',
+  'chat',
+  'key',
+  'team',
+  'workspace-result',
+  'usage',
+];
+
+/** Kinds whose scope depends on the object (known only after the owner's lookup). */
+export const SCOPE_OF_OBJECT: Kind[] = ['run', 'task', 'embed'];
 
 export interface Request {
   url: string;
