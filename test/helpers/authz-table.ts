@@ -210,6 +210,11 @@ const chatState = (webhook: boolean) => (j: any) =>
  */
 const OWN_CHAT = ok(200, chatState(false));
 
+/** Usage records: some, every one the owner's (the skill calls above made them). */
+const ownRecords = (ownerId: string) => (j: any) => {
+  expect(j.records.length).toBeGreaterThan(0);
+  for (const r of j.records) expect(r.owner_id).toBe(ownerId);
+};
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 const GUEST = { 'x-skillflow-anonymous-id': 'authz-matrix-guest-0001' };
 
@@ -416,7 +421,7 @@ export const DOCUMENTED: Record<string, Case[]> = {
       right: ['app:hosting'],
       wrong: ['workflows'],
       request: () => ({ url: '/v1/usage' }),
-      expect: unowned(ok(200), ok(200)),
+      expect: unowned(ok(200), ok(200, ownRecords(OWNER_A)), ok(200, ownRecords(OWNER_B))),
     },
     {
       kind: 'team',
@@ -424,7 +429,14 @@ export const DOCUMENTED: Record<string, Case[]> = {
       right: ['app:hosting'],
       wrong: ['workflows'],
       request: () => ({ url: `/v1/usage?team_id=${TEAM_ID}` }),
-      expect: owned(ok(200), notFound('No team with this id.'), ok(200)),
+      expect: owned(
+        ok(200),
+        notFound('No team with this id.'),
+        ok(200, (j) => {
+          expect(j.records.length).toBeGreaterThan(0);
+          for (const r of j.records) expect(r.billed_to).toEqual({ type: 'team', id: TEAM_ID });
+        }),
+      ),
     },
   ],
   'GET /v1/embeds/{embed_id}/file': [
