@@ -65,6 +65,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('authorisation 
   beforeAll(async () => {
     pg = await startTestPostgres();
     stack = await startStack({
+      timeoutMs: 240_000,
       env: {
         DATABASE_URL: pg.url,
         // The matrix sends a few hundred requests: limits are not what it tests.
@@ -81,7 +82,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('authorisation 
     fixtures = await createFixtures(call, keys, store);
     const doc = await call('GET', '/v1/openapi.json', null);
     documented = operations(doc.json);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await store?.close();
