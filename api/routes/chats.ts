@@ -1,7 +1,7 @@
 /**
  * /v1/chats: the chats that workflow `send_chat_message` steps deliver to. Chat ids always
  * travel in the body, never in the URL (spec 4.1), so they stay out of access logs. Needs the
- * `workflows` scope. A chat belongs to the owner who first used its id; another owner gets 409.
+ * `workflows` scope. Chat ids are per owner: another owner's chat of the same id is never reached.
  *
  * - POST /v1/chats: `{ chat_id, focus_mode_on: "<app>.<mode>" }` or `{ chat_id, focus_mode_off: true }`.
  * - POST /v1/chats/webhook: `{ chat_id, url }` sets (or with `url: null` clears) the webhook.
@@ -95,7 +95,7 @@ export const chatRoutes =
           security: BEARER,
           summary: "Set a chat's focus mode",
           body: focusBody(deps.registry.apps.map((a) => a.id)),
-          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
+          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 429) },
         },
       },
       async (req) => {
@@ -114,7 +114,7 @@ export const chatRoutes =
           security: BEARER,
           summary: "Set or clear a chat's webhook URL",
           body: WebhookBody,
-          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 409, 429) },
+          response: { 200: ChatSchema, ...errorResponses(400, 401, 403, 429) },
         },
       },
       async (req) => {

@@ -19,7 +19,9 @@ const UsageQuery = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .optional()
-      .describe('List the records billed to this team (membership required).'),
+      .describe(
+        'List the records billed to this team (membership required; a team the caller is not in is 404).',
+      ),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     before: z.iso.datetime().optional().describe('Only records created before this time (paging).'),
   })
@@ -39,7 +41,7 @@ export const usageRoutes =
           querystring: UsageQuery,
           response: {
             200: z.object({ records: z.array(UsageRecordSchema) }),
-            ...errorResponses(400, 401, 403, 429),
+            ...errorResponses(400, 401, 403, 404, 429),
           },
         },
       },

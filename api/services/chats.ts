@@ -1,12 +1,13 @@
 /**
- * Chats for /v1/chats: focus mode, webhook and the delivered messages of a chat. A chat belongs
- * to the owner who first used its id; another owner gets 409 on a change and 404 on a read.
- * Rows are read and written by their owner, lib/store/owners/chats.ts.
+ * Chats for /v1/chats: focus mode, webhook and the delivered messages of a chat. Chat ids are
+ * per owner: the same id used by two owners names two chats, so another owner's chat is never
+ * reachable (a change makes the caller's own chat, a read of one it never used is 404). Rows
+ * are read and written by their owner, lib/store/owners/chats.ts.
  */
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
 import {
-  chatOwner,
+  hasChat,
   listChatMessages,
   saveChat,
   type ChatMessage,
@@ -40,17 +41,16 @@ export class ChatsService {
     return this.save(ownerId, chatId, { webhookUrl: url });
   }
 
-  /** The owner's messages in the chat, newest first; NOT_FOUND for a chat that is not theirs. */
+  /** The owner's messages in the chat, newest first; NOT_FOUND for a chat the owner never used. */
   async messages(
     ownerId: string,
     chatId: string,
     page: { limit: number; before?: Date | undefined },
   ): Promise<ChatMessage[]> {
     const { store, keyring } = this.deps;
-    const owner = await chatOwner(store, chatId);
     const messages = await listChatMessages(store, keyring, ownerId, chatId, page);
     // Messages can arrive before the chat row exists (no focus or webhook set yet).
-    if ((owner !== undefined && owner !== ownerId) || (owner === undefined && messages.length === 0))
+    if (messages.length === 0 && !(await hasChat(store, ownerId, chatId)))
       throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
     return messages;
   }
@@ -60,9 +60,6 @@ export class ChatsService {
     chatId: string,
     set: Parameters<typeof saveChat>[4],
   ): Promise<ChatState> {
-    const chat = await saveChat(this.deps.store, this.deps.keyring, ownerId, chatId, set);
-    if (!chat)
-      throw new SkillflowError('CONFLICT', 'This chat_id belongs to another account.', { field: 'chat_id' });
-    return chat;
+    return saveChat(this.deps.store, this.deps.keyring, ownerId, chatId, set);
   }
 }

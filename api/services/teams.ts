@@ -1,6 +1,8 @@
 /**
- * Team execution (`team_id` on skill calls): the caller must be a member of the team with the
- * spending right. Anything else is 403 (a team the caller cannot see is not distinguished).
+ * Team execution (`team_id` on skill calls) and team usage: the caller must be a member of the
+ * team, and to spend, hold the spending right. A team the caller is not in is 404, exactly like
+ * one that does not exist (a stranger learns nothing about it); a member whose role may not
+ * spend gets 403.
  */
 import type { Principal } from '../../lib/keys.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -10,10 +12,10 @@ import { teamMembership, type TeamMembership } from '../../lib/store/owners/team
 export class TeamsService {
   constructor(private readonly store: Store) {}
 
-  /** The caller's membership of the team, or 403 (a team the caller cannot see looks the same). */
+  /** The caller's membership of the team, or 404 (a team the caller is not in looks missing). */
   async requireMember(principal: Principal, teamId: string): Promise<TeamMembership> {
     const member = await teamMembership(this.store, teamId, principal.ownerId);
-    if (!member) throw new SkillflowError('FORBIDDEN', 'Not a member of this team.', { team_id: teamId });
+    if (!member) throw new SkillflowError('NOT_FOUND', 'No team with this id.');
     return member;
   }
 

@@ -14,7 +14,7 @@ export class UsageService {
     private readonly teams: TeamsService,
   ) {}
 
-  /** Newest first; FORBIDDEN for a team the caller is not a member of. */
+  /** Newest first; NOT_FOUND for a team the caller is not a member of. */
   async list(
     p: Principal,
     query: { teamId?: string | undefined; limit: number; before?: Date | undefined },

@@ -20,6 +20,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0004-call-queue-usage',
       '0005-power-cache',
       '0006-decision-cost',
+      '0007-chats-per-owner',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

@@ -33,7 +33,14 @@ export type ReencryptReport = Record<string, { resealed: number; current: number
  * builds the same contexts). The fragments are constants, never input.
  */
 const SEALED_COLUMNS = [
-  { table: 'chats', column: 'webhook_url_sealed', key: 'chat_id', row: 'chat_id', owner: 'owner_id' },
+  // A chat is (owner, chat id); a chat id holds no '/', so the key is unique.
+  {
+    table: 'chats',
+    column: 'webhook_url_sealed',
+    key: "owner_id || '/' || chat_id",
+    row: 'chat_id',
+    owner: 'owner_id',
+  },
   { table: 'chat_messages', column: 'content_sealed', key: 'id', row: 'id', owner: 'owner_id' },
   { table: 'embeds', column: 'content_sealed', key: 'id', row: 'id', owner: 'owner_id' },
   { table: 'workspace_results', column: 'payload_sealed', key: 'id', row: 'root_id', owner: 'owner_id' },

@@ -218,7 +218,7 @@ describe('keys, embeds, chats and workspace results', () => {
   });
 
   describe('chats', () => {
-    it('sets focus mode with the chat id in the body; validates exactly one mode; 409 for another owner', async () => {
+    it('sets focus mode with the chat id in the body; validates exactly one mode; ids are per owner', async () => {
       const on = await h.request('POST', '/v1/chats', { chat_id: 'chat_one', focus_mode_on: 'echo.loud' });
       expect(on.status).toBe(200);
       expect(on.json).toEqual({
@@ -255,19 +255,29 @@ describe('keys, embeds, chats and workspace results', () => {
           ],
         },
       });
-      const taken = await h.request(
+      // Another owner's chat of the same id is its own chat: owner A's is left as it was.
+      await h.request('POST', '/v1/chats', { chat_id: 'chat_one', focus_mode_on: 'echo.loud' });
+      const other = await h.request(
         'POST',
         '/v1/chats',
         { chat_id: 'chat_one', focus_mode_off: true },
         undefined,
         h.otherToken,
       );
-      expect(taken.status).toBe(409);
-      expect(taken.json.error).toEqual({
-        code: 'CONFLICT',
-        message: 'This chat_id belongs to another account.',
-        details: { field: 'chat_id' },
-      });
+      expect([other.status, other.json]).toEqual([
+        200,
+        { chat_id: 'chat_one', focus_mode: null, webhook_configured: false, updated_at: expect.any(String) },
+      ]);
+      const rows = await h.api.deps.store.db
+        .selectFrom('chats')
+        .select(['owner_id', 'focus_mode'])
+        .where('chat_id', '=', 'chat_one')
+        .orderBy('owner_id')
+        .execute();
+      expect(rows).toEqual([
+        { owner_id: 'owner_a', focus_mode: 'echo.loud' },
+        { owner_id: 'owner_b', focus_mode: null },
+      ]);
     });
 
     it('seals webhook URLs (https on 443 to public addresses only) and lists messages', async () => {
@@ -359,6 +369,24 @@ describe('keys, embeds, chats and workspace results', () => {
       expect(stranger.json).toEqual({
         error: { code: 'NOT_FOUND', message: 'No chat with this id.', details: {} },
       });
+      // Once the other owner sets up a chat of that id, it reads its own (empty) chat, never A's.
+      await h.request(
+        'POST',
+        '/v1/chats',
+        { chat_id: 'chat_three', focus_mode_off: true },
+        undefined,
+        h.otherToken,
+      );
+      const own = await h.request(
+        'POST',
+        '/v1/chats/messages',
+        { chat_id: 'chat_three' },
+        undefined,
+        h.otherToken,
+      );
+      expect([own.status, own.json]).toEqual([200, { chat_id: 'chat_three', messages: [] }]);
+      const still = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three' });
+      expect(still.json.messages).toHaveLength(2);
     });
   });
 

@@ -256,11 +256,10 @@ describe('skill discovery and authenticated skill calls', () => {
       credits: 4,
     });
     await h.waitForTask(teamTask.json.task_id, (t) => t.status === 'completed');
-    // Usage of a team the caller is not in is 403, like spending for it.
+    // A team the caller is not in is 404, for its usage as for spending: it looks missing.
+    const noTeam = { error: { code: 'NOT_FOUND', message: 'No team with this id.', details: {} } };
     const notMember = await h.request('GET', '/v1/usage?team_id=team_2');
-    expect(notMember.json).toEqual({
-      error: { code: 'FORBIDDEN', message: 'Not a member of this team.', details: { team_id: 'team_2' } },
-    });
+    expect([notMember.status, notMember.json]).toEqual([404, noTeam]);
     const viewer = await h.request(
       'POST',
       '/v1/apps/echo/skills/shout?team_id=team_1',
@@ -273,7 +272,9 @@ describe('skill discovery and authenticated skill calls', () => {
       message: 'This team role may not spend credits.',
     });
     const stranger = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_2', body);
-    expect(stranger.json.error).toMatchObject({ code: 'FORBIDDEN', message: 'Not a member of this team.' });
+    expect([stranger.status, stranger.json]).toEqual([404, noTeam]);
+    const missing = await h.request('POST', '/v1/apps/echo/skills/shout?team_id=team_none', body);
+    expect([missing.status, missing.json]).toEqual([404, noTeam]);
   });
 
   it('answers a long-running skill with task_id and embed_id, and stores the sealed result', async () => {

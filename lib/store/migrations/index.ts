@@ -9,6 +9,7 @@ import { m0003LimitsWorkspace } from './0003-limits-workspace.js';
 import { m0004CallQueueUsage } from './0004-call-queue-usage.js';
 import { m0005PowerCache } from './0005-power-cache.js';
 import { m0006DecisionCost } from './0006-decision-cost.js';
+import { m0007ChatsPerOwner } from './0007-chats-per-owner.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-call-queue-usage': m0004CallQueueUsage,
   '0005-power-cache': m0005PowerCache,
   '0006-decision-cost': m0006DecisionCost,
+  '0007-chats-per-owner': m0007ChatsPerOwner,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,8 +1,8 @@
 /**
  * The owner of `chats` and `chat_messages`: the one module that reads and writes them, and
- * seals and opens their sealed columns (the webhook URL, the message content). A chat belongs
- * to the owner who first used its id; messages can exist before their chat row does (no focus
- * or webhook set yet).
+ * seals and opens their sealed columns (the webhook URL, the message content). Chat ids are per
+ * owner: a chat is (owner, chat id), and every read and write names both. Messages can exist
+ * before their chat row does (no focus or webhook set yet).
  */
 import type { Keyring } from '../../crypto/keyring.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
@@ -32,17 +32,14 @@ export interface ChatMessage extends ChatContent {
   webhookDelivered: boolean;
 }
 
-/**
- * Creates the owner's chat or updates the given fields (`webhookUrl: null` clears it). Returns
- * undefined, changing nothing, when the id belongs to another owner.
- */
+/** Creates the owner's chat or updates the given fields (`webhookUrl: null` clears it). */
 export async function saveChat(
   store: Store,
   keyring: Keyring,
   ownerId: string,
   chatId: string,
   set: { focusMode?: string | null; webhookUrl?: string | null },
-): Promise<ChatState | undefined> {
+): Promise<ChatState> {
   const fields: { focus_mode?: string | null; webhook_url_sealed?: string | null } = {};
   if (set.focusMode !== undefined) fields.focus_mode = set.focusMode;
   if (set.webhookUrl !== undefined)
@@ -59,31 +56,27 @@ export async function saveChat(
       webhook_url_sealed: fields.webhook_url_sealed ?? null,
     })
     .onConflict((oc) =>
-      oc
-        .column('chat_id')
-        .doUpdateSet({ ...fields, updated_at: new Date() })
-        .where('chats.owner_id', '=', ownerId),
+      oc.columns(['owner_id', 'chat_id']).doUpdateSet({ ...fields, updated_at: new Date() }),
     )
     .returning(['chat_id', 'focus_mode', 'webhook_url_sealed', 'updated_at'])
-    .executeTakeFirst();
-  return (
-    row && {
-      chatId: row.chat_id,
-      focusMode: row.focus_mode,
-      webhookConfigured: row.webhook_url_sealed !== null,
-      updatedAt: new Date(row.updated_at),
-    }
-  );
+    .executeTakeFirstOrThrow();
+  return {
+    chatId: row.chat_id,
+    focusMode: row.focus_mode,
+    webhookConfigured: row.webhook_url_sealed !== null,
+    updatedAt: new Date(row.updated_at),
+  };
 }
 
-/** Who owns the chat row, if there is one. */
-export async function chatOwner(store: Store, chatId: string): Promise<string | undefined> {
+/** Whether the owner has a chat row with this id (set up through focus mode or a webhook). */
+export async function hasChat(store: Store, ownerId: string, chatId: string): Promise<boolean> {
   const row = await store.db
     .selectFrom('chats')
-    .select('owner_id')
+    .select('chat_id')
+    .where('owner_id', '=', ownerId)
     .where('chat_id', '=', chatId)
     .executeTakeFirst();
-  return row?.owner_id;
+  return row !== undefined;
 }
 
 /** The chat's webhook URL, opened, when the chat is `ownerId`'s and has one. */
