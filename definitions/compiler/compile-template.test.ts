@@ -175,9 +175,9 @@ describe('templates: numeric path segments', () => {
   });
 
   it('keeps the spelling of numeric keys: [01] reads key 01 and a 20-digit key reads that key', () => {
-    expect(renderMeta(`{{inputs.meta.[01]}}|{{inputs.meta.[1]}}|{{inputs.meta.1}}|{{inputs.meta.${key20}}}`)).toBe(
-      'zero-one|one|one|twenty',
-    );
+    expect(
+      renderMeta(`{{inputs.meta.[01]}}|{{inputs.meta.[1]}}|{{inputs.meta.1}}|{{inputs.meta.${key20}}}`),
+    ).toBe('zero-one|one|one|twenty');
     expect(renderMeta(`{{inputs.meta.[${key20}]}}|{{inputs.tags.[1]}}`)).toBe('twenty|y');
     // `01` is not how an index is written, so it names a field, and a list has none.
     expect(diagnosticsOf(metaSource('{{inputs.tags.[01]}}')).map((d) => [d.code, d.column])).toEqual([

@@ -58,7 +58,11 @@ class TemplateCompiler {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 1);
-      this.report('TEMPLATE_SYNTAX', syntaxMessage(message), this.parsed.toSource(this.starts[line - 1] ?? 0));
+      this.report(
+        'TEMPLATE_SYNTAX',
+        syntaxMessage(message),
+        this.parsed.toSource(this.starts[line - 1] ?? 0),
+      );
       return [];
     }
     return this.program(program, undefined);

@@ -148,7 +148,9 @@ function handlebars(template: string, variant: Variant = {}): Outcome {
 function plainText(value: unknown): string {
   if (value === undefined || value === null) return '';
   const html = (value as { toHTML?: () => string }).toHTML;
-  return typeof html === 'function' ? html.call(value) : String(value);
+  if (typeof html === 'function') return html.call(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Handlebars' own conversion: objects use their toString
+  return String(value);
 }
 
 /** Handlebars' own #each, limited to lists as the sandbox's is. */

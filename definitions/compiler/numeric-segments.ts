@@ -15,8 +15,9 @@ interface JisonLexer {
 }
 
 /** The part of Handlebars' jison parser used here (not in its type declarations). */
-const PARSER = (Handlebars as unknown as { Parser: { lexer: JisonLexer; terminals_: Record<number, string> } })
-  .Parser;
+const PARSER = (
+  Handlebars as unknown as { Parser: { lexer: JisonLexer; terminals_: Record<number, string> } }
+).Parser;
 
 /** A template ready for `Handlebars.parse`, with the way back to source offsets. */
 export interface BracketedTemplate {

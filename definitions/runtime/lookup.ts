@@ -23,7 +23,8 @@ export function ownProperty(value: unknown, segment: PathSegment): unknown {
   if (Array.isArray(value)) {
     if (segment === 'length') return value.length;
     // A key spelled as a canonical index (`0`, `12`, not `01`) reads an element, as in JavaScript.
-    const index = typeof segment === 'number' ? segment : CANONICAL_INDEX.test(segment) ? Number(segment) : -1;
+    const index =
+      typeof segment === 'number' ? segment : CANONICAL_INDEX.test(segment) ? Number(segment) : -1;
     return Number.isInteger(index) && index >= 0 && index < value.length
       ? (value[index] as unknown)
       : undefined;
