@@ -24,9 +24,9 @@ export function compileTemplate(text: string, scope: ReferenceScope, site: Refer
 }
 
 class TemplateCompiler {
-  private readonly starts: number[];
+  private starts: number[] = [];
   /** The text given to the parser: digit segments at the end of a path in bracket form. */
-  private readonly parsed: BracketedTemplate;
+  private parsed: BracketedTemplate = { text: '', toSource: (offset) => offset };
   /** How many `#each` blocks enclose the node being compiled. */
   private eachDepth = 0;
 
@@ -34,10 +34,7 @@ class TemplateCompiler {
     private readonly text: string,
     private readonly scope: ReferenceScope,
     private readonly site: ReferenceSite,
-  ) {
-    this.parsed = bracketNumericSegments(text);
-    this.starts = lineStarts(this.parsed.text);
-  }
+  ) {}
 
   compile(): TemplateNode[] {
     if (this.text.length > LIMITS.maxTemplateChars) {
@@ -52,6 +49,8 @@ class TemplateCompiler {
       this.report('TEMPLATE_NOT_ALLOWED', 'Raw blocks ({{{{...}}}}) are not allowed.', raw);
       return [];
     }
+    this.parsed = bracketNumericSegments(this.text);
+    this.starts = lineStarts(this.parsed.text);
     let program: hbs.AST.Program;
     try {
       program = Handlebars.parse(this.parsed.text);

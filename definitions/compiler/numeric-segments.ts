@@ -47,12 +47,25 @@ export function bracketNumericSegments(source: string): BracketedTemplate {
   text += source.slice(from);
   return {
     text,
-    toSource: (offset) => offset - inserted.filter((at) => at < offset).length,
+    toSource: (offset) => offset - countBelow(inserted, offset),
   };
+}
+
+/** How many of the ascending `sorted` are below `value` (a binary search). */
+function countBelow(sorted: readonly number[], value: number): number {
+  let [low, high] = [0, sorted.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((sorted[mid] as number) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Number tokens that follow a path separator: `0` or `0.1` (two segments), with their offsets. */
 function numericSegments(source: string): Array<{ start: number; digits: string }> {
+  // Lexing costs about as much as parsing: skip it when no separator is followed by a digit.
+  if (!/[./]\d/.test(source)) return [];
   const lexer = Object.create(PARSER.lexer) as JisonLexer;
   const out: Array<{ start: number; digits: string }> = [];
   try {
