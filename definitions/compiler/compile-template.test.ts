@@ -149,3 +149,66 @@ describe('templates: the sandbox', () => {
     expect(html).toBe('<b>&"');
   });
 });
+
+describe('templates: numeric path segments', () => {
+  const META = `${INPUTS}\n      meta: { type: object }`;
+  const metaSource = (message: string) =>
+    withSteps(`  - id: notify\n    send_chat_message:\n      title: t\n      message: '${message}'\n`, META);
+  const key20 = '12345678901234567890';
+  const metaScope: RunScope = {
+    inputs: {
+      tags: ['x', 'y'],
+      meta: { '1': 'one', '01': 'zero-one', [key20]: 'twenty', list: [['a', 'b']] },
+    },
+    steps: {},
+  };
+  const renderMeta = (message: string) =>
+    renderTemplate((planOf(metaSource(message)).steps[0] as ChatPlanStep).message, metaScope);
+
+  it('reads .0 at the end of a path, as an argument of default and as the list of #each', () => {
+    expect(render('{{inputs.tags.0}}|{{inputs.tags.1}}|{{inputs.tags.2}}')).toBe('x|y|');
+    expect(render('{{default inputs.tags.0 "none"}} {{default inputs.tags.5 "none"}}')).toBe('x none');
+    expect(render('{{#if (len inputs.tags.0)}}one{{/if}}{{#each inputs.tags.0}}a{{else}}b{{/each}}')).toBe(
+      'oneb',
+    );
+    expect(renderMeta('{{#each inputs.meta.list.0}}{{this}}{{/each}} {{inputs.meta.list.0.1}}')).toBe('ab b');
+  });
+
+  it('keeps the spelling of numeric keys: [01] reads key 01 and a 20-digit key reads that key', () => {
+    expect(
+      renderMeta(`{{inputs.meta.[01]}}|{{inputs.meta.[1]}}|{{inputs.meta.1}}|{{inputs.meta.${key20}}}`),
+    ).toBe('zero-one|one|one|twenty');
+    expect(renderMeta(`{{inputs.meta.[${key20}]}}|{{inputs.tags.[1]}}`)).toBe('twenty|y');
+    // `01` is not how an index is written, so it names a field, and a list has none.
+    expect(diagnosticsOf(metaSource('{{inputs.tags.[01]}}')).map((d) => [d.code, d.column])).toEqual([
+      ['UNKNOWN_INPUT', 17 + 2],
+    ]);
+  });
+
+  it('points diagnostics past a rewritten segment at the source column', () => {
+    // `{{inputs.tags.0}}` is 17 characters; the template starts in column 17.
+    expect(errorsOf('{{inputs.tags.0}}{{steps.ghost.x}}')).toEqual([
+      ['UNKNOWN_STEP', 17 + 17 + 2, 'The reference names a step that does not exist.'],
+    ]);
+  });
+
+  it('refuses a number literal that JavaScript cannot hold exactly, with its position', () => {
+    const huge = '9'.repeat(400);
+    expect(diagnosticsOf(source(`{{default inputs.name ${huge}}}`))).toEqual([
+      {
+        code: 'INVALID_VALUE',
+        path: 'steps[1].send_chat_message.message',
+        line: 16,
+        column: 17 + 22,
+        message: 'A number literal must lie between -9007199254740991 and 9007199254740991.',
+      },
+    ]);
+    expect(errorsOf('{{default inputs.name 12345678901234567890}}')).toEqual([
+      ['INVALID_VALUE', 39, 'A number literal must lie between -9007199254740991 and 9007199254740991.'],
+    ]);
+    const missing = 'steps.search.results.5.domain';
+    expect(render(`{{default ${missing} 9007199254740991}} {{default ${missing} -2.50}}`)).toBe(
+      '9007199254740991 -2.5',
+    );
+  });
+});

@@ -9,6 +9,7 @@ import type { HelperName, Reference, TemplateNode, ValueExpr } from '../runtime/
 import { listElement, type SchemaShape, type SchemaWalk } from '../schema/schema-path.js';
 import { lineStarts } from '../source/source-map.js';
 import { checkReference, type ReferenceScope, type ReferenceSite } from './reference-checker.js';
+import { bracketNumericSegments, type BracketedTemplate } from './numeric-segments.js';
 import { toSegment } from './reference-syntax.js';
 
 const HELPER_ARITY: Record<HelperName, number> = { len: 1, json: 1, default: 2 };
@@ -23,7 +24,9 @@ export function compileTemplate(text: string, scope: ReferenceScope, site: Refer
 }
 
 class TemplateCompiler {
-  private readonly starts: number[];
+  private starts: number[] = [];
+  /** The text given to the parser: digit segments at the end of a path in bracket form. */
+  private parsed: BracketedTemplate = { text: '', toSource: (offset) => offset };
   /** How many `#each` blocks enclose the node being compiled. */
   private eachDepth = 0;
 
@@ -31,9 +34,7 @@ class TemplateCompiler {
     private readonly text: string,
     private readonly scope: ReferenceScope,
     private readonly site: ReferenceSite,
-  ) {
-    this.starts = lineStarts(text);
-  }
+  ) {}
 
   compile(): TemplateNode[] {
     if (this.text.length > LIMITS.maxTemplateChars) {
@@ -48,13 +49,19 @@ class TemplateCompiler {
       this.report('TEMPLATE_NOT_ALLOWED', 'Raw blocks ({{{{...}}}}) are not allowed.', raw);
       return [];
     }
+    this.parsed = bracketNumericSegments(this.text);
+    this.starts = lineStarts(this.parsed.text);
     let program: hbs.AST.Program;
     try {
-      program = Handlebars.parse(this.text);
+      program = Handlebars.parse(this.parsed.text);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 1);
-      this.report('TEMPLATE_SYNTAX', syntaxMessage(message), this.starts[line - 1] ?? 0);
+      this.report(
+        'TEMPLATE_SYNTAX',
+        syntaxMessage(message),
+        this.parsed.toSource(this.starts[line - 1] ?? 0),
+      );
       return [];
     }
     return this.program(program, undefined);
@@ -62,7 +69,7 @@ class TemplateCompiler {
 
   private offset(loc: Loc): number | undefined {
     if (!loc) return undefined;
-    return (this.starts[loc.start.line - 1] ?? 0) + loc.start.column;
+    return this.parsed.toSource((this.starts[loc.start.line - 1] ?? 0) + loc.start.column);
   }
 
   private report(
@@ -188,8 +195,9 @@ class TemplateCompiler {
 
   private expression(node: hbs.AST.Expression, item: SchemaShape | undefined): ValueExpr | undefined {
     switch (node.type) {
-      case 'StringLiteral':
       case 'NumberLiteral':
+        return this.number(node as hbs.AST.NumberLiteral);
+      case 'StringLiteral':
       case 'BooleanLiteral':
         return { kind: 'literal', value: (node as hbs.AST.StringLiteral).value };
       case 'NullLiteral':
@@ -203,6 +211,20 @@ class TemplateCompiler {
         this.report('TEMPLATE_NOT_ALLOWED', `Unsupported expression ${node.type}.`, this.offset(node.loc));
         return undefined;
     }
+  }
+
+  /**
+   * A number literal must keep its value: one whose integer part passes the safe integer range
+   * (a 400-digit literal would become Infinity, a 20-digit one a rounded number) is refused.
+   */
+  private number(node: hbs.AST.NumberLiteral): ValueExpr | undefined {
+    if (Number.isSafeInteger(Math.trunc(node.value))) return { kind: 'literal', value: node.value };
+    this.report(
+      'INVALID_VALUE',
+      `A number literal must lie between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`,
+      this.offset(node.loc),
+    );
+    return undefined;
   }
 
   private path(

@@ -2,6 +2,7 @@
  * The textual forms of references: `$nodes.<step>.output<path>`, `steps.<step><path>` and
  * `inputs.<name><path>`, where a path is any run of `.field`, `.0`, `[0]` and `[]`.
  */
+import { CANONICAL_INDEX } from '../runtime/lookup.js';
 import { EACH_SEGMENT, type PathSegment, type Reference } from '../runtime/plan.js';
 
 /** A reference found in text, with where it ends. */
@@ -16,9 +17,13 @@ function readWith(pattern: RegExp, text: string, pos: number): string | undefine
   return pattern.exec(text)?.[0];
 }
 
-/** Turns a textual segment into a path segment: digit runs become array indices. */
+/**
+ * Turns a textual segment into a path segment. A canonical index (`0`, `12`) within the safe
+ * integer range becomes a number; every other spelling (`01`, a 20-digit run) stays the key as
+ * written, so it reads that key of an object.
+ */
 export function toSegment(part: string): PathSegment {
-  return /^\d+$/.test(part) ? Number(part) : part;
+  return CANONICAL_INDEX.test(part) && Number.isSafeInteger(Number(part)) ? Number(part) : part;
 }
 
 /** Reads `.field`, `.0`, `[0]` and `[]` segments from `pos`. */
@@ -44,7 +49,7 @@ function scanPath(
       if (digits === undefined || text[pos + 1 + digits.length] !== ']') {
         return { message: 'Expected "[<index>]" or "[]".', at: pos };
       }
-      path.push(Number(digits));
+      path.push(toSegment(digits));
       pos += digits.length + 2;
     } else {
       return { path, end: pos };

@@ -7,6 +7,9 @@ import { EACH_SEGMENT, type PathSegment, type Reference, type RunScope } from '.
 /** Property names no path may touch, whatever the data holds. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** An array index as JavaScript spells it: no sign, no leading zero. */
+export const CANONICAL_INDEX = /^(?:0|[1-9]\d*)$/;
+
 /** The innermost-last stack of `#each` frames a template is rendering inside. */
 export interface EachFrame {
   item: unknown;
@@ -19,7 +22,9 @@ export function ownProperty(value: unknown, segment: PathSegment): unknown {
   if (typeof segment === 'string' && FORBIDDEN_SEGMENTS.has(segment)) return undefined;
   if (Array.isArray(value)) {
     if (segment === 'length') return value.length;
-    const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+    // A key spelled as a canonical index (`0`, `12`, not `01`) reads an element, as in JavaScript.
+    const index =
+      typeof segment === 'number' ? segment : CANONICAL_INDEX.test(segment) ? Number(segment) : -1;
     return Number.isInteger(index) && index >= 0 && index < value.length
       ? (value[index] as unknown)
       : undefined;

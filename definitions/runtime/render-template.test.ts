@@ -143,7 +143,7 @@ describe('renderTemplate budget', () => {
 
   it('shares one budget between renders given the same budget object', () => {
     const nodes = [loop([x])];
-    const budget = new RenderBudget({ maxIterations: 5, maxChars: 100 });
+    const budget = new RenderBudget({ ...RENDER_BUDGET, maxIterations: 5, maxChars: 100 });
     const run = { inputs: { items: items(3) }, steps: {} };
     expect(renderTemplate(nodes, run, budget)).toBe('xxx');
     expect(() => renderTemplate(nodes, run, budget)).toThrow(TemplateBudgetError);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InputTemplate, RunScope } from './plan.js';
+import { RENDER_BUDGET, RenderBudget } from './budget.js';
 import { resolveInput } from './resolve-input.js';
 
 const scope: RunScope = {
@@ -76,5 +77,29 @@ describe('resolveInput', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.keys(out)).toEqual(['__proto__']);
     expect(out.polluted).toBeUndefined();
+  });
+});
+
+describe('resolveInput budget', () => {
+  it('charges every text template of one input to one render budget', () => {
+    // Each field alone renders 3 iterations; the budget of 5 runs out in the second field.
+    const loop: InputTemplate = {
+      kind: 'text',
+      template: [
+        {
+          kind: 'each',
+          list: { kind: 'ref', ref: { root: 'inputs', name: 'items', path: [] } },
+          body: [{ kind: 'text', text: 'x' }],
+          else: [],
+        },
+      ],
+    };
+    const template: InputTemplate = { kind: 'array', items: [loop, loop] };
+    const run = { inputs: { items: [1, 2, 3] }, steps: {} };
+    expect(resolveInput(template, run)).toEqual(['xxx', 'xxx']);
+    const small = new RenderBudget({ ...RENDER_BUDGET, maxIterations: 5 });
+    expect(() => resolveInput(template, run, small)).toThrow(
+      expect.objectContaining({ code: 'TEMPLATE_TOO_LARGE', limit: 'iterations', max: 5 }),
+    );
   });
 });

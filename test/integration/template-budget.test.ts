@@ -38,6 +38,26 @@ describe('template budget on a real Temporal server', () => {
     await h?.close();
   });
 
+  /** Waits for the run to fail with TEMPLATE_TOO_LARGE at its `notify` step, in one workflow task. */
+  async function expectFailedAtOnce(taskId: string): Promise<void> {
+    const failed = await h.waitForTask(taskId, (t) => t.status === 'failed', 15_000);
+    expect(failed.error).toEqual({
+      code: 'TEMPLATE_TOO_LARGE',
+      message: 'A step failed: The template renders more than the budget allows.',
+      details: { step: 'notify' },
+    });
+    expect(failed.steps).toEqual([
+      expect.objectContaining({
+        id: 'notify',
+        status: 'failed',
+        error: { code: 'TEMPLATE_TOO_LARGE', message: 'The template renders more than the budget allows.' },
+      }),
+    ]);
+    // Failed at once: one workflow task, no retry loop.
+    const raw = await h.env.client.workflow.getHandle(taskId).fetchHistory();
+    expect(raw.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toHaveLength(0);
+  }
+
   it('fails the nested-loop probe fast with TEMPLATE_TOO_LARGE while an ordinary run completes', async () => {
     const probe = await h.request('POST', '/v1/workflows', PROBE, 'application/yaml');
     expect(probe.status).toBe(201);
@@ -58,28 +78,38 @@ describe('template budget on a real Temporal server', () => {
     const ordinaryMs = Date.now() - t0;
     expect(done.result.outputs.shout).toEqual({ results: ['CALM'], result_count: 1 });
 
-    const failed = await h.waitForTask(run.json.task_id, (t) => t.status === 'failed', 15_000);
+    await expectFailedAtOnce(run.json.task_id);
     const probeMs = Date.now() - t0;
-    expect(failed.error).toEqual({
-      code: 'TEMPLATE_TOO_LARGE',
-      message: 'A step failed: The template renders more than the budget allows.',
-      details: { step: 'notify' },
-    });
-    expect(failed.steps).toEqual([
-      expect.objectContaining({
-        id: 'notify',
-        status: 'failed',
-        error: { code: 'TEMPLATE_TOO_LARGE', message: 'The template renders more than the budget allows.' },
-      }),
-    ]);
-    // Failed at once: one workflow task, no retry loop.
-    const raw = await h.env.client.workflow.getHandle(run.json.task_id).fetchHistory();
-    expect(raw.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toHaveLength(0);
     const rssGrowthMb = Math.round((process.memoryUsage().rss - rssBefore) / 1e6);
     console.log(
       `template probe: failed after ${probeMs} ms; ordinary run ${ordinaryMs} ms; rss +${rssGrowthMb} MB`,
     );
     expect(probeMs).toBeLessThan(10_000);
+  });
+
+  it.each([
+    [
+      '#if (json blob) inside 9,261 iterations',
+      '{{#each inputs.items}}{{#each inputs.items}}{{#each inputs.items}}{{#if (json inputs.blob)}}y{{/if}}{{/each}}{{/each}}{{/each}}',
+    ],
+    ['len of json nested 17 deep', `{{len ${'(json '.repeat(17)}inputs.blob${')'.repeat(17)}}}`],
+  ])('fails %s with TEMPLATE_TOO_LARGE, not INTERNAL', async (_name, message) => {
+    const source = JSON.stringify({
+      title: 'Json probe',
+      start_when: { manual: { inputs: { blob: { type: 'object' }, items: { type: 'array' } } } },
+      steps: [{ id: 'notify', send_chat_message: { title: 'Probe', message } }],
+    });
+    const created = await h.request('POST', '/v1/workflows', source, 'application/json');
+    expect(created.status).toBe(201);
+    const inputs = {
+      blob: { text: 'a"b\\c/'.repeat(5_000) },
+      items: Array.from({ length: 21 }, (_, i) => i),
+    };
+    const t0 = Date.now();
+    const run = await h.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs });
+    expect(run.status).toBe(202);
+    await expectFailedAtOnce(run.json.task_id);
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('refuses run inputs past the total size limit with RUN_INPUTS_TOO_LARGE and the input path', async () => {
