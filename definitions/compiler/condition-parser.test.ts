@@ -102,6 +102,24 @@ describe('step conditions', () => {
       diagnosticsOf(withSteps(SEARCH_STEP + chatIf('$nodes.search.output.count > 1'), manual)),
     ).toMatchObject([{ code: 'UNKNOWN_OUTPUT_FIELD', line: 13, column: 9 }]);
   });
+
+  it('refuses a number literal past the safe-integer range at its column, and keeps one inside it', () => {
+    const huge = '9'.repeat(400);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP + chatIf(`inputs.count > ${huge}`), manual))).toEqual([
+      expect.objectContaining({
+        code: 'CONDITION_SYNTAX',
+        path: 'steps[1].if',
+        line: 13,
+        column: 24,
+        message: expect.stringContaining('A number literal must lie within ±9007199254740991.'),
+      }),
+    ]);
+    expect(parse('inputs.count > -9007199254740991').node).toMatchObject({
+      kind: 'compare',
+      right: { kind: 'literal', value: -9007199254740991 },
+    });
+    expect(parseCondition('inputs.count > 9007199254740992')).toMatchObject({ ok: false, offset: 15 });
+  });
 });
 
 describe('conditions on steps that may have been skipped', () => {

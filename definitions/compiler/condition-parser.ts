@@ -111,8 +111,12 @@ class ConditionParser {
     NUMBER.lastIndex = start;
     const number = NUMBER.exec(this.text)?.[0];
     if (number !== undefined) {
+      const value = Number(number);
+      // Past the safe-integer range a literal loses its value (and Infinity is stored as null).
+      if (Math.abs(value) > Number.MAX_SAFE_INTEGER)
+        throw new ConditionSyntaxError('A number literal must lie within ±9007199254740991.', start);
       this.pos += number.length;
-      return { kind: 'literal', value: Number(number) };
+      return { kind: 'literal', value };
     }
     if (startsReference(this.text, start)) {
       const scanned = scanReference(this.text, start);
