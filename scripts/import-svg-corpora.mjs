@@ -18,7 +18,8 @@ const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/
 /** line-md icons kept besides the ones that add an (element, attributeName) pair: every Nth. */
 const LINE_MD_STRIDE = 12;
 
-const git = (dir, ...args) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+const git = (dir, ...args) =>
+  execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
 const head = (dir) => git(dir, 'rev-parse', 'HEAD').trim();
 const show = (dir, file) => git(dir, 'show', `HEAD:${file}`);
 const write = (name, data) => writeFileSync(path.join(OUT, name), JSON.stringify(data, null, 1) + '\n');
