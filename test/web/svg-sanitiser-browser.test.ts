@@ -17,6 +17,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../lib/sanitize/svg.js';
+import { SVG_XSS_CORPUS } from '../helpers/svg-xss-corpus.js';
 import { CHROMIUM, hasChromium, SKIP_REASON } from './chromium.js';
 
 const ORIGIN = 'http://judge.invalid';
@@ -37,6 +38,19 @@ const vectors = (file: string): Vector[] =>
       vectors: Vector[];
     }
   ).vectors;
+
+/** The icons of test/fixtures/svg/animated-icons.json as whole SVG documents. */
+function animatedIcons(): string[] {
+  const { sets } = JSON.parse(
+    readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/svg/animated-icons.json'), 'utf8'),
+  ) as { sets: Record<string, { width: number; height: number; icons: Record<string, string> }> };
+  return Object.values(sets).flatMap((set) =>
+    Object.values(set.icons).map(
+      (body) =>
+        `<svg xmlns="${NS}" width="24" height="24" viewBox="0 0 ${set.width} ${set.height}">${body}</svg>`,
+    ),
+  );
+}
 
 interface Verdict {
   executions: string[];
@@ -150,6 +164,9 @@ function renderings(served: string[]): Map<string, { type: string; body: string 
   return pages;
 }
 
+/** How many of test/helpers/svg-xss-corpus.ts come back sanitised rather than refused. */
+const SERVED_OF_OURS = 37;
+
 const emptyVerdict = (): Verdict => ({
   executions: [],
   requests: [],
@@ -192,12 +209,12 @@ describe.skipIf(!hasChromium)(`the SVG sanitiser judged in chromium (${SKIP_REAS
     expect(v.requests.sort()).toEqual([`${ORIGIN}/remote.png`, `${ORIGIN}/x`]);
   });
 
-  it('no public vector runs script, loads anything or crashes the page once sanitised', async () => {
+  it('no vector runs script, loads anything or crashes the page once sanitised', async () => {
     const corpus = [...vectors('dompurify-vectors.json'), ...vectors('h5sc-vectors.json')];
-    const variants = corpus.flatMap((c) => [
-      c.payload,
-      `<svg xmlns="${NS}" xmlns:xlink="${XLINK}">${c.payload}</svg>`,
-    ]);
+    const variants = [
+      ...corpus.flatMap((c) => [c.payload, `<svg xmlns="${NS}" xmlns:xlink="${XLINK}">${c.payload}</svg>`]),
+      ...SVG_XSS_CORPUS.map((c) => c.body),
+    ];
     const served = new Set<string>();
     let refused = 0;
     const exceptions: string[] = [];
@@ -209,17 +226,21 @@ describe.skipIf(!hasChromium)(`the SVG sanitiser judged in chromium (${SKIP_REAS
         else exceptions.push(String(err));
       }
     }
+    // The animated icons too: their animations run while the pages settle.
+    const icons = animatedIcons().map(sanitizeSvg);
     const v = emptyVerdict();
-    const pages = renderings([...served]);
+    const pages = renderings([...served, ...icons]);
     await judge(browser, pages, v);
     console.info(
-      `svg sanitiser in chromium: ${corpus.length} vectors, ${variants.length} variants, ` +
+      `svg sanitiser in chromium: ${corpus.length} public vectors + ${SVG_XSS_CORPUS.length} of ours, ` +
+        `${variants.length} variants, ` +
         `${variants.length - refused - exceptions.length} sanitised (${served.size} distinct), ${refused} refused, ` +
-        `${pages.size} pages; ${v.executions.length} executions, ${v.requests.length} requests, ${v.crashes} crashes`,
+        `${icons.length} animated icons; ${pages.size} pages; ${v.executions.length} executions, ${v.requests.length} requests, ${v.crashes} crashes`,
     );
     expect(exceptions).toEqual([]);
-    expect(corpus.length).toBe(372);
-    expect(variants.length - refused).toBe(387);
+    expect([corpus.length, SVG_XSS_CORPUS.length, variants.length]).toEqual([372, 40, 784]);
+    expect(variants.length - refused).toBe(387 + SERVED_OF_OURS);
+    expect(icons).toHaveLength(160);
     expect(v).toEqual(emptyVerdict());
   }, 120_000);
 });
