@@ -18,7 +18,8 @@ export type PowerFault =
   | { type: 'status'; status: number; times?: number }
   | { type: 'rate_limited'; retryAfterSeconds: number; times?: number }
   | { type: 'malformed'; times?: number }
-  | { type: 'unsafe_svg'; times?: number }
+  /** The schematic with script, a `javascript:` link and a remote image, or `body` as it is. */
+  | { type: 'unsafe_svg'; body?: string; times?: number }
   | { type: 'slow_parts'; ms: number; times?: number };
 
 export interface PowerRequestRecord {
@@ -143,8 +144,10 @@ export async function startPowerSimulator(opts: PowerSimulatorOptions = {}): Pro
     const found = parseSolutionId(decodeURIComponent(m[1]!));
     if (!found) return json(res, 404, { message: 'Solution not found' });
     if (m[2] === 'schsvg') {
-      const unsafe = takeFault((f) => f.type === 'unsafe_svg') !== undefined;
-      return send(res, 200, 'image/svg+xml', schematicSvg(found.device, found.req, unsafe));
+      const unsafe = takeFault((f) => f.type === 'unsafe_svg');
+      if (unsafe?.type === 'unsafe_svg' && unsafe.body !== undefined)
+        return send(res, 200, 'image/svg+xml', unsafe.body);
+      return send(res, 200, 'image/svg+xml', schematicSvg(found.device, found.req, unsafe !== undefined));
     }
     const slow = takeFault((f) => f.type === 'slow_parts');
     if (slow?.type === 'slow_parts') await sleep(slow.ms);

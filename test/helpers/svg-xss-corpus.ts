@@ -80,6 +80,12 @@ export const SVG_XSS_CORPUS: { name: string; body: string }[] = [
     name: 'namespace confusion math',
     body: svg('<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>'),
   },
+  {
+    name: 'animate values with javascript:',
+    body: svg('<a><animate attributeName="fill" values="javascript:alert(1)"/><circle r="4"/></a>'),
+  },
+  { name: 'frameset after the svg', body: `${svg('<rect/>')}<frameset>` },
+  { name: 'frameset with onload', body: `<frameset onload="alert(1)">${svg('<rect/>')}` },
   { name: 'not svg at all', body: '<html><body onload="alert(1)"><script>alert(1)</script></body></html>' },
 ];
 

@@ -216,6 +216,44 @@ describe('design icons against the icon API simulator (ICON_URL set)', () => {
     }
   });
 
+  it('answers the 502 envelope, never 500, for input the sanitiser cannot read', async () => {
+    const unreadable = [
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg><frameset>',
+      `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(5000)}</svg>`,
+      '<svg xmlns="http://www.w3.org/2000/svg">\u0001<rect/></svg>',
+    ];
+    for (const [i, body] of unreadable.entries()) {
+      sim.setFaults([{ type: 'unsafe-svg', body }]);
+      const res = await get(h, `${SVG}/mdi/home.svg?height=${300 + i}`);
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'UNSAFE_CONTENT',
+          message: 'The icon could not be made safe, so it is not served.',
+          details: { provider: 'icons' },
+        },
+      });
+    }
+  });
+
+  it('serves an animated icon with its animations and strips an animation that sets a link', async () => {
+    const spinner =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 4a8 8 0 0 1 8 8"><animateTransform attributeName="transform" dur="0.75s" repeatCount="indefinite" type="rotate" values="0 12 12;360 12 12"/></path></svg>';
+    sim.setFaults([{ type: 'unsafe-svg', body: spinner }]);
+    const ok = await get(h, `${SVG}/svg-spinners/ring.svg?height=24`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe(spinner);
+    sim.setFaults([
+      {
+        type: 'unsafe-svg',
+        body: spinner.replace('</path>', '</path><set attributeName="href" to="javascript:alert(1)"/>'),
+      },
+    ]);
+    const stripped = await get(h, `${SVG}/svg-spinners/ring.svg?height=25`);
+    expect(stripped.statusCode).toBe(200);
+    expect(stripped.body).toBe(spinner);
+  });
+
   it('maps upstream 5xx to 503, a missing icon to 404 and a malformed SVG to 502', async () => {
     sim.setFaults([{ type: 'status', status: 500, route: 'svg' }]);
     const down = await get(h, `${SVG}/mdi/home.svg?height=40`);

@@ -263,6 +263,27 @@ describe('electronics: power designs', () => {
     expect(sim.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   }, 60_000);
 
+  it('a schematic the sanitiser cannot read fails the task with UNSAFE_CONTENT, not INTERNAL', async () => {
+    sim.setFault({
+      type: 'unsafe_svg',
+      body: '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg><frameset>',
+    });
+    const bad = await h.request('POST', DESIGN, {
+      requests: [{ solution_id: '10652-5000-2000-10000-24000-30' }],
+    });
+    expect(bad.status).toBe(202);
+    const failed = await h.waitForTask(bad.json.task_id, (t) => t.status === 'failed', 30_000);
+    expect(failed.error).toEqual({
+      code: 'UNSAFE_CONTENT',
+      message: 'The schematic could not be made safe to show.',
+      details: { provider: 'power', reason: 'no single svg root' },
+    });
+    const embed = await file(bad.json.embed_id, 'preview');
+    expect(embed.statusCode).toBe(409);
+    expect(embed.json().error.code).toBe('EMBED_FAILED');
+    sim.reset();
+  }, 60_000);
+
   it('a malformed upstream answer fails the task with UPSTREAM_MALFORMED and quotes nothing of it', async () => {
     sim.reset();
     sim.setFault({ type: 'malformed' });
