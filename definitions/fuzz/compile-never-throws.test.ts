@@ -85,7 +85,7 @@ describe('the compiler never throws', () => {
       fc.property(text, format, (source, fmt) => {
         compileChecked(source + MARKER, fmt);
       }),
-      fuzzParams(400),
+      fuzzParams(200),
     );
   });
 
@@ -95,7 +95,7 @@ describe('the compiler never throws', () => {
       fc.property(fc.uint8Array({ maxLength: 4096 }), format, (bytes, fmt) => {
         compileChecked(decoder.decode(bytes) + MARKER, fmt);
       }),
-      fuzzParams(200),
+      fuzzParams(100),
     );
   });
 
@@ -114,10 +114,10 @@ describe('the compiler never throws', () => {
           expect(codes(json)).toEqual(codes(yaml));
         }
       }),
-      fuzzParams(300),
+      fuzzParams(150),
     );
     // The generator is useful only if most of what it makes compiles.
-    expect(compiled / fuzzParams(300).numRuns).toBeGreaterThan(0.5);
+    expect(compiled / fuzzParams(150).numRuns).toBeGreaterThan(0.5);
   });
 
   it('on mutated definitions (keys, types, templates, nesting, huge strings, unicode)', () => {
@@ -131,7 +131,7 @@ describe('the compiler never throws', () => {
           compileChecked(source, style.format);
         },
       ),
-      fuzzParams(400),
+      fuzzParams(200),
     );
   });
 
@@ -140,7 +140,7 @@ describe('the compiler never throws', () => {
       fc.property(definition, fc.array(textMutation, { minLength: 1, maxLength: 4 }), (data, mutations) => {
         compileChecked(mutateText(toSource(data, 'yaml'), mutations), 'yaml');
       }),
-      fuzzParams(400),
+      fuzzParams(200),
     );
   });
 
@@ -152,7 +152,7 @@ describe('the compiler never throws', () => {
       fc.property(definition, fc.array(jsonMutation, { minLength: 1, maxLength: 4 }), (data, mutations) => {
         compileChecked(mutateText(toSource(data, 'json'), mutations), 'json');
       }),
-      fuzzParams(200),
+      fuzzParams(100),
     );
   });
 
@@ -166,7 +166,7 @@ describe('the compiler never throws', () => {
           ['TOO_LARGE', '', 1, 1],
         ]);
       }),
-      fuzzParams(20),
+      fuzzParams(10),
     );
   });
 });

@@ -10,7 +10,6 @@ import { openStore, type Store } from '../../lib/store/db.js';
 import { TEST_KEYRING } from '../../test/helpers/fixtures.js';
 import { decideOutputShape } from '../compiler/compile-decide.js';
 import type { Plan, RunScope } from '../runtime/plan.js';
-import type { DecideSource } from '../schema/definition-schema.js';
 import { compileForTest, planOf, withSteps } from '../testing/compile.js';
 import { createTestCatalog } from '../testing/test-catalog.js';
 import { definitionArbitraries, sourceStyle, toSource } from './definition-arbitraries.js';
@@ -30,7 +29,7 @@ function scopeFor(plan: Plan): fc.Arbitrary<RunScope> {
       step.kind === 'skill'
         ? catalog.get(step.skill)?.workflowOutput
         : step.kind === 'decide'
-          ? decideOutputShape({ ...step.decision, question: '' } as DecideSource)[0]
+          ? decideOutputShape({ ...step.decision, question: '' })[0]
           : undefined;
     outputs[step.id] = schema
       ? arbitraryOf(jsonSchemaOf(schema as never, 'output'))
@@ -41,7 +40,7 @@ function scopeFor(plan: Plan): fc.Arbitrary<RunScope> {
       requiredKeys: [],
     }),
     steps: fc.record(outputs, { requiredKeys: [] }),
-  }) as fc.Arbitrary<RunScope>;
+  });
 }
 
 /** Compiles, stores and loads, passes to the workflow, and renders before and after. */
@@ -75,9 +74,9 @@ describe('a plan survives store → load → render unchanged', () => {
         const scope = gen(() => scopeFor(result.plan));
         await roundTrip(store, source, result.plan, scope);
       }),
-      { ...fuzzParams(120), maxSkipsPerRun: 10 },
+      { ...fuzzParams(60), maxSkipsPerRun: 10 },
     );
-    expect(compiled).toBe(fuzzParams(120).numRuns);
+    expect(compiled).toBe(fuzzParams(60).numRuns);
   });
 
   // Defects in the template compiler, kept as failing cases until it is fixed.
