@@ -191,7 +191,7 @@ function applyOne(slot: Slot, m: TreeMutation, all: Slot[]): void {
   switch (m.kind) {
     case 'delete':
       if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 1);
-      else delete (slot.parent as Record<string, unknown>)[slot.key];
+      else delete slot.parent[slot.key];
       return;
     case 'duplicate':
       if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 0, structuredClone(value));
@@ -207,7 +207,7 @@ function applyOne(slot: Slot, m: TreeMutation, all: Slot[]): void {
     }
     case 'rename':
       if (Array.isArray(slot.parent)) return put(slot, { [m.key]: value });
-      delete (slot.parent as Record<string, unknown>)[slot.key];
+      delete slot.parent[slot.key];
       return put({ parent: slot.parent, key: m.key }, value);
     case 'retype':
       return put(slot, structuredClone(m.value));

@@ -67,14 +67,14 @@ export const templateParts: fc.Arbitrary<TemplatePart[]> = fc.letrec<{
       negate: fc.boolean(),
       pick: fc.nat(),
       sub: fc.boolean(),
-      then: tie('parts') as fc.Arbitrary<TemplatePart[]>,
-      else: tie('parts') as fc.Arbitrary<TemplatePart[]>,
+      then: tie('parts'),
+      else: tie('parts'),
     }),
     fc.record({
       t: fc.constant('each' as const),
       pick: fc.nat(),
-      body: tie('parts') as fc.Arbitrary<TemplatePart[]>,
-      else: tie('parts') as fc.Arbitrary<TemplatePart[]>,
+      body: tie('parts'),
+      else: tie('parts'),
     }),
     fc.record({
       t: fc.constant('item' as const),
