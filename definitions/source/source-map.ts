@@ -37,9 +37,19 @@ export function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** Positions of a parsed source, with a factory for diagnostics. */
+/** A node of the path trie: its span, and its children by key or index. */
+interface PathNode {
+  span?: NodeSpan;
+  children?: Map<string | number, PathNode>;
+}
+
+/**
+ * Positions of a parsed source, with a factory for diagnostics. Spans live in a trie keyed by
+ * path segment, so recording or finding a node costs one step per segment: formatting every
+ * path as a string key made deeply nested sources cost the square of their depth.
+ */
 export class SourceMap {
-  private readonly spans = new Map<string, NodeSpan>();
+  private readonly root: PathNode = {};
   private readonly starts: number[];
 
   constructor(source: string) {
@@ -48,16 +58,30 @@ export class SourceMap {
 
   /** Records the span of the node at `path`. */
   set(path: DocPath, span: NodeSpan): void {
-    this.spans.set(formatPath(path), span);
+    let node = this.root;
+    for (const segment of path) {
+      node.children ??= new Map();
+      let child = node.children.get(segment);
+      if (!child) {
+        child = {};
+        node.children.set(segment, child);
+      }
+      node = child;
+    }
+    node.span = span;
   }
 
   /** The span of the node at `path`, or of its nearest recorded ancestor. */
   span(path: DocPath): NodeSpan | undefined {
-    for (let n = path.length; n >= 0; n--) {
-      const span = this.spans.get(formatPath(path.slice(0, n)));
-      if (span) return n === path.length ? span : { start: span.keyStart ?? span.start };
+    let node: PathNode | undefined = this.root;
+    let nearest = this.root.span;
+    for (const segment of path) {
+      node = node.children?.get(segment);
+      if (!node) break;
+      if (node.span) nearest = node.span;
     }
-    return undefined;
+    if (node?.span) return node.span;
+    return nearest && { start: nearest.keyStart ?? nearest.start };
   }
 
   /** 1-based line and column of a string offset. */
