@@ -207,9 +207,7 @@ function buildDefinition(
 function readableOf(id: string, output: JsonSchema | undefined): Readable[] {
   if (!output) return [];
   return outputPaths(output, 3).map((p) => ({
-    // A final index is written `.[0]`; `.0` at the end of a template path is a known defect
-    // that the regression tests keep (`it.fails`).
-    template: `steps.${id}.${p.path.replace(/\.(\d+)$/, '.[$1]')}`,
+    template: `steps.${id}.${p.path}`,
     condition: `$nodes.${id}.output.${p.path}`,
     plain: `steps.${id}.${p.path}`,
     schema: p.schema,

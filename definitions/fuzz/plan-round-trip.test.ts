@@ -79,26 +79,21 @@ describe('a plan survives store → load → render unchanged', () => {
     expect(compiled).toBe(fuzzParams(60).numRuns);
   });
 
-  // Defects in the template compiler, kept as failing cases until it is fixed.
-  it.fails(
-    'a 400-digit number literal renders the same after the plan is stored (compile-template.ts keeps Infinity, which JSON stores as null)',
-    async () => {
-      const source = withSteps(
-        `  - id: n\n    send_chat_message: { title: t, message: "{{default inputs.x ${'9'.repeat(400)}}}" }\n`,
-        '  manual: { inputs: { x: { type: string } } }',
-      );
-      await roundTrip(store, source, planOf(source), { inputs: {}, steps: {} });
-    },
-  );
+  it('a number literal past the safe-integer range is refused at compile time, never stored as null', () => {
+    const source = withSteps(
+      `  - id: n\n    send_chat_message: { title: t, message: "{{default inputs.x ${'9'.repeat(400)}}}" }\n`,
+      '  manual: { inputs: { x: { type: string } } }',
+    );
+    const result = compileForTest(source);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.diagnostics.map((d) => d.code)).toEqual(['INVALID_VALUE']);
+  });
 
-  it.fails(
-    '`.0` at the end of a template path compiles (compile-template.ts answers TEMPLATE_SYNTAX)',
-    () => {
-      const source = withSteps(
-        `  - id: n\n    send_chat_message: { title: t, message: "{{inputs.tags.0}}" }\n`,
-        '  manual: { inputs: { tags: { type: array } } }',
-      );
-      expect(compileForTest(source).ok).toBe(true);
-    },
-  );
+  it('`.0` at the end of a template path compiles, and the plan round-trips', async () => {
+    const source = withSteps(
+      `  - id: n\n    send_chat_message: { title: t, message: "{{inputs.tags.0}}" }\n`,
+      '  manual: { inputs: { tags: { type: array } } }',
+    );
+    await roundTrip(store, source, planOf(source), { inputs: { tags: ['a'] }, steps: {} });
+  });
 });
