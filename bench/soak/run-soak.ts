@@ -123,7 +123,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       );
     const rate = capacity / 2;
     opts.log(
-      `capacity ${capacity.toFixed(1)} operations/s; driving ${rate.toFixed(1)}/s for ${opts.minutes} min`,
+      `capacity ${capacity.toFixed(1)} operations/s; driving ${rate.toFixed(1)}/s for ${WARMUP_MINUTES} min of warm-up, then ${opts.minutes} min`,
     );
 
     const rec = new Recorder(performance.now());
