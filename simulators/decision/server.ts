@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { choiceAnswer, noulAnswer, overlapScore, scoreAnswer } from './scoring.js';
+import { RequestLog } from '../request-log.js';
 
 /**
  * `status` answers `status` (429, 5xx); `missing_answer` drops the last question's answer;
@@ -105,7 +106,7 @@ export async function startDecisionSimulator(
 ): Promise<DecisionSimulator> {
   const apiKey = opts.apiKey ?? 'sim-decision-key';
   let fault: DecisionFault | undefined;
-  let log: DecisionRequestRecord[] = [];
+  const log = new RequestLog<DecisionRequestRecord>();
 
   const takeFault = (): DecisionFault | undefined => {
     const f = fault;
@@ -122,7 +123,7 @@ export async function startDecisionSimulator(
       fault = raw ? (JSON.parse(raw) as { fault?: DecisionFault }).fault : undefined;
       return send(res, 200, { fault: fault ?? null });
     }
-    if (url.pathname === '/__sim/requests') return send(res, 200, log);
+    if (url.pathname === '/__sim/requests') return send(res, 200, log.entries());
     let body: unknown = raw;
     try {
       body = JSON.parse(raw);
@@ -178,9 +179,9 @@ export async function startDecisionSimulator(
     setFault: (f) => {
       fault = f ? { ...f } : undefined;
     },
-    requests: () => log.map((r) => ({ ...r })),
+    requests: () => log.entries().map((r) => ({ ...r })),
     reset: () => {
-      log = [];
+      log.clear();
       fault = undefined;
     },
   };

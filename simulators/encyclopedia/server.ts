@@ -17,6 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EDITIONS, PNG_1X1, type Edition, type FixturePage } from './fixtures.js';
+import { RequestLog } from '../request-log.js';
 
 export type EncyclopediaFault =
   | { type: 'status'; status: number; times?: number }
@@ -67,7 +68,7 @@ export async function startEncyclopediaSimulator(
   opts: { port?: number } = {},
 ): Promise<EncyclopediaSimulator> {
   let fault: EncyclopediaFault | undefined;
-  let log: EncyclopediaRequestRecord[] = [];
+  const log = new RequestLog<EncyclopediaRequestRecord>();
   let origin = '';
   let port = 0;
 
@@ -268,9 +269,9 @@ export async function startEncyclopediaSimulator(
     setFault: (f) => {
       fault = f && { ...f };
     },
-    requests: () => [...log],
+    requests: () => log.entries(),
     reset: () => {
-      log = [];
+      log.clear();
       fault = undefined;
     },
     close: () =>

@@ -16,6 +16,7 @@ import {
   offlineIndex,
   searchOffline,
 } from '../../activities/providers/icons/offline.js';
+import { RequestLog } from '../request-log.js';
 
 export type IconRoute = 'search' | 'json' | 'svg';
 
@@ -55,7 +56,7 @@ export async function startIconSimulator(opts: { port?: number } = {}): Promise<
   const idx = offlineIndex();
   const provider = createOfflineProvider(idx);
   let faults: IconFault[] = [];
-  let log: IconRequestRecord[] = [];
+  const log = new RequestLog<IconRequestRecord>();
   const applies = (f: { route?: IconRoute }, route: IconRoute | 'other') => !f.route || f.route === route;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -162,10 +163,10 @@ export async function startIconSimulator(opts: { port?: number } = {}): Promise<
     setFaults: (f) => {
       faults = f;
     },
-    requests: () => [...log],
+    requests: () => log.entries(),
     reset: () => {
       faults = [];
-      log = [];
+      log.clear();
     },
     close: () =>
       new Promise<void>((r) => {

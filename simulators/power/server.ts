@@ -13,6 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bomComponents, parseSolutionId, schematicSvg, solutionsFor, type SimRequest } from './catalogue.js';
+import { RequestLog } from '../request-log.js';
 
 export type PowerFault =
   | { type: 'status'; status: number; times?: number }
@@ -103,7 +104,7 @@ export async function startPowerSimulator(opts: PowerSimulatorOptions = {}): Pro
   let fault: PowerFault | undefined;
   let latencyMs = opts.latencyMs ?? 2500;
   let container = opts.container ?? 'object';
-  let log: PowerRequestRecord[] = [];
+  const log = new RequestLog<PowerRequestRecord>();
 
   const takeFault = (applies: (f: PowerFault) => boolean): PowerFault | undefined => {
     const f = fault;
@@ -173,9 +174,9 @@ export async function startPowerSimulator(opts: PowerSimulatorOptions = {}): Pro
     setContainer: (c) => {
       container = c;
     },
-    requests: () => [...log],
+    requests: () => log.entries(),
     reset: () => {
-      log = [];
+      log.clear();
       fault = undefined;
     },
     close: () =>

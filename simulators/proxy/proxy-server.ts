@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createProxy } from 'proxy';
+import { RequestLog } from '../request-log.js';
 
 export interface ProxyLogEntry {
   method: string;
@@ -52,7 +53,7 @@ function credentialsMatch(req: IncomingMessage, username: string, password: stri
 
 /** Starts the proxy on 127.0.0.1 (port 0 = any free port). */
 export async function startProxy(opts: ProxyOptions): Promise<ProxySimulator> {
-  let entries: ProxyLogEntry[] = [];
+  const entries = new RequestLog<ProxyLogEntry>();
   const sockets = new Set<Socket>();
   const server = createProxy(createServer());
   server.authenticate = (req) => {
@@ -74,9 +75,9 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxySimulator> {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
-    log: () => entries.map((e) => ({ ...e })),
+    log: () => entries.entries().map((e) => ({ ...e })),
     clearLog: () => {
-      entries = [];
+      entries.clear();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describeName, pricesFor } from './catalogue.js';
 import { FaultState, findFault, type Fault, type FaultRule, type ShopOperation } from './faults.js';
 import { buildStream, frame, overflowPrices } from './stream.js';
+import { RequestLog } from '../request-log.js';
 
 /** One request as the simulator saw it (admin routes are not logged). */
 export interface ShopRequestRecord {
@@ -175,7 +176,7 @@ async function handleSuggest(
 export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promise<ShopSimulator> {
   const faults = new FaultState();
   faults.set(opts.faults ?? []);
-  let log: ShopRequestRecord[] = [];
+  const log = new RequestLog<ShopRequestRecord>();
   let origin = '';
 
   const server = createServer((req, res) => {
@@ -220,7 +221,7 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
   });
 
   function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    if (url.pathname === '/__sim/requests') return sendJson(res, 200, log);
+    if (url.pathname === '/__sim/requests') return sendJson(res, 200, log.entries());
     if (url.pathname === '/__sim/reset' && req.method === 'POST') {
       reset();
       return sendJson(res, 200, { ok: true });
@@ -246,7 +247,7 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
   }
 
   function reset(): void {
-    log = [];
+    log.clear();
     faults.reset();
   }
 
@@ -261,7 +262,7 @@ export async function startShopSimulator(opts: ShopSimulatorOptions = {}): Promi
         server.close(() => resolve());
       }),
     setFaults: (rules) => faults.set(rules),
-    requests: () => log.map((r) => ({ ...r })),
+    requests: () => log.entries().map((r) => ({ ...r })),
     reset,
   };
 }

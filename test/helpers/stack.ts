@@ -17,6 +17,8 @@ export interface RunningStack {
   dataDir: string;
   /** The development admin key `npm start` wrote to DATA_DIR/dev-api-key. */
   token: string;
+  /** The pid of scripts/start.mjs (the service runs as its child). */
+  pid: number;
   output(): string;
   /** SIGTERM, wait for exit, remove DATA_DIR; resolves to the exit code. */
   stop(): Promise<number | null>;
@@ -88,7 +90,7 @@ export async function startStack(
       // The dev key is written right after the API listens; the banner comes after the key.
       if (res.status === 200 && existsSync(keyFile) && out.includes('skillflow is running')) {
         const token = readFileSync(keyFile, 'utf8').trim();
-        return { url, dataDir, token, output: () => out, stop };
+        return { url, dataDir, token, pid: child.pid!, output: () => out, stop };
       }
     } catch {
       // not listening yet
