@@ -86,16 +86,10 @@ function settleOnAbort(
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (res) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(res);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
+    pending
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort))
+      .catch(() => undefined);
   });
 }
 
