@@ -1,7 +1,8 @@
 /**
  * A real forward HTTP proxy with basic auth, standing in for the residential proxy in dev and
  * tests. Built on the `proxy` package: it forwards absolute-form HTTP requests and tunnels
- * CONNECT, and answers 407 to missing or wrong credentials.
+ * CONNECT, and answers 407 to missing or wrong credentials. A fault set with `setFault()` makes
+ * it fail the way a residential proxy does, for every request until it is cleared.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -18,6 +19,16 @@ export interface ProxyLogEntry {
   authorized: boolean;
 }
 
+/**
+ * Every way the proxy can be made to fail, as a list so that tests can enumerate them:
+ * - auth_rejected: 407 even to the right credentials (an expired or blocked proxy account);
+ * - drop: the connection is closed before anything is read (proxy unreachable or reset);
+ * - stall: the request is read and never answered (a hung proxy).
+ */
+export const PROXY_FAULT_TYPES = ['auth_rejected', 'drop', 'stall'] as const;
+
+export type ProxyFaultType = (typeof PROXY_FAULT_TYPES)[number];
+
 export interface ProxyOptions {
   username: string;
   password: string;
@@ -31,6 +42,8 @@ export interface ProxySimulator {
   close(): Promise<void>;
   log(): ProxyLogEntry[];
   clearLog(): void;
+  /** Makes every following request fail this way; undefined restores normal service. */
+  setFault(fault: ProxyFaultType | undefined): void;
 }
 
 function target(req: IncomingMessage): { host: string; path: string | undefined } {
@@ -54,15 +67,22 @@ function credentialsMatch(req: IncomingMessage, username: string, password: stri
 /** Starts the proxy on 127.0.0.1 (port 0 = any free port). */
 export async function startProxy(opts: ProxyOptions): Promise<ProxySimulator> {
   const entries = new RequestLog<ProxyLogEntry>();
+  let fault: ProxyFaultType | undefined;
   const sockets = new Set<Socket>();
   const server = createProxy(createServer());
   server.authenticate = (req) => {
-    const authorized = credentialsMatch(req, opts.username, opts.password);
+    const authorized = fault !== 'auth_rejected' && credentialsMatch(req, opts.username, opts.password);
     entries.push({ method: req.method ?? '', ...target(req), authorized });
-    return authorized;
+    if (fault !== 'stall') return authorized;
+    // Never answered; settled (as a refusal nobody reads) once the client hangs up.
+    return new Promise<boolean>((resolve) => req.socket.once('close', () => resolve(false)));
   };
   // CONNECT sockets leave the HTTP server's bookkeeping, so track every socket for close().
   server.on('connection', (socket: Socket) => {
+    if (fault === 'drop') {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -78,6 +98,9 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxySimulator> {
     log: () => entries.entries().map((e) => ({ ...e })),
     clearLog: () => {
       entries.clear();
+    },
+    setFault: (next) => {
+      fault = next;
     },
   };
 }

@@ -5,20 +5,28 @@
 
 export type ShopOperation = 'lookup' | 'suggest';
 
-/** What can go wrong. Candidate-level kinds (das_failed, billing_failed, wrong_currency) only touch stream events or prices. */
-export type FaultType =
-  | 'status'
-  | 'malformed'
-  | 'stall'
-  | 'no_done'
-  | 'drop'
-  | 'out_of_order'
-  | 'das_failed'
-  | 'billing_failed'
-  | 'wrong_currency'
-  | 'wrong_fqdn'
-  | 'price_overflow'
-  | 'latency';
+/**
+ * Every kind of fault the simulator can inject, as a list so that tests can enumerate them (a
+ * new kind added here is picked up by the fault campaign). Candidate-level kinds (das_failed,
+ * billing_failed, wrong_currency) only touch stream events or prices.
+ */
+export const FAULT_TYPES = [
+  'status',
+  'malformed',
+  'stall',
+  'no_done',
+  'drop',
+  'out_of_order',
+  'das_failed',
+  'billing_failed',
+  'wrong_currency',
+  'wrong_fqdn',
+  'price_overflow',
+  'latency',
+] as const;
+
+/** What can go wrong. */
+export type FaultType = (typeof FAULT_TYPES)[number];
 
 export interface Fault {
   type: FaultType;
@@ -38,6 +46,9 @@ export interface FaultRule extends Fault {
   /** Apply to this many matching requests, then retire the rule. Unlimited when absent. */
   times?: number;
 }
+
+/** The HTTP statuses the simulator answers as faults: its magic names and `status` rules' examples. */
+export const FAULT_STATUSES = [400, 403, 404, 429, 500, 502, 503] as const;
 
 const STATUS_NAMES = /^fault-(400|403|404|500|502|503)$/;
 

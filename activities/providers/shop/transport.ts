@@ -2,9 +2,11 @@
  * HTTP transport to the shop: browser-style headers (spec 4.3), direct or through the
  * residential proxy, and classification of every transport failure into a {@link ShopError}.
  * Direct requests use undici's global dispatcher; proxy requests use one lazily created
- * `ProxyAgent` whose credentials come from the secret store and never leave this module.
+ * `ProxyAgent` whose credentials come from the secret store and never leave this module. A hung
+ * proxy never holds a request past its idle timeout or its caller's signal: the tunnel's CONNECT
+ * answer is bounded by the idle timeout, and every request settles when the signal aborts.
  */
-import { ProxyAgent, request, type Dispatcher } from 'undici';
+import { Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { SecretStore } from '../../../lib/secrets.js';
 import { kindForStatus, parseRetryAfter, ShopError, type ShopVia } from './errors.js';
 
@@ -64,6 +66,33 @@ function errorCode(err: unknown): string | undefined {
   return typeof code === 'string' && /^[A-Z0-9_]{2,64}$/.test(code) ? code : undefined;
 }
 
+/**
+ * Settles with `pending`, or rejects with the signal's reason as soon as it aborts: undici does
+ * not abort a request still waiting for a proxy tunnel. An answer that arrives after the abort
+ * is discarded.
+ */
+function settleOnAbort(
+  pending: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal | undefined,
+): Promise<Dispatcher.ResponseData> {
+  if (!signal) return pending;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason as Error);
+      pending.then(
+        (late) => late.body.destroy(),
+        () => undefined,
+      );
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort))
+      .catch(() => undefined);
+  });
+}
+
 /** Creates the transport. Nothing connects until the first request. */
 export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
   const origin = new URL(opts.shopUrl).origin;
@@ -86,7 +115,14 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     uri.username = '';
     uri.password = '';
     const token = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-    proxyAgent = new ProxyAgent({ uri: uri.toString(), token });
+    proxyAgent = new ProxyAgent({
+      uri: uri.toString(),
+      token,
+      // The request's headersTimeout starts only once the tunnel is open; this bounds the
+      // proxy's answer to the CONNECT itself.
+      clientFactory: (origin, clientOpts) =>
+        new Pool(origin, { ...clientOpts, headersTimeout: opts.idleTimeoutMs }),
+    });
     return proxyAgent;
   }
 
@@ -152,20 +188,23 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     const dispatcher = dispatcherFor(req.via, req.operation);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
-        method: 'GET',
-        // Deliberately no Origin header: the shop answers a browser Origin with 400 (CSRF).
-        headers: {
-          'user-agent': BROWSER_USER_AGENT,
-          referer: `${origin}/`,
-          accept: req.accept,
-          'accept-language': 'en',
-        },
-        ...(dispatcher ? { dispatcher } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
-        headersTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
-        bodyTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
-      });
+      res = await settleOnAbort(
+        request(url, {
+          method: 'GET',
+          // Deliberately no Origin header: the shop answers a browser Origin with 400 (CSRF).
+          headers: {
+            'user-agent': BROWSER_USER_AGENT,
+            referer: `${origin}/`,
+            accept: req.accept,
+            'accept-language': 'en',
+          },
+          ...(dispatcher ? { dispatcher } : {}),
+          ...(req.signal ? { signal: req.signal } : {}),
+          headersTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
+          bodyTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
+        }),
+        req.signal,
+      );
     } catch (err) {
       throw classify(err, req, 'connect');
     }
@@ -191,8 +230,10 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     origin,
     send,
     classify,
+    // Destroyed, not closed: once the call is over, a request still waiting on a hung proxy is
+    // abandoned, and a graceful close would wait for it.
     close: async () => {
-      await proxyAgent?.close();
+      await proxyAgent?.destroy();
       proxyAgent = undefined;
     },
   };

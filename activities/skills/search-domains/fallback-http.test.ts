@@ -3,6 +3,8 @@
  * proxy (its log), the 429 handling, per-lookup retries and the merge rule.
  */
 import { describe, expect, it } from 'vitest';
+import { parseProviderRules, ProviderLimits } from '../../provider-limits.js';
+import { createUpstreamMeter } from '../../upstream-meter.js';
 import {
   call,
   ok,
@@ -193,5 +195,110 @@ describe('secrets', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('a group fails alone', () => {
+  it('a malformed answer in one group and our own shop limit holding the other’s proxy attempt: the call says when to retry, never 503', async () => {
+    // Three requests a minute: both direct lookups and one proxy attempt fit; the fourth does not.
+    const meter = createUpstreamMeter(
+      'hosting.search_domains',
+      new ProviderLimits(parseProviderRules('shop=3/60')),
+    );
+    up.sim.setFaults([{ type: 'status', status: 403, op: 'lookup', match: 'cedarwood', times: 1 }]);
+    const res = await call(
+      up,
+      {
+        requests: [
+          { id: 'odd', query: 'fault-fqdn.com' },
+          { id: 'held', query: 'cedarwood.net' },
+        ],
+      },
+      { meter },
+    );
+    expect(meter.sent()).toEqual({ shop: 3 });
+    expect(res.error).toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+      message: 'All 2 domain search(es) failed upstream; nothing could be checked.',
+      details: {
+        retry_after_seconds: 60,
+        groups: [
+          { index: 0, code: 'UPSTREAM_MALFORMED' },
+          { index: 1, code: 'UPSTREAM_RATE_LIMITED', retry_after: 60 },
+        ],
+      },
+      retryAfterMs: 60_000,
+    });
+  });
+
+  it('a malformed answer in one group never costs the other its proxy answer', async () => {
+    up.sim.setFaults([{ type: 'status', status: 403, op: 'lookup', match: 'cedarwood', times: 1 }]);
+    const out = await ok(up, {
+      requests: [
+        { id: 'odd', query: 'fault-fqdn.com' },
+        { id: 'ok', query: 'cedarwood.net' },
+      ],
+    });
+    expect(out.results[0]).toMatchObject({
+      id: 'odd',
+      results: [],
+      checked_results: [],
+      partial: false,
+      error: {
+        code: 'UPSTREAM_MALFORMED',
+        message: 'Not completed: exact lookup (.com): a malformed answer. nothing was checked.',
+      },
+    });
+    expect(out.results[1]).toMatchObject({ id: 'ok', partial: false, error: null });
+    expect(out.results[1]!.results.map((r) => [r.domain, r.availability, r.pricing_status])).toEqual([
+      ['cedarwood.net', 'available', 'priced'],
+    ]);
+    expect(out.results[1]!.results[0]!.registration_tiers[0]).toMatchObject({
+      price_before_taxes: 12.49,
+      price_after_taxes: 14.86,
+    });
+  });
+
+  it('a proxy that refuses its credentials does not stop the direct retry of a transient failure', async () => {
+    up.proxy.setFault('auth_rejected');
+    up.sim.setFaults([{ type: 'status', status: 503, op: 'lookup', times: 1 }]);
+    const out = await ok(up, { requests: [{ query: 'cedarwood.com' }] });
+    up.proxy.setFault(undefined);
+    expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.com', 'lookup cedarwood.com']);
+    expect(connects()).toEqual([]);
+    expect(up.proxy.log().map((e) => [e.method, e.authorized])).toEqual([['CONNECT', false]]);
+    expect(out.results[0]).toMatchObject({ partial: false, error: null });
+    expect(out.results[0]!.results[0]).toMatchObject({ domain: 'cedarwood.com', availability: 'available' });
+  });
+
+  it('a hung proxy costs the idle timeout, not the call: the lookup is retried directly', async () => {
+    up.proxy.setFault('stall');
+    up.sim.setFaults([{ type: 'status', status: 503, op: 'lookup', times: 1 }]);
+    const res = await call(
+      up,
+      { requests: [{ query: 'cedarwood.com' }] },
+      { limits: { groupDeadlineMs: 4000, idleTimeoutMs: 500 } },
+    );
+    up.proxy.setFault(undefined);
+    expect(res.error).toBeUndefined();
+    expect(shopCalls(up.sim)).toEqual(['lookup cedarwood.com', 'lookup cedarwood.com']);
+    expect(res.output!.results[0]!.results[0]).toMatchObject({
+      domain: 'cedarwood.com',
+      availability: 'available',
+    });
+    expect(res.elapsedMs).toBeLessThan(4000);
+  });
+
+  it('a hung proxy never holds the call past the group deadline', async () => {
+    up.proxy.setFault('stall');
+    up.sim.setFaults([{ type: 'status', status: 403, op: 'lookup' }]);
+    const res = await call(
+      up,
+      { requests: [{ query: 'cedarwood.com' }] },
+      { limits: { groupDeadlineMs: 1000, idleTimeoutMs: 5000 } },
+    );
+    up.proxy.setFault(undefined);
+    expect(res.elapsedMs).toBeLessThan(1500);
+    expect(res.error).toMatchObject({ code: 'DEADLINE_EXCEEDED' });
   });
 });

@@ -75,7 +75,8 @@ export interface FallbackOptions {
 /**
  * Runs `attempt` direct first and follows {@link nextStep}. Resolves with the first success.
  * Rejects with the abort reason when the signal aborts, otherwise with the most telling error:
- * a failure of the proxy itself (407, unreachable) never hides the shop's own answer.
+ * a failure of the proxy itself (407, unreachable) never hides the shop's own answer, nor
+ * prevents the direct retry that answer allows.
  */
 export async function runWithFallback<T>(
   attempt: (via: ShopVia) => Promise<T>,
@@ -95,7 +96,9 @@ export async function runWithFallback<T>(
       if (opts.signal.aborted) throw opts.signal.reason;
       const proxyFailed = err instanceof ShopError && err.kind === 'proxy';
       if (!proxyFailed || reported === undefined) reported = err;
-      const step = nextStep(err, {
+      // When the proxy itself failed, the shop's own failure decides: a transient one is still
+      // retried directly.
+      const step = nextStep(proxyFailed ? reported : err, {
         attempts,
         maxAttempts: opts.maxAttempts,
         proxyUsed,

@@ -167,6 +167,19 @@ export function failedGroupOutput(group: PreparedGroup, error: GroupError): Grou
   };
 }
 
+/**
+ * The code of a call in which every group failed: a group fails alone, and the call fails only
+ * when every group failed. A group a rate limit held back (the shop's or our own provider limit)
+ * answers after the wait, so any rate limit makes the call UPSTREAM_RATE_LIMITED, never a 503;
+ * otherwise the code all groups share, else UPSTREAM_UNAVAILABLE.
+ */
+export function totalFailureCode(groups: readonly GroupOutput[]): ErrorCode {
+  const codes = new Set(groups.map((g) => g.error?.code));
+  const [only] = codes;
+  if (codes.has('UPSTREAM_RATE_LIMITED')) return 'UPSTREAM_RATE_LIMITED';
+  return codes.size === 1 && only !== undefined ? only : 'UPSTREAM_UNAVAILABLE';
+}
+
 function isTotalFailure(group: GroupOutput): boolean {
   return group.error !== null && !group.partial;
 }
@@ -174,7 +187,7 @@ function isTotalFailure(group: GroupOutput): boolean {
 /**
  * The workflow view: selected results across groups (tagged with their group), their count and
  * the raw groups. A failed sibling does not set `error`; total failure gives no results and an
- * error (the shared code when all groups agree, else UPSTREAM_UNAVAILABLE).
+ * error ({@link totalFailureCode}).
  */
 export function toWorkflowOutput(output: SearchDomainsOutput): WorkflowOutput {
   const results = output.results.flatMap((group, groupIndex) =>
@@ -182,9 +195,7 @@ export function toWorkflowOutput(output: SearchDomainsOutput): WorkflowOutput {
   );
   const failed = output.results.length > 0 && output.results.every(isTotalFailure);
   if (!failed) return { results, result_count: results.length, raw: output, error: null };
-  const codes = new Set(output.results.map((g) => g.error?.code));
-  const [only] = codes;
-  const code: ErrorCode = codes.size === 1 && only !== undefined ? only : 'UPSTREAM_UNAVAILABLE';
+  const code = totalFailureCode(output.results);
   return {
     results: [],
     result_count: 0,

@@ -7,13 +7,12 @@
  * boundary can hand to Temporal (with nextRetryDelay from Retry-After).
  */
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
-import type { ErrorCode } from '../../../lib/errors/catalogue.js';
 import type { ShopClient } from '../../providers/shop/index.js';
 import type { SkillDeadlines } from '../../policy.js';
 import type { UpstreamMeter } from '../../registry/types.js';
 import { prepareGroups, type SearchDomainsInput } from './input.js';
 import { MAX_IN_FLIGHT_OPERATIONS, OperationLimiter, type LimiterStats } from './operation-limiter.js';
-import type { SearchDomainsOutput } from './output.js';
+import { totalFailureCode, type SearchDomainsOutput } from './output.js';
 import { RateGate } from './rate-gate.js';
 import type { RelevanceDecider } from './relevance-decision.js';
 import { searchGroup, type GroupDiagnostics } from './search-group.js';
@@ -102,19 +101,16 @@ export async function searchDomains(input: SearchDomainsInput, deps: SearchDomai
 }
 
 /**
- * The error of a call in which every group failed with nothing checked, or undefined.
- * All groups rate-limited → UPSTREAM_RATE_LIMITED with the longest Retry-After (`retryAfterMs`
- * and `details.retry_after_seconds`, which become the 429's Retry-After header, also when the
- * error comes back through a workflow); all sharing one code → that code; otherwise
- * UPSTREAM_UNAVAILABLE. Details list each group's index and code, never a query. The error is
+ * The error of a call in which every group failed with nothing checked, or undefined; its code
+ * is {@link totalFailureCode}. With UPSTREAM_RATE_LIMITED it carries the longest Retry-After
+ * (`retryAfterMs` and `details.retry_after_seconds`, which become the 429's Retry-After header,
+ * also when the error comes back through a workflow). Details list each group's index and code, never a query. The error is
  * the call's final answer: Temporal never re-runs the search for it (rule 9).
  */
 export function totalFailureError(output: SearchDomainsOutput): SkillflowError | undefined {
   const groups = output.results;
   if (groups.length === 0 || groups.some((g) => g.error === null || g.partial)) return undefined;
-  const codes = new Set(groups.map((g) => g.error?.code));
-  const [only] = codes;
-  const code: ErrorCode = codes.size === 1 && only !== undefined ? only : 'UPSTREAM_UNAVAILABLE';
+  const code = totalFailureCode(groups);
   const waits = groups.flatMap((g) => (g.error?.retry_after === undefined ? [] : [g.error.retry_after]));
   const retryAfterMs =
     code === 'UPSTREAM_RATE_LIMITED' && waits.length > 0 ? Math.max(...waits) * 1000 : undefined;
