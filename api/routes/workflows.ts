@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
-import { LIMITS, type Plan, type SourceFormat } from '../../definitions/index.js';
+import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -55,9 +55,11 @@ function formatOf(contentType: string | undefined): SourceFormat {
 }
 
 /**
- * The source text of a definition body, after the one check every definition route makes before
- * compiling: a body that parses must be a mapping. Anything else (empty, a list, a scalar) is
- * 400 in the envelope at the body's root; syntax errors are the compiler's diagnostics.
+ * The source text of a definition body, after the checks every definition route makes before
+ * compiling: a JSON body must be JSON (else 400 INVALID_BODY, with the syntax diagnostics and
+ * their positions in `details.diagnostics`), and a body that parses must be a mapping (else 400
+ * INVALID_PARAMETER at the body's root). YAML syntax errors are the compiler's diagnostics, as
+ * an editor validating while typing needs them.
  */
 function definitionSource(req: { body: string; headers: { 'content-type'?: string } }): {
   source: string;
@@ -67,6 +69,8 @@ function definitionSource(req: { body: string; headers: { 'content-type'?: strin
   const parsed = parseSource(req.body, format);
   const value = parsed.value;
   const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (parsed.fatal && format === 'json' && parsed.diagnostics.every((d) => d.code === 'JSON_SYNTAX'))
+    throw new SkillflowError('INVALID_BODY', undefined, { diagnostics: sortDiagnostics(parsed.diagnostics) });
   if (!parsed.fatal && !mapping) {
     const message = 'must be a definition (a JSON object or YAML mapping)';
     throw new SkillflowError('INVALID_PARAMETER', `Invalid body at (root): ${message}`, {

@@ -95,7 +95,7 @@ export async function runSchemathesis(opts: SchemathesisOptions): Promise<Schema
     '1',
     '--no-color',
     '--report',
-    'junit,har',
+    'junit,har,ndjson',
     '--report-dir',
     opts.reportDir,
   ];
