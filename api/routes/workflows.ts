@@ -46,7 +46,9 @@ const definitionBody = (schema: Record<string, unknown>, description: string) =>
   z
     .string()
     .meta({ ...schema, examples: [EXAMPLE_DEFINITION] })
-    .describe(`${description} JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.`);
+    .describe(
+      `${description} JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.`,
+    );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
 
 function formatOf(contentType: string | undefined): SourceFormat {

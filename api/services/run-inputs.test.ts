@@ -33,7 +33,9 @@ describe('checkedRunInputs', () => {
         error: {
           code: 'INVALID_PARAMETER',
           message: 'Invalid value at inputs: holds an input the definition does not declare',
-          details: { issues: [{ path: 'inputs', message: 'holds an input the definition does not declare' }] },
+          details: {
+            issues: [{ path: 'inputs', message: 'holds an input the definition does not declare' }],
+          },
         },
       },
     });
@@ -47,7 +49,9 @@ describe('checkedRunInputs', () => {
           code: 'INVALID_PARAMETER',
           message: 'Invalid value at inputs: holds an input the definition does not declare',
           details: {
-            issues: [{ path: 'inputs', message: 'holds an input the definition does not declare', input: 'colour' }],
+            issues: [
+              { path: 'inputs', message: 'holds an input the definition does not declare', input: 'colour' },
+            ],
           },
         },
       },
@@ -62,7 +66,9 @@ describe('checkedRunInputs', () => {
           code: 'RUN_INPUTS_TOO_LARGE',
           message: "The run's inputs are larger than the limit; see details.issues for the input.",
           details: {
-            issues: [{ path: 'inputs', message: 'takes the run inputs past 65536 characters of JSON in total' }],
+            issues: [
+              { path: 'inputs', message: 'takes the run inputs past 65536 characters of JSON in total' },
+            ],
             max_chars: 65_536,
           },
         },

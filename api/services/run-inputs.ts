@@ -8,7 +8,10 @@ import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 
 /** The inputs a run of `plan` starts with (defaults filled in), or the error to answer. */
-export function checkedRunInputs(plan: Plan, provided: Record<string, unknown> = {}): Record<string, unknown> {
+export function checkedRunInputs(
+  plan: Plan,
+  provided: Record<string, unknown> = {},
+): Record<string, unknown> {
   const specs = plan.trigger.type === 'manual' ? plan.trigger.inputs : {};
   const oversized = oversizedRunInput(provided, LIMITS.maxRunInputChars);
   if (oversized)

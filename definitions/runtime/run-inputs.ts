@@ -60,7 +60,10 @@ export function oversizedRunInput(
   for (const name of Object.keys(provided)) {
     total += name.length + (JSON.stringify(provided[name]) ?? '').length;
     if (total > maxChars)
-      return { path: runInputPath(name), message: `takes the run inputs past ${maxChars} characters of JSON in total` };
+      return {
+        path: runInputPath(name),
+        message: `takes the run inputs past ${maxChars} characters of JSON in total`,
+      };
   }
   return undefined;
 }
@@ -79,7 +82,8 @@ export function applyRunInputs(
   for (const name of undeclared.filter((n) => NAME_PATTERN.test(n)))
     issues.push({ path: 'inputs', message: UNDECLARED_INPUT, input: name });
   // Keys of another form are arbitrary user text: one issue, without them.
-  if (undeclared.some((n) => !NAME_PATTERN.test(n))) issues.push({ path: 'inputs', message: UNDECLARED_INPUT });
+  if (undeclared.some((n) => !NAME_PATTERN.test(n)))
+    issues.push({ path: 'inputs', message: UNDECLARED_INPUT });
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(provided, name) ? provided[name] : undefined;
     if (value === undefined) {

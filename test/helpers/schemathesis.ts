@@ -50,7 +50,9 @@ export function statusesByOperation(
 ): Record<string, Record<number, number>> {
   const file = readdirSync(reportDir).find((f) => /^har-.*\.json$/.test(f));
   if (!file) throw new Error(`no HAR report in ${reportDir}`);
-  const har = JSON.parse(readFileSync(path.join(reportDir, file), 'utf8')) as { log: { entries: HarEntry[] } };
+  const har = JSON.parse(readFileSync(path.join(reportDir, file), 'utf8')) as {
+    log: { entries: HarEntry[] };
+  };
   // Literal paths first, so `/v1/workflows/validate` is not taken for `/v1/workflows/{id}`.
   const templates = [...paths]
     .sort((a, b) => a.split('{').length - b.split('{').length)
@@ -67,6 +69,27 @@ export function statusesByOperation(
     byStatus[response.status] = (byStatus[response.status] ?? 0) + 1;
   }
   return counts;
+}
+
+/**
+ * The links the stateful phase followed (`POST /v1/workflows -> [201] GetV1WorkflowsId -> GET
+ * /v1/workflows/{id}`), from the NDJSON report in `reportDir`: every applied transition.
+ */
+export function linksFollowed(reportDir: string): Set<string> {
+  const file = readdirSync(reportDir).find((f) => /^ndjson-.*\.ndjson$/.test(f));
+  if (!file) throw new Error(`no NDJSON report in ${reportDir}`);
+  const followed = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    const { transition, is_transition_applied: applied } = node as Record<string, unknown>;
+    const id = (transition as { id?: unknown } | null | undefined)?.id;
+    if (applied === true && typeof id === 'string') followed.add(id);
+    Object.values(node).forEach(walk);
+  };
+  for (const line of readFileSync(path.join(reportDir, file), 'utf8').split('\n'))
+    if (line.includes('"transition"')) walk(JSON.parse(line));
+  return followed;
 }
 
 /** Runs every phase and check against `${baseUrl}/v1/openapi.json` (installing the tool if missing). */
