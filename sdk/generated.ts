@@ -372,7 +372,7 @@ export type FreeUsageStatus = {
 
 /** The body of POST /v1/keys. */
 export type CreateKeyInput = {
-  /** A label for people, e.g. "ci". */
+  /** A label for people, e.g. "ci"; no control characters. */
   name: string;
   /** `*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller. */
   scopes: string[];
