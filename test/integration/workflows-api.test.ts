@@ -234,10 +234,20 @@ describe('workflow definitions and runs through the API', () => {
     }
     const malformed = await h.request('POST', '/v1/workflows/validate', '{"title": ', 'application/json');
     expect(malformed.status).toBe(400);
-    expect(malformed.json.error).toMatchObject({
+    expect(malformed.json.error).toEqual({
       code: 'INVALID_BODY',
       message: 'The request body is not valid JSON or YAML.',
-      details: { diagnostics: [{ code: 'JSON_SYNTAX', path: '', line: 1 }] },
+      details: {
+        diagnostics: [
+          {
+            code: 'JSON_SYNTAX',
+            message: 'Unexpected end of input; expected a value.',
+            path: '',
+            line: 1,
+            column: 11,
+          },
+        ],
+      },
     });
   });
 
