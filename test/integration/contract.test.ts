@@ -96,6 +96,8 @@ describe('the API contract (Schemathesis)', () => {
       reportDir,
     });
     process.stdout.write(`Schemathesis: ${run.summary}\n`);
+    const cases = /^\s*(\d+ generated, .*)$/m.exec(run.output)?.[1] ?? '(no case count)';
+    process.stdout.write(`Schemathesis: test cases ${cases}\n`);
     // On failure the whole report is the message: every failing case with its curl line.
     expect(run.code, run.output).toBe(0);
     expect(run.summary, run.output).toMatch(/^=+ .* in [\d.]+s =+$/);
