@@ -21,6 +21,7 @@ import type { ApiDeps } from './deps.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
 import { addOpenApiLinks } from './links.js';
+import { declareMediaTypes } from './media-types.js';
 import { RoutePatternLogController } from './request-log.js';
 import { PrincipalCache } from '../lib/key-cache.js';
 import { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
@@ -105,7 +106,9 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     },
     transform: jsonSchemaTransform,
     transformObject: (doc) =>
-      'openapiObject' in doc ? addOpenApiLinks(doc.openapiObject as OpenAPIV3_1.Document) : doc.swaggerObject,
+      'openapiObject' in doc
+        ? declareMediaTypes(addOpenApiLinks(doc.openapiObject as OpenAPIV3_1.Document))
+        : doc.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());

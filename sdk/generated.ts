@@ -372,7 +372,7 @@ export type FreeUsageStatus = {
 
 /** The body of POST /v1/keys. */
 export type CreateKeyInput = {
-  /** A label for people, e.g. "ci". */
+  /** A label for people, e.g. "ci"; no control characters. */
   name: string;
   /** `*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller. */
   scopes: string[];
@@ -590,8 +590,8 @@ export type EncyclopediaGetSummaryInput = {
   requests: {
     /** The canonical title (spaces or underscores). */
     title: string;
-    /** Language code of the edition, e.g. `en`, `de-DE`, `pt_BR` (normalised to its primary subtag). */
-    language?: string;
+    /** Language code of the edition: en, de, fr, es, it, pt, nl, pl, sv, ja. Regional and upper-case forms of these (`de-DE`, `pt_BR`, `EN`) are also accepted and normalised to the code; any other value is 400 UNSUPPORTED_LANGUAGE. */
+    language?: 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'pl' | 'sv' | 'ja';
   }[];
 };
 
@@ -628,8 +628,8 @@ export type EncyclopediaSearchArticlesInput = {
   requests: {
     /** Title text to search, partial or run-together. */
     query: string;
-    /** Language code of the edition, e.g. `en`, `de-DE`, `pt_BR` (normalised to its primary subtag). */
-    language?: string;
+    /** Language code of the edition: en, de, fr, es, it, pt, nl, pl, sv, ja. Regional and upper-case forms of these (`de-DE`, `pt_BR`, `EN`) are also accepted and normalised to the code; any other value is 400 UNSUPPORTED_LANGUAGE. */
+    language?: 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'pl' | 'sv' | 'ja';
     /** Titles to return, 1 to 10. */
     limit?: number;
   }[];

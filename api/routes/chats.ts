@@ -36,15 +36,18 @@ function focusBody(appIds: string[]) {
     ])
     .describe('`chat_id` plus exactly one of `focus_mode_on` or `focus_mode_off: true`.');
 }
+/** An http or https URL with a host and no credentials (the scheme in any case, as URLs allow). */
+const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#]\\S*)?$';
 const WebhookBody = z
   .object({
     chat_id: ChatId,
     url: z
-      .string()
+      .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
       .max(2048)
+      .meta({ pattern: WEBHOOK_URL_PATTERN })
       .nullable()
       .describe(
-        'https on port 443 to a host that resolves only to public addresses (checked at registration and at every delivery); null clears.',
+        'An absolute URL: https on port 443, without credentials, to a host that resolves only to public addresses (checked at registration and at every delivery; plain http and other ports only for loopback receivers when WEBHOOK_ALLOW_LOOPBACK is on); null clears.',
       ),
   })
   .strict();

@@ -11,20 +11,14 @@ import {
   SearchResultSchema,
 } from '../../activities/providers/encyclopedia/articles.js';
 import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../../activities/skills/encyclopedia/schemas.js';
+import { LanguageSchema } from '../../lib/encyclopedia/languages.js';
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import { clientKey } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
 import type { EncyclopediaRoutes } from '../services/encyclopedia.js';
 
-const language = z
-  .string()
-  .min(2)
-  .max(35)
-  .default('en')
-  .describe(
-    'Language code from the allow-list en, de, fr, es, it, pt, nl, pl, sv, ja; regional forms are normalised (`de-DE` → `de`, `pt_BR` → `pt`); any other is 400 UNSUPPORTED_LANGUAGE.',
-  );
+const language = LanguageSchema.default('en');
 const SearchQuery = z.object({
   query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe('Title text, partial or run-together.'),
   language,

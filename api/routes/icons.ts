@@ -60,7 +60,10 @@ export const iconRoutes =
           params: IconParams,
           querystring: IconQuery,
           response: {
-            200: z.string().describe('The sanitised SVG (image/svg+xml).'),
+            200: z
+              .string()
+              .meta({ contentMediaType: 'image/svg+xml' })
+              .describe('The sanitised SVG (image/svg+xml).'),
             304: z.null().describe('Not modified (If-None-Match matched the ETag).'),
             ...errorResponses(404, 429, 502, 503),
           },

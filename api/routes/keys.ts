@@ -14,7 +14,15 @@ import type { KeysService } from '../services/keys.js';
 
 const CreateKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(100).describe('A label for people, e.g. "ci".'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      // Control characters are exactly what the rule refuses (the store cannot keep NUL).
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+      .describe('A label for people, e.g. "ci"; no control characters.'),
     scopes: z
       .array(ScopeSchema)
       .min(1)

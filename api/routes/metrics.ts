@@ -23,7 +23,10 @@ export const metricsRoutes =
           security: BEARER,
           summary: 'Upstream request, latency and cache metrics in Prometheus text format (admin scope)',
           response: {
-            200: z.string().describe('Prometheus text exposition format 0.0.4.'),
+            200: z
+              .string()
+              .meta({ contentMediaType: 'text/plain' })
+              .describe('Prometheus text exposition format 0.0.4.'),
             ...errorResponses(401, 403, 429),
           },
         },

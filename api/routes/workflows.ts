@@ -8,11 +8,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type { Plan, SourceFormat } from '../../definitions/index.js';
+import { catalogFromRegistry } from '../../activities/registry/catalog.js';
+import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
+import { NAME_PATTERN } from '../../definitions/runtime/names.js';
+import { parseSource } from '../../definitions/source/parse-source.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
+import { definitionJsonSchema } from './definition-body.js';
 import {
   DefinitionSchema,
   DefinitionSummarySchema,
@@ -28,22 +32,54 @@ import type { WorkflowEngine } from '../services/workflow-engine.js';
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const EXAMPLE_DEFINITION = {
   title: 'Contract example',
+  start_when: { manual: {} },
   steps: [
     { id: 'search', use_app_skill: 'hosting.search_domains', input: { requests: [{ query: 'cedar' }] } },
   ],
 };
-// Read as raw text (for diagnostics with lines and columns); documented as what a JSON body is.
-const DefinitionBody = z
-  .string()
-  .meta({ type: 'object', examples: [EXAMPLE_DEFINITION] })
-  .describe(
-    'The definition as JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.',
-  );
+/**
+ * A definition body, read as raw text (for diagnostics with lines and columns) and documented as
+ * what a JSON body is: `schema` is the definition's JSON Schema (create, update) or any mapping
+ * (validate, which reports every problem of a mapping in its diagnostics).
+ */
+const definitionBody = (schema: Record<string, unknown>, description: string) =>
+  z
+    .string()
+    .meta({ ...schema, examples: [EXAMPLE_DEFINITION] })
+    .describe(
+      `${description} JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.`,
+    );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
 
 function formatOf(contentType: string | undefined): SourceFormat {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   return YAML_TYPES.includes(type) ? 'yaml' : 'json';
+}
+
+/**
+ * The source text of a definition body, after the checks every definition route makes before
+ * compiling: a JSON body must be JSON (else 400 INVALID_BODY, with the syntax diagnostics and
+ * their positions in `details.diagnostics`), and a body that parses must be a mapping (else 400
+ * INVALID_PARAMETER at the body's root). YAML syntax errors are the compiler's diagnostics, as
+ * an editor validating while typing needs them.
+ */
+function definitionSource(req: { body: string; headers: { 'content-type'?: string } }): {
+  source: string;
+  format: SourceFormat;
+} {
+  const format = formatOf(req.headers['content-type']);
+  const parsed = parseSource(req.body, format);
+  const value = parsed.value;
+  const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (parsed.fatal && format === 'json' && parsed.diagnostics.every((d) => d.code === 'JSON_SYNTAX'))
+    throw new SkillflowError('INVALID_BODY', undefined, { diagnostics: sortDiagnostics(parsed.diagnostics) });
+  if (!parsed.fatal && !mapping) {
+    const message = 'must be a definition (a JSON object or YAML mapping)';
+    throw new SkillflowError('INVALID_PARAMETER', `Invalid body at (root): ${message}`, {
+      issues: [{ path: '', message, location: 'body' }],
+    });
+  }
+  return { source: req.body, format };
 }
 
 async function view(
@@ -78,6 +114,7 @@ export const workflowRoutes =
       requireScope(req, 'workflows');
     });
     const tags = ['workflows'];
+    const definitionSchema = definitionJsonSchema(catalogFromRegistry(deps.registry).list());
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
     /**
      * The save-time check: the saving key must be scoped to every skill the plan uses, and the
@@ -95,18 +132,13 @@ export const workflowRoutes =
           tags,
           security: BEARER,
           summary: 'Create a workflow definition',
-          body: DefinitionBody,
+          body: definitionBody(definitionSchema, 'The definition:'),
           response: { 201: DefinitionSchema, ...errorResponses(400, 401, 403, 422, 429) },
         },
       },
       async (req, reply) => {
-        const def = await engine.create(
-          owner(req),
-          req.body,
-          formatOf(req.headers['content-type']),
-          undefined,
-          scopedTo(req),
-        );
+        const { source, format } = definitionSource(req);
+        const def = await engine.create(owner(req), source, format, undefined, scopedTo(req));
         return reply.status(201).send(await view(engine, def));
       },
     );
@@ -118,7 +150,10 @@ export const workflowRoutes =
           tags,
           security: BEARER,
           summary: 'Validate a definition without saving it',
-          body: DefinitionBody,
+          body: definitionBody(
+            { type: 'object' },
+            'Any mapping: every structural and semantic problem of it is reported in `diagnostics` with its line and column; a body that is not a mapping is 400.',
+          ),
           response: {
             200: z.object({
               valid: z.boolean(),
@@ -130,7 +165,8 @@ export const workflowRoutes =
         },
       },
       async (req) => {
-        const res = engine.definitions.compile(req.body, formatOf(req.headers['content-type']));
+        const { source, format } = definitionSource(req);
+        const res = engine.definitions.compile(source, format);
         return res.ok
           ? { valid: true, diagnostics: [], steps: res.plan.steps.length }
           : { valid: false, diagnostics: res.diagnostics, steps: null };
@@ -175,21 +211,14 @@ export const workflowRoutes =
           security: BEARER,
           summary: 'Save a new version',
           params: IdParams,
-          body: DefinitionBody,
+          body: definitionBody(definitionSchema, 'The new version:'),
           response: { 200: DefinitionSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
         },
       },
-      async (req) =>
-        view(
-          engine,
-          await engine.update(
-            owner(req),
-            req.params.id,
-            req.body,
-            formatOf(req.headers['content-type']),
-            scopedTo(req),
-          ),
-        ),
+      async (req) => {
+        const { source, format } = definitionSource(req);
+        return view(engine, await engine.update(owner(req), req.params.id, source, format, scopedTo(req)));
+      },
     );
 
     app.delete(
@@ -222,7 +251,15 @@ export const workflowRoutes =
             .optional()
             .meta({
               type: 'object',
-              properties: { inputs: { type: 'object', additionalProperties: true } },
+              properties: {
+                inputs: {
+                  type: 'object',
+                  propertyNames: { pattern: NAME_PATTERN.source },
+                  maxProperties: LIMITS.maxRunInputs,
+                  description:
+                    'The run inputs the definition declares (`inputs` of GET /v1/workflows/{id}), by name; any other name is 400.',
+                },
+              },
               additionalProperties: false,
             })
             .describe('JSON `{ "inputs": { ... } }`; may be empty.'),

@@ -53,7 +53,7 @@ const ResultsBody = z
       .meta({ uniqueItems: true })
       .default([])
       .describe(
-        `At most ${MAX_CHILDREN} children per post (spec: projections post in batches of at most 50).`,
+        `At most ${MAX_CHILDREN} children per post, each with its own \`child_id\`: two children with the same \`child_id\` are 400 INVALID_PARAMETER.`,
       ),
   })
   .strict();

@@ -13,10 +13,9 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, type ActivityPolicy } from '../../activities/policy.js';
 import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
-import { LIMITS } from '../../definitions/limits.js';
-import { applyRunInputs, oversizedRunInput, type Plan } from '../../definitions/runtime/index.js';
+import type { Plan } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
-import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import {
   DefinitionId,
@@ -29,6 +28,7 @@ import { PROGRESS_MEMO_KEY, pendingStep, type RunProgress } from '../../workflow
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
+import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
 
@@ -112,21 +112,12 @@ export class RunsService {
 
   /** Starts a manual run; the task id is the workflow id. */
   async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
-    const specs = def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {};
-    const oversized = oversizedRunInput(provided, LIMITS.maxRunInputChars);
-    if (oversized)
-      throw new SkillflowError('RUN_INPUTS_TOO_LARGE', undefined, {
-        issues: [{ path: `inputs.${oversized.path}`, message: oversized.message }],
-        max_chars: LIMITS.maxRunInputChars,
-      });
-    const checked = applyRunInputs(specs, provided);
-    if (!checked.ok)
-      throw invalidParameter(checked.issues.map((i) => ({ path: `inputs.${i.path}`, message: i.message })));
+    const inputs = checkedRunInputs(def.plan, provided);
     const taskId = `task_${randomUUID()}`;
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
-      args: [this.runInput(def, checked.inputs, 'manual')],
+      args: [this.runInput(def, inputs, 'manual')],
       typedSearchAttributes: this.searchAttributes(def, 'manual'),
       memo: this.initialMemo(def.plan),
     });

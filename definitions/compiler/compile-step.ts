@@ -14,7 +14,7 @@ import { compileTemplate } from './compile-template.js';
 import { compileDecide, decideOutputShape } from './compile-decide.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
-import { isReservedName, NAME_PATTERN } from './names.js';
+import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
 import { checkReference, type ReferenceScope, type StepSymbol } from './reference-checker.js';
 
 /** Chat steps expose no output fields. */

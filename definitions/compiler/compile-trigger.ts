@@ -9,7 +9,7 @@ import { runInputShape, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
 import { parseDuration } from './duration.js';
-import { isReservedName, NAME_PATTERN } from './names.js';
+import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
 
 /** The compiled trigger and the run inputs references may use. */
 export interface CompiledTrigger {

@@ -23,9 +23,19 @@ describe('applyRunInputs', () => {
     expect(applyRunInputs(specs, { limit: 2.5, extra: 1 })).toEqual({
       ok: false,
       issues: [
-        { path: 'extra', message: 'is not a declared run input' },
-        { path: 'keyword', message: 'is required' },
-        { path: 'limit', message: 'must be of type integer' },
+        { path: 'inputs', message: 'holds an input the definition does not declare', input: 'extra' },
+        { path: 'inputs.keyword', message: 'is required' },
+        { path: 'inputs.limit', message: 'must be of type integer' },
+      ],
+    });
+  });
+
+  it('names undeclared keys only when they have the input-name form, never quoting other keys', () => {
+    expect(applyRunInputs(specs, { keyword: 'x', '°À?E': 1, 'Bad Key': 2, other: 3 })).toEqual({
+      ok: false,
+      issues: [
+        { path: 'inputs', message: 'holds an input the definition does not declare', input: 'other' },
+        { path: 'inputs', message: 'holds an input the definition does not declare' },
       ],
     });
   });
@@ -36,11 +46,15 @@ describe('oversizedRunInput', () => {
     // "a" + "\"xxxx\"" = 7, "b" + "[1,2]" = 6
     expect(oversizedRunInput({ a: 'xxxx', b: [1, 2] }, 13)).toBeUndefined();
     expect(oversizedRunInput({ a: 'xxxx', b: [1, 2] }, 12)).toEqual({
-      path: 'b',
+      path: 'inputs.b',
       message: 'takes the run inputs past 12 characters of JSON in total',
     });
     expect(oversizedRunInput({ a: 'xxxx' }, 6)).toEqual({
-      path: 'a',
+      path: 'inputs.a',
+      message: 'takes the run inputs past 6 characters of JSON in total',
+    });
+    expect(oversizedRunInput({ 'Ä b': 'xxxx' }, 6)).toEqual({
+      path: 'inputs',
       message: 'takes the run inputs past 6 characters of JSON in total',
     });
   });

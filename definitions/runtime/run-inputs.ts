@@ -3,12 +3,26 @@
  * in defaults. Pure, so the API and the workflow can both use it.
  */
 import { cloneJson, defineField } from './lookup.js';
+import { NAME_PATTERN } from './names.js';
 import type { RunInputSpec, RunInputType } from './plan.js';
 
-/** One problem with a run's inputs; `path` is the input name, which the message never repeats. */
+/**
+ * One problem with a run's inputs. `path` is `inputs.<name>` for a key of the input-name form
+ * and `inputs` for any other key; the message never repeats a key. `input` names an undeclared
+ * key, and only when it has the input-name form.
+ */
 export interface RunInputIssue {
   path: string;
   message: string;
+  input?: string;
+}
+
+/** The message of a key the trigger does not declare. */
+export const UNDECLARED_INPUT = 'holds an input the definition does not declare';
+
+/** Where a provided key is: `inputs.<name>` when it has the input-name form, else `inputs`. */
+export function runInputPath(name: string): string {
+  return NAME_PATTERN.test(name) ? `inputs.${name}` : 'inputs';
 }
 
 /** The checked inputs, or every problem found. */
@@ -46,7 +60,10 @@ export function oversizedRunInput(
   for (const name of Object.keys(provided)) {
     total += name.length + (JSON.stringify(provided[name]) ?? '').length;
     if (total > maxChars)
-      return { path: name, message: `takes the run inputs past ${maxChars} characters of JSON in total` };
+      return {
+        path: runInputPath(name),
+        message: `takes the run inputs past ${maxChars} characters of JSON in total`,
+      };
   }
   return undefined;
 }
@@ -61,18 +78,21 @@ export function applyRunInputs(
 ): RunInputsResult {
   const issues: RunInputIssue[] = [];
   const inputs: Record<string, unknown> = {};
-  for (const name of Object.keys(provided)) {
-    if (!Object.hasOwn(specs, name)) issues.push({ path: name, message: 'is not a declared run input' });
-  }
+  const undeclared = Object.keys(provided).filter((name) => !Object.hasOwn(specs, name));
+  for (const name of undeclared.filter((n) => NAME_PATTERN.test(n)))
+    issues.push({ path: 'inputs', message: UNDECLARED_INPUT, input: name });
+  // Keys of another form are arbitrary user text: one issue, without them.
+  if (undeclared.some((n) => !NAME_PATTERN.test(n)))
+    issues.push({ path: 'inputs', message: UNDECLARED_INPUT });
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(provided, name) ? provided[name] : undefined;
     if (value === undefined) {
       if (spec.default !== undefined) defineField(inputs, name, cloneJson(spec.default));
-      else if (spec.required) issues.push({ path: name, message: 'is required' });
+      else if (spec.required) issues.push({ path: `inputs.${name}`, message: 'is required' });
       continue;
     }
     if (!matchesRunInputType(spec.type, value)) {
-      issues.push({ path: name, message: `must be of type ${spec.type}` });
+      issues.push({ path: `inputs.${name}`, message: `must be of type ${spec.type}` });
       continue;
     }
     defineField(inputs, name, cloneJson(value));

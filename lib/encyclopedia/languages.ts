@@ -3,6 +3,7 @@
  * contacted. A requested code is normalised first: `de-DE` → `de`, `pt_BR` → `pt`, `EN` → `en`.
  * Anything else is UNSUPPORTED_LANGUAGE (400), never a guess.
  */
+import { z } from 'zod';
 import { SkillflowError } from '../errors/skillflow-error.js';
 
 /** Supported editions, in documentation order. */
@@ -19,6 +20,21 @@ export function normaliseLanguage(raw: string): EncyclopediaLanguage | undefined
   const primary = m?.[1]?.toLowerCase();
   return primary !== undefined && SUPPORTED.has(primary) ? (primary as EncyclopediaLanguage) : undefined;
 }
+
+/**
+ * A `language` field. The document states the ten codes as an enum, so every value it allows is
+ * accepted; the server also takes their regional and case forms (`de-DE`, `pt_BR`, `EN`) and
+ * normalises them, a leniency for clients that send a locale. Any other value is
+ * UNSUPPORTED_LANGUAGE (400), checked where the language is used.
+ */
+export const LanguageSchema = z
+  .string()
+  .min(2)
+  .max(35)
+  .meta({ enum: [...ENCYCLOPEDIA_LANGUAGES] })
+  .describe(
+    `Language code of the edition: ${ENCYCLOPEDIA_LANGUAGES.join(', ')}. Regional and upper-case forms of these (\`de-DE\`, \`pt_BR\`, \`EN\`) are also accepted and normalised to the code; any other value is 400 UNSUPPORTED_LANGUAGE.`,
+  );
 
 /** The normalised language, or UNSUPPORTED_LANGUAGE naming `path` (never the value). */
 export function requireLanguage(raw: string, path = 'language'): EncyclopediaLanguage {

@@ -1,9 +1,11 @@
 /**
  * The encyclopedia simulator's articles: a few dozen pages in three editions, modelled on the
- * real shapes (design/upstream-wire-notes.md). Includes ambiguous names with disambiguation
+ * real shapes (design/upstream-wire-notes.md), and every other supported edition empty (a search
+ * finds no title, a summary is 404). Includes ambiguous names with disambiguation
  * pages (Mercury, Merkur, Mercure, Python), redirects, pages without a thumbnail, and a popular
  * longer title ranked above the exact one (the run-together case).
  */
+import { ENCYCLOPEDIA_LANGUAGES } from '../../lib/encyclopedia/languages.js';
 
 export interface FixturePage {
   title: string;
@@ -252,6 +254,7 @@ export const EDITIONS: Record<string, Edition> = {
     redirects: { 'Planète Mercure': 'Mercure (planète)' },
   },
 };
+for (const language of ENCYCLOPEDIA_LANGUAGES) EDITIONS[language] ??= { pages: [], redirects: {} };
 
 /** A valid 1×1 PNG: every thumbnail the simulator serves. */
 export const PNG_1X1 = Buffer.from(

@@ -300,7 +300,6 @@ describe('keys, embeds, chats and workspace results', () => {
         ['http://hooks.example.com/x', 'must use https'],
         ['https://hooks.example.com:8443/x', 'must use the default https port 443'],
         ['https://u:p@hooks.example.com/', 'must not contain credentials'],
-        ['ftp://hooks.example.com/', 'must use https'],
         ['http://127.0.0.1:9/hook', 'must use https'],
         ['https://127.0.0.1/hook', host],
         ['https://localhost/hook', host],
@@ -327,6 +326,22 @@ describe('keys, embeds, chats and workspace results', () => {
           },
         ]);
       }
+      // Not an http(s) URL at all: the schema's rule (format uri, http or https).
+      const ftp = await h.request('POST', '/v1/chats/webhook', {
+        chat_id: 'chat_two',
+        url: 'ftp://hooks.example.com/',
+      });
+      const notHttp = 'must be an absolute http or https URL';
+      expect([ftp.status, ftp.json]).toEqual([
+        400,
+        {
+          error: {
+            code: 'INVALID_PARAMETER',
+            message: `Invalid body at url: ${notHttp}`,
+            details: { issues: [{ path: 'url', message: notHttp, location: 'body' }] },
+          },
+        },
+      ]);
       expect(
         (await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_two', url: null })).json
           .webhook_configured,

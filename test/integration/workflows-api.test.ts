@@ -191,6 +191,66 @@ describe('workflow definitions and runs through the API', () => {
     });
   });
 
+  it('names an undeclared run input by location, never quoting a key of another form', async () => {
+    const res = await h.request('POST', `/v1/workflows/${id}/runs`, {
+      inputs: { word: 'cedar', '°À?E': 1, colour: 'red' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: 'Invalid value at inputs: holds an input the definition does not declare',
+      details: {
+        issues: [
+          { path: 'inputs', message: 'holds an input the definition does not declare', input: 'colour' },
+          { path: 'inputs', message: 'holds an input the definition does not declare' },
+        ],
+      },
+    });
+  });
+
+  it('refuses a definition body that is not a mapping, or JSON that is not JSON, with 400', async () => {
+    const notMapping = {
+      code: 'INVALID_PARAMETER',
+      message: 'Invalid body at (root): must be a definition (a JSON object or YAML mapping)',
+      details: {
+        issues: [
+          { path: '', message: 'must be a definition (a JSON object or YAML mapping)', location: 'body' },
+        ],
+      },
+    };
+    for (const [body, type] of [
+      ['[1, 2]', 'application/json'],
+      ['"text"', 'application/json'],
+      ['- a list', 'application/yaml'],
+    ] as const) {
+      for (const path of ['/v1/workflows/validate', '/v1/workflows', `/v1/workflows/${id}`]) {
+        const res = await h.request(path.endsWith(id) ? 'PUT' : 'POST', path, body, type);
+        expect({ path, status: res.status, body: res.json }).toEqual({
+          path,
+          status: 400,
+          body: { error: notMapping },
+        });
+      }
+    }
+    const malformed = await h.request('POST', '/v1/workflows/validate', '{"title": ', 'application/json');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error).toEqual({
+      code: 'INVALID_BODY',
+      message: 'The request body is not valid JSON or YAML.',
+      details: {
+        diagnostics: [
+          {
+            code: 'JSON_SYNTAX',
+            message: 'Unexpected end of input; expected a value.',
+            path: '',
+            line: 1,
+            column: 11,
+          },
+        ],
+      },
+    });
+  });
+
   it('fails the run with the step’s error code, or continues when continue_on_error is set', async () => {
     const failing = SHOUT.replace(
       '- text: "{{inputs.word}}"',

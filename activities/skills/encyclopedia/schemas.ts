@@ -4,6 +4,7 @@
  * UNSUPPORTED_LANGUAGE error, not a schema failure.
  */
 import { z } from 'zod';
+import { LanguageSchema } from '../../../lib/encyclopedia/languages.js';
 import {
   ArticleMatchSchema,
   ArticleSummarySchema,
@@ -14,11 +15,7 @@ export const MAX_REQUESTS = 5;
 export const MAX_QUERY_CHARS = 200;
 export const MAX_SEARCH_LIMIT = 10;
 
-const language = z
-  .string()
-  .min(2)
-  .max(35)
-  .describe('Language code of the edition, e.g. `en`, `de-DE`, `pt_BR` (normalised to its primary subtag).');
+const language = LanguageSchema;
 
 export const SearchRequestSchema = z
   .object({

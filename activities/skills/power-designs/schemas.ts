@@ -53,6 +53,7 @@ export const SearchRequestSchema = z
       ),
   })
   .strict()
+  .describe('One requirement. `vinMin` must not exceed `vinMax` (400 at `vinMin` otherwise).')
   .superRefine((r, ctx) => {
     if (r.vinMin > r.vinMax)
       ctx.addIssue({ code: 'custom', path: ['vinMin'], message: 'must not exceed vinMax' });

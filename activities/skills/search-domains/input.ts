@@ -34,8 +34,17 @@ function normaliseTld(raw: string): string {
   return label.ok ? label.ascii : bare.toLowerCase();
 }
 
+/** Longest extension as sent, spaces and a leading dot included (a label is at most 63 octets). */
+export const MAX_TLD_CHARS = 100;
+/**
+ * The form of an extension as sent: one label (no dot or space inside) after an optional leading
+ * dot, with surrounding spaces. Stated in the document; the IDNA rules below decide the rest.
+ */
+const TLD_PATTERN = /^\s*\.?[^\s.]+\s*$/;
+
 const TldSchema = z
   .string()
+  .max(MAX_TLD_CHARS, { message: `An extension is at most ${MAX_TLD_CHARS} characters.`, abort: true })
   .overwrite(normaliseTld)
   .superRefine((value, ctx) => {
     const label = checkLabel(value);
@@ -43,7 +52,12 @@ const TldSchema = z
     else if (/^[0-9]+$/u.test(value))
       ctx.addIssue({ code: 'custom', message: 'An extension cannot be all digits.' });
   })
-  .describe('An extension such as "com" (a leading dot is stripped; IDN extensions become ASCII).');
+  .meta({
+    minLength: 1,
+    maxLength: MAX_TLD_CHARS,
+    pattern: TLD_PATTERN.source,
+    description: 'An extension such as "com" (a leading dot is stripped; IDN extensions become ASCII).',
+  });
 
 const QuerySchema = z
   .string()
