@@ -80,17 +80,42 @@ export interface ZodIssueLike {
   keys?: readonly string[];
 }
 
+/** A key that may be named in a path: an identifier-like name, never arbitrary user text. */
+const NAMEABLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** The path up to (not including) the first key that is not {@link NAMEABLE_KEY}. */
+function nameablePath(path: ReadonlyArray<PropertyKey>): { path: PropertyKey[]; cut: boolean } {
+  const at = path.findIndex((p) => typeof p !== 'number' && !NAMEABLE_KEY.test(String(p)));
+  return at < 0 ? { path: [...path], cut: false } : { path: path.slice(0, at), cut: true };
+}
+
 /**
  * Maps zod issues to field issues with bracketed paths (`requests[0].tlds`): the one mapping of
  * the HTTP edge (api/errors.ts) and the activity boundary ({@link parseOrThrow}). An unknown
- * key becomes one `Unknown field.` issue at its own path: zod's message would quote it.
+ * key becomes one `Unknown field.` issue at its own path: zod's message would quote it. A path
+ * never quotes a key that is not identifier-like (user text): it stops at the object that holds
+ * such a key.
  */
 export function issuesFromZod(issues: ReadonlyArray<ZodIssueLike>): FieldIssue[] {
-  return issues.flatMap((i) =>
-    i.code === 'unrecognized_keys' && i.keys
-      ? i.keys.map((key) => ({ path: formatPath([...i.path, key]), message: 'Unknown field.' }))
-      : [{ path: formatPath(i.path), message: i.message }],
-  );
+  const seen = new Set<string>();
+  return issues
+    .flatMap((i): FieldIssue[] => {
+      if (i.code === 'unrecognized_keys' && i.keys) {
+        return i.keys.map((key) => {
+          const named = nameablePath([...i.path, key]);
+          return named.cut
+            ? { path: formatPath(named.path), message: 'Holds an unknown field.' }
+            : { path: formatPath(named.path), message: 'Unknown field.' };
+        });
+      }
+      const named = nameablePath(i.path);
+      return [{ path: formatPath(named.path), message: named.cut ? 'Holds an invalid value.' : i.message }];
+    })
+    .filter((issue) => {
+      // Several keys cut at one object are one issue there.
+      const id = `${issue.path}\n${issue.message}`;
+      return seen.has(id) ? false : (seen.add(id), true);
+    });
 }
 
 /** Parses `value` with a zod schema, or throws INVALID_PARAMETER naming every failing path. */
