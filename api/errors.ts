@@ -104,7 +104,7 @@ export function toSkillflowError(err: unknown): SkillflowError {
   return new SkillflowError('INTERNAL');
 }
 
-/** Retry-After for a 429 that knows no time of its own (spec 8: every 429 carries one). */
+/** Retry-After for a 429 that knows no time of its own (every 429 carries one). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
 export function sendError(reply: FastifyReply, err: SkillflowError): FastifyReply {

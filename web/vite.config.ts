@@ -1,5 +1,5 @@
 /**
- * Builds the web workspace (issue 15) into static files in web/dist, which the API serves at `/`
+ * Builds the web workspace into static files in web/dist, which the API serves at `/`
  * (api/routes/web.ts). JSX goes through esbuild's automatic runtime with Preact, so no Babel
  * plugin is needed. The output has no inline script or style, so the strict CSP holds.
  */

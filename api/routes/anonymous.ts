@@ -1,5 +1,5 @@
 /**
- * Guest routes (spec 4.1, 2.7): the anonymous skill call, its quote ("availability") pre-check
+ * Guest routes: the anonymous skill call, its quote ("availability") pre-check
  * and the free-usage status, plus the public catalogue the web workspace shows guests (the apps
  * and a skill's details with its request schema: product metadata, no tenant data). No token; the guest is `X-Skillflow-Anonymous-ID`. These routes are
  * left out of the authenticated developer OpenAPI document (`hide: true`). Each request first

@@ -1,6 +1,6 @@
 /**
  * /v1/chats: the chats that workflow `send_chat_message` steps deliver to. Chat ids always
- * travel in the body, never in the URL (spec 4.1), so they stay out of access logs. Needs the
+ * travel in the body, never in the URL, so they stay out of access logs. Needs the
  * `workflows` scope. Chat ids are per owner: another owner's chat of the same id is never reached.
  *
  * - POST /v1/chats: `{ chat_id, focus_mode_on: "<app>.<mode>" }` or `{ chat_id, focus_mode_off: true }`.

@@ -1,5 +1,5 @@
 /**
- * Encyclopedia routes (spec 2 rule 4.3): title search and article summary for API keys scoped
+ * Encyclopedia routes: title search and article summary for API keys scoped
  * to the encyclopedia app (`app:encyclopedia`, or the skill), and the public thumbnail proxy
  * that every returned thumbnail URL points at. Query strings are never logged (request-log.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/apps/design/icons/upstream/{prefix}/{name}.svg` (spec document 2, 4.2): a sanitised
+ * `GET /v1/apps/design/icons/upstream/{prefix}/{name}.svg`: a sanitised
  * icon SVG. Public (so `<img src>` works) under its own per-IP limit
  * (ICON_SVG_RATE_LIMIT_PER_MINUTE, in memory per replica); `prefix` and `name` are checked by
  * pattern, `height` and `color` validated. Answers carry a script-blocking CSP, `nosniff`,

@@ -1,6 +1,6 @@
 /**
- * GET /metrics: Prometheus text of this process's upstream health (spec document 2, 8:
- * monitoring of 4xx/5xx rates), per provider: request counts by status class, latency
+ * GET /metrics: Prometheus text of this process's upstream health (the rates of
+ * 4xx and 5xx answers are monitored), per provider: request counts by status class, latency
  * histograms, and cache hits and misses (lib/metrics/upstream.ts). An operator route: an
  * `admin` key, like /v1/health/details. Scrape each API and worker process that serves calls.
  */

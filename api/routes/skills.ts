@@ -1,5 +1,5 @@
 /**
- * App and skill discovery and authenticated skill calls (spec 4.1, 4.2). Every loaded skill
+ * App and skill discovery and authenticated skill calls. Every loaded skill
  * gets its own POST route with its zod input schema (so the OpenAPI document describes each
  * skill's body); a parametric route behind them resolves hyphenated ids
  * (`search-domains` → `search_domains`) and answers unknown or unloadable skills with 404.

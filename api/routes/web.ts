@@ -1,5 +1,5 @@
 /**
- * The web workspace (issue 15): the files Vite built into web/dist, served at `/` with a strict
+ * The web workspace: the files Vite built into web/dist, served at `/` with a strict
  * Content-Security-Policy (same-origin scripts, styles, images and API calls only; no inline
  * script, no framing). Only the files present at start are served, by exact name, so no request
  * path reaches the file system. Compact paths `/apps/<app>/<skill>` redirect to the hash route,

@@ -1,6 +1,6 @@
 /**
  * POST /v1/apps/workspace/results: browser-encrypted results of a chatless root and its
- * children (spec 4.1). The server never sees plaintext: every content field is opaque
+ * children. The server never sees plaintext: every content field is opaque
  * ciphertext with strict size bounds. `expected_user_id` binds the upload to the submitting
  * user; any other owner id is a 409. Posting the same `root_id` again replaces the upload
  * (200); the first post answers 201. Needs `*`, `app:workspace` or `skill:workspace.results`.

@@ -1,5 +1,5 @@
 /**
- * Anonymous skill calls (spec 4.1): only skills marked `anonymous_access: inline`, exactly one
+ * Anonymous skill calls: only skills marked `anonymous_access: inline`, exactly one
  * request item, run in-process (no workflow, no file, no stored content), with no user, chat,
  * message, embed or upload context. Before dispatch the call's credits are reserved against the
  * guest's, the IP's and the shared pool's allowances; an exhausted allowance or provider limit

@@ -1,6 +1,6 @@
 /**
  * The limits of one authenticated quick skill call, in one store round trip when every limit
- * has room (spec 8). {@link CallLimits.reserve} charges, in ONE statement
+ * has room. {@link CallLimits.reserve} charges, in ONE statement
  * (lib/store/owners/rate-limits.ts `chargeCounters`):
  * - the caller's tier counter (when the route left it to the call: skill routes do, so the
  *   X-RateLimit-* headers come from this same statement);

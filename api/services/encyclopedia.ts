@@ -1,5 +1,5 @@
 /**
- * The encyclopedia routes' service (spec 2 rules 4.3, 5, 8): per-key and per-IP limits, the
+ * The encyclopedia routes' service: per-key and per-IP limits, the
  * language allow-list, the shared lookup service (cache, outbound budget, concurrency,
  * Retry-After), and one usage record per request: one credit when the upstream was asked,
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.

@@ -1,6 +1,6 @@
 /**
  * The in-process runner of quick skills, shared by the anonymous route and the authenticated
- * fast path (spec 2.1: a quick skill answers inline). The skill runs in the API process under
+ * fast path (a quick skill answers inline). The skill runs in the API process under
  * its policy profile: the profile's one-attempt limit (`startToCloseMs`) is the deadline, given
  * to the skill as an `AbortSignal`; a run the deadline cut is DEADLINE_EXCEEDED. Every other
  * failure keeps its catalogue code (the API error handler maps anything else to INTERNAL, as
@@ -20,7 +20,7 @@ export function inlineDeadlineMs(skill: RunnableSkill): number {
 }
 
 export interface InlineRunOptions {
-  /** Anonymous calls get no user, chat, embed or upload context (spec 4.1). */
+  /** Anonymous calls get no user, chat, embed or upload context. */
   anonymous: boolean;
   /** Charges each upstream request to the provider limits (and the caller's share). */
   meter: UpstreamMeter;

@@ -1,12 +1,12 @@
 /**
- * Authenticated skill calls (spec 2.1, spec 8). The limits decide first when a call may run
+ * Authenticated skill calls. The limits decide first when a call may run
  * (api/services/call-limits.ts: tier, provider and owner-share counters charged in one store
  * statement):
  * - within the caller's tier limit and with room at every provider the call will use, a quick
  *   (sync) skill runs in this process (api/services/inline-skill.ts: the policy deadline as an
  *   `AbortSignal`) and is answered inline; no workflow is started;
  * - over the tier limit, a provider limit or the caller's share of one (found before dispatch,
- *   or by the upstream meter before the call sent anything), it is queued (spec 8: queued and
+ *   or by the upstream meter before the call sent anything), it is queued (queued and
  *   retried on reset instead of rejected): a `runSkillCall` workflow starts with a delay to the
  *   reset time and the caller gets `202 { task_id, status: "queued" }` at once. The queue is
  *   bounded per API key (QUEUE_MAX_PER_KEY); past it the answer is 429 with Retry-After;

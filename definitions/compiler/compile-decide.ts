@@ -1,5 +1,5 @@
 /**
- * Compiles a `decide` step (spec document 2, rule 2.5 via issue 14): the typed-answer rules
+ * Compiles a `decide` step: the typed-answer rules
  * (`choice` needs 2 or more distinct options and a fallback among them; `noul` a boolean or a
  * probability fallback; `score` an integer 0-4 fallback), its templates (checked like every
  * other template) and its `@encyclopedia:` references. Diagnostics point at the offending field

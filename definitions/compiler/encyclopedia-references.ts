@@ -1,6 +1,6 @@
 /**
- * The compile-time check of `@encyclopedia:` references in a `send_chat_message` message
- * (spec 2 rules 2.4, 8): each literal reference must be well formed, and a message may hold at
+ * The compile-time check of `@encyclopedia:` references in a `send_chat_message` message:
+ * each literal reference must be well formed, and a message may hold at
  * most three (a reference built from a template expression counts, and is checked after
  * rendering). Diagnostics point at the offending directive; they never quote it.
  */

@@ -1,7 +1,7 @@
 /**
  * The Temporal PayloadCodec: every payload (workflow and activity inputs, results, failures'
  * details, memos) is AES-256-GCM encrypted before it leaves the process, so queries and results
- * never reach Temporal's store in plaintext (spec rule 4.3.11). Metadata carries the key id.
+ * never reach Temporal's store in plaintext. Metadata carries the key id.
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';

@@ -1,5 +1,5 @@
 /**
- * The encyclopedia's language allow-list (spec 2 rule 4.3, 7): only these editions are ever
+ * The encyclopedia's language allow-list: only these editions are ever
  * contacted. A requested code is normalised first: `de-DE` → `de`, `pt_BR` → `pt`, `EN` → `en`.
  * Anything else is UNSUPPORTED_LANGUAGE (400), never a guess.
  */

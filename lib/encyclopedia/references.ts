@@ -1,13 +1,12 @@
 /**
- * `@encyclopedia:<language>:<percent_encoded_title>` references in message text (spec 2 rule
- * 2.4): at most {@link MAX_REFERENCES} per message, kept in order, each removed from the ordinary
+ * `@encyclopedia:<language>:<percent_encoded_title>` references in message text: at most {@link MAX_REFERENCES} per message, kept in order, each removed from the ordinary
  * text. Pure: finding and parsing never contacts anything; only the explicit references found
  * here are ever resolved (activities/providers/encyclopedia/references.ts), and the sources block
  * built from them holds bounded, already sanitised text only.
  */
 import { normaliseLanguage, type EncyclopediaLanguage } from './languages.js';
 
-/** References resolved per message (spec 2 rule 8). */
+/** References resolved per message. */
 export const MAX_REFERENCES = 3;
 /** Longest decoded title (MediaWiki's limit is 255 bytes). */
 export const MAX_TITLE_CHARS = 255;

@@ -96,7 +96,7 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
 
-  // --- encyclopedia (spec 2 rules 4.3, 7) ---
+  // --- encyclopedia ---
   UNSUPPORTED_LANGUAGE: {
     status: 400,
     message: 'The language is not a supported encyclopedia language.',

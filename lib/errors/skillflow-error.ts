@@ -28,7 +28,7 @@ export class SkillflowError extends Error {
   }
 }
 
-/** The wire envelope of every error response (spec 2.8), at the HTTP edge and in Temporal failures. */
+/** The wire envelope of every error response, at the HTTP edge and in Temporal failures. */
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.object({

@@ -1,5 +1,5 @@
 /**
- * Anonymous credit allowances (spec 4.1, 2.7): daily, weekly and monthly limits for the guest
+ * Anonymous credit allowances: daily, weekly and monthly limits for the guest
  * identity, the client IP and one shared server-wide pool, nine counters in all. A reservation
  * consumes the skill's credits from all nine inside one store transaction, so it is
  * all-or-nothing and concurrent guests can never overspend. Guest ids and IPs are never stored:
@@ -53,7 +53,7 @@ export interface GuestKeys {
 /** Why a guest cannot spend: `<period>_limit_reached` (own or IP) or `shared_<period>_limit_reached` (pool). */
 export type LimitReason = `${Period}_limit_reached` | `shared_${Period}_limit_reached`;
 
-/** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
+/** The public free-usage status: percentages and a reason, never counts or hashes. */
 export const FreeUsageStatusSchema = z
   .object({
     daily_remaining_percent: z
@@ -176,7 +176,7 @@ export class AnonymousCredits {
     });
   }
 
-  /** The public free-usage status (spec 2.7): percentages and a reason, never counts or hashes. */
+  /** The public free-usage status: percentages and a reason, never counts or hashes. */
   async status(keys: GuestKeys): Promise<FreeUsageStatus> {
     let percent: number | null = null;
     if (keys.identity !== undefined) {
@@ -202,7 +202,7 @@ export function remainingPercent(left: number, points: number): number {
   return Math.max(1, Math.round((100 * left) / points));
 }
 
-/** The 429 for an exhausted allowance: rejected at once, never queued (spec 7). */
+/** The 429 for an exhausted allowance: rejected at once, never queued. */
 export function exhausted(reason: LimitReason, retryAfterMs: number): SkillflowError {
   const seconds = Math.ceil(retryAfterMs / 1000);
   return new SkillflowError(

@@ -1,5 +1,5 @@
 /**
- * Per-tier request limits for authenticated routes (spec 8: per-user limits depend on the
+ * Per-tier request limits for authenticated routes (per-user limits depend on the
  * subscription tier; on the authenticated route tasks are queued instead of rejected, so a
  * skill call over the limit is queued to the reset time and other routes answer 429). One store-backed counter per owner and tier, one-minute windows, shared
  * by every API replica. Every authenticated response carries X-RateLimit-Limit,

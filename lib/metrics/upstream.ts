@@ -1,5 +1,5 @@
 /**
- * Upstream health metrics (spec document 2, 8: "monitoring of 4xx/5xx rates"), in Prometheus
+ * Upstream health metrics ("monitoring of 4xx/5xx rates"), in Prometheus
  * form through prom-client. Every provider client sends with undici, so the one place that
  * sees every upstream request is undici's diagnostics channels: {@link observeUpstreams}
  * subscribes once per process and names each request's provider by its origin (the configured

@@ -1,5 +1,5 @@
 /**
- * Fail-closed plain text for upstream prose (spec 2 rule 4.3: summary prose is sanitised before
+ * Fail-closed plain text for upstream prose (summary prose is sanitised before
  * it becomes context). The input must already be plain text: anything that looks like markup,
  * an entity, a script URL or a bidirectional override cannot be made safe by guessing, so the
  * answer is `undefined` (the caller reports CONTENT_BLOCKED) instead of a cleaned-up copy.

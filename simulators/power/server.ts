@@ -1,6 +1,6 @@
 /**
  * A stand-in for the unofficial power-converter design upstream on 127.0.0.1
- * (spec document 2, 4.1; design/upstream-wire-notes.md "Power converter"):
+ * (design/upstream-wire-notes.md "Power converter"):
  * - `POST /wb6/restapi/power/solutions`: ranked solutions for the requirement (numbers as
  *   numbers or strings), as a bare array or wrapped in `{ solutions: [...] }` (`container`);
  * - `GET /wb6/restapi/power/solutions/{id}/schsvg`: the schematic SVG;

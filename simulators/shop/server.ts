@@ -1,6 +1,6 @@
 /**
  * The shop simulator: a real HTTP server speaking the upstream shop's lookup and suggestion
- * interfaces (spec 4.3, wire notes), with the same header checks, a request log and fault
+ * interfaces, with the same header checks, a request log and fault
  * injection. See README.md for the magic names and the admin API.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

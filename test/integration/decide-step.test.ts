@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
- * The workflow `decide` step end to end (issue 14): a definition whose later steps branch with
+ * The workflow `decide` step end to end: a definition whose later steps branch with
  * `if` on the typed answer, on a real Temporal dev server, against the decision simulator over
  * real HTTP: the model path, the fallback path (a 5xx and no helper at all), screening of
  * candidate text, and the usage record of the decision's tokens and cost.

@@ -1,7 +1,7 @@
 /**
  * `hosting.search_domains` through the real API, worker and Temporal test server, against the
- * shop simulator and a basic-auth proxy on loopback: the rules of spec 4.3 rule 9 and sections 7
- * and 8 that only hold end to end (no re-run of the search, which runs in the API process, Retry-After on every 429,
+ * shop simulator and a basic-auth proxy on loopback: the fallback,
+ * rate-limit and deadline rules that only hold end to end (no re-run of the search, which runs in the API process, Retry-After on every 429,
  * the anonymous route that never waits and refunds only when nothing was sent).
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The API's edges (issue 9, item 6): authentication before body parsing, the per-IP limit of
+ * The API's edges: authentication before body parsing, the per-IP limit of
  * the unauthenticated routes with TRUST_PROXY and IPv6 /64 keys, server timeouts, health
  * details for admin keys only, and the codec endpoint in production.
  */

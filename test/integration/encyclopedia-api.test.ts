@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field. */
 /**
  * The encyclopedia over real HTTP against the MediaWiki simulator on loopback: the routes, the
- * skills, the protections of spec 2 rules 4.3, 7 and 8, and a workflow that searches, takes the
+ * skills, the protections (language allow-list, limits, outbound budget, sanitised prose), and a workflow that searches, takes the
  * first title and sends a chat message with its summary and a sources block.
  */
 import { createServer, type Server } from 'node:http';
@@ -166,7 +166,7 @@ describe('encyclopedia over HTTP', () => {
     ]);
   });
 
-  it('the generic skill route bills only the items the cache did not answer (spec 2 rule 5)', async () => {
+  it('the generic skill route bills only the items the cache did not answer', async () => {
     const call = (requests: { title: string; language: string }[]) =>
       h.request('POST', '/v1/apps/encyclopedia/skills/get_summary', { requests });
     const billed = async (callId: string) => {

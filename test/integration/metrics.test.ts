@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 13 item 3): admin only, and per provider request counts by status class,
+ * GET /metrics: admin only, and per provider request counts by status class,
  * latency histograms and cache hits and misses, from real requests to the power simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

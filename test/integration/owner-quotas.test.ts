@@ -1,5 +1,5 @@
 /**
- * Fair use between tenants (issue 9, item 5), on a real Temporal test server with no worker, so
+ * Fair use between tenants, on a real Temporal test server with no worker, so
  * started runs and calls stay open: per-owner caps on definitions, schedules, running runs and
  * open skill-call tasks, and a manual schedule trigger that never piles up runs.
  */

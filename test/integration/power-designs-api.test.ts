@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
  * The electronics app through the API, on a real Temporal test server and worker, against the
- * power simulator over HTTP (issue 13): the long-running path (POST → 202 → stages while
+ * power simulator over HTTP: the long-running path (POST → 202 → stages while
  * polling → completed → each embed format), the requirement cache, input rules checked before
  * any upstream request, the sanitised schematic, the header on the GETs, the 429 retry and a
  * definition step referencing the results.

@@ -1,7 +1,7 @@
 /**
  * A worker is killed (SIGKILL) while a power-design search waits for the upstream: the
  * long-running policy notices the lost worker by its heartbeat timeout, a new worker runs the
- * search again, and the run completes with the results (issue 13, item 4).
+ * search again, and the run completes with the results.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
- * Scopes hold everywhere (issue 9, item 3): every route of the running app × every scope shape,
+ * Scopes hold everywhere: every route of the running app × every scope shape,
  * with the expected status. The route list comes from Fastify's own route table, so a new route
  * without a row here fails the first test. Tasks and embeds are real (a workflow run, a quick
  * call queued by the tier limit and a long-running skill call on a real Temporal test server and

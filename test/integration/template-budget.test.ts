@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
-/** The probe from issue 9: `#each` three deep over a 400-item run input (64 million iterations). */
+/** A render-budget probe: `#each` three deep over a 400-item run input (64 million iterations). */
 const PROBE = `title: Template probe
 start_when:
   manual:

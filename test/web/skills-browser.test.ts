@@ -1,5 +1,5 @@
 /**
- * The skill page in chromium against the real stack (issue 15, browser scenarios 1, 4, 5, 6):
+ * The skill page in chromium against the real stack:
  * a domain search from the generated form, icons loaded as images from the sanitised SVG route
  * (and a hostile icon that runs nothing), a long-running power-design search with progress,
  * schematic and downloads, and the compact path redirect.

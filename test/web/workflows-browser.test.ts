@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
-/** The spec's example (spec document 1, 2.3): a domain search, then a chat message with its count. */
+/** The spec's example: a domain search, then a chat message with its count. */
 const EXAMPLE = readFileSync(path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml'), 'utf8');
 
 describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASON})`, () => {

@@ -1,5 +1,5 @@
 /**
- * The pasted API key. It lives in `sessionStorage` only (issue 15): never in a URL, a cookie or
+ * The pasted API key. It lives in `sessionStorage` only: never in a URL, a cookie or
  * `localStorage`, so it is gone when the tab closes.
  */
 const KEY = 'skillflow.api_key';

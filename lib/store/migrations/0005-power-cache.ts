@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * `power_design_cache`: power-design search results keyed by the SHA-256 of the normalised
- * requirement payload (spec document 2, 4.1), with an expiry. Public engineering data from the
+ * requirement payload, with an expiry. Public engineering data from the
  * upstream, not user text: stored in the clear.
  */
 export const m0005PowerCache: Migration = {

@@ -1,5 +1,5 @@
 /**
- * Decision-helper usage on usage records (issue 14): the estimated input tokens of the decision
+ * Decision-helper usage on usage records: the estimated input tokens of the decision
  * requests a record paid for, and their price (0.042 USD per million input tokens, no output
  * charge). A workflow `decide` step gets its own record (skill `workflow.decide`, no key).
  */

@@ -1,6 +1,6 @@
 /**
  * The owner of `skill_call_queue`: authenticated skill calls that wait for a limit to reset
- * (spec 8: on the authenticated route tasks are queued and retried on reset instead of
+ * (on the authenticated route tasks are queued and retried on reset instead of
  * rejected). The queue is bounded per API key; past the depth the caller gets 429 with
  * Retry-After (the time until the earliest queued call of that key starts). Rows hold ids and
  * times only.
