@@ -56,7 +56,7 @@ describe('.dockerignore', () => {
       'test/integration/api-base.test.ts',
       'test/fixtures/apps/echo/app.yaml',
       'lib/config.test.ts',
-      'activities/skills/search-domains/fixtures.test-helpers.ts',
+      'activities/apps/hosting/skills/search-domains/fixtures.test-helpers.ts',
       '.data/encryption.key',
       '.data/dev-api-key',
     ])

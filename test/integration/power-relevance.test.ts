@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decisionCostUsd, estimateTokens } from '../../activities/decision/bounds.js';
-import { POWER_DESIGN_RUBRIC } from '../../activities/skills/power-designs/relevance.js';
+import { POWER_DESIGN_RUBRIC } from '../../activities/apps/electronics/skills/relevance.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';

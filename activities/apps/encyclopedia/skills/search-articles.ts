@@ -1,0 +1,57 @@
+/**
+ * `encyclopedia.search_articles`: ordered public title metadata per request, best match first,
+ * disambiguation pages marked (service in activities/apps/encyclopedia/upstream/service.ts).
+ */
+import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
+import { encyclopediaFor } from '../upstream/service.js';
+import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import {
+  SearchArticlesInputSchema,
+  SearchArticlesOutputSchema,
+  SearchRequestSchema,
+  SearchWorkflowOutputSchema,
+  type SearchArticlesInput,
+  type SearchArticlesOutput,
+  type SearchWorkflowOutput,
+} from './schemas.js';
+
+export type SearchArticlesSkill = SkillImplementation<
+  SearchArticlesInput,
+  SearchArticlesOutput,
+  SearchWorkflowOutput
+>;
+
+/** The registry entry point (activities/apps/encyclopedia/app.yaml). */
+export function createSkill(platform: Platform): SearchArticlesSkill {
+  return {
+    input: SearchArticlesInputSchema,
+    requestItem: SearchRequestSchema,
+    defaults: { language: 'en', limit: 5 },
+    output: SearchArticlesOutputSchema,
+    workflowOutput: SearchWorkflowOutputSchema,
+    async run(input, ctx) {
+      const service = encyclopediaFor(platform.config);
+      const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
+      const results: SearchArticlesOutput['results'] = [];
+      for (const [i, r] of input.requests.entries()) {
+        const { value, cached } = await service.search(
+          { query: r.query, language: languages[i]!, limit: r.limit },
+          { signal: ctx.signal, charge: () => ctx.meter.charge('encyclopedia') },
+        );
+        results.push({ ...value, cached });
+      }
+      return { results };
+    },
+    toWorkflowOutput(output) {
+      const results = output.results.flatMap((r, i) =>
+        r.results.map((item) => ({ ...item, request_index: i, language: r.language })),
+      );
+      return { results, result_count: results.length, raw: output };
+    },
+    billableItems: (output) => output.results.filter((r) => !r.cached).length,
+    previews: (output) =>
+      output.results.flatMap((r) =>
+        r.results.slice(0, 3).map((item) => ({ title: item.title, url: item.url })),
+      ),
+  };
+}
