@@ -18,6 +18,7 @@ import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { AppDefinition } from '../../activities/registry/define.js';
 
 type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
   chat_id: string;
@@ -51,7 +52,8 @@ export async function startEngine(
   opts: {
     worker?: boolean;
     config?: Partial<Config>;
-    appsDir?: string;
+    /** The catalogue to serve; the fixture apps by default. */
+    apps?: readonly AppDefinition[];
     secrets?: SecretStore;
     databaseUrl?: string;
   } = {},
@@ -61,7 +63,7 @@ export async function startEngine(
   const api = await buildTestApi(env, {
     taskQueue,
     ...(opts.config ? { config: opts.config } : {}),
-    ...(opts.appsDir ? { appsDir: opts.appsDir } : {}),
+    ...(opts.apps ? { apps: opts.apps } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   });

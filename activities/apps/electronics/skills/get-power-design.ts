@@ -17,6 +17,7 @@ import {
   type GetPowerDesignOutput,
 } from './schemas.js';
 import { powerContext } from './search-power-designs.js';
+import { defineSkill } from '../../../registry/define.js';
 
 export type GetPowerDesignSkill = SkillImplementation<
   GetPowerDesignInput,
@@ -24,8 +25,8 @@ export type GetPowerDesignSkill = SkillImplementation<
   DesignWorkflowOutput
 >;
 
-/** The registry entry point (activities/apps/electronics/app.yaml). */
-export function createSkill(platform: Platform, deadlines: SkillDeadlines): GetPowerDesignSkill {
+/** Builds the skill. */
+function createGetPowerDesignSkill(platform: Platform, deadlines: SkillDeadlines): GetPowerDesignSkill {
   const service = createPowerService(platform.config, deadlines, platform.store);
   return {
     input: GetPowerDesignInputSchema,
@@ -54,3 +55,23 @@ export function createSkill(platform: Platform, deadlines: SkillDeadlines): GetP
     embedFile: (format, output) => schematicEmbedFile(format, output.schematic),
   };
 }
+
+export const getPowerDesign = defineSkill({
+  id: 'get_power_design',
+  title: 'Get power design',
+  description:
+    'The sanitised schematic picture (with metadata, not a netlist) and the normalised parts list of one solution id from electronics.search_power_designs. Long-running: answers 202 with task_id and embed_id.',
+  capabilities: {
+    mode: 'async',
+    access: 'read',
+    unattended: true,
+    needsConnectedAccount: false,
+    needsApproval: false,
+  },
+  anonymousAccess: 'none',
+  pricing: { creditsPerRequest: 1, notes: 'One credit per design.' },
+  providers: ['power'],
+  policy: 'long-running',
+  primaryFields: ['solution_id'],
+  create: createGetPowerDesignSkill,
+});

@@ -21,6 +21,7 @@ import {
   type SearchPowerDesignsOutput,
   type SearchWorkflowOutput,
 } from './schemas.js';
+import { defineSkill } from '../../../registry/define.js';
 
 export type SearchPowerDesignsSkill = SkillImplementation<
   SearchPowerDesignsInput,
@@ -33,8 +34,11 @@ export function powerContext(ctx: SkillContext) {
   return { signal: ctx.signal, charge: () => ctx.meter.charge('power') };
 }
 
-/** The registry entry point (activities/apps/electronics/app.yaml). */
-export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchPowerDesignsSkill {
+/** Builds the skill. */
+function createSearchPowerDesignsSkill(
+  platform: Platform,
+  deadlines: SkillDeadlines,
+): SearchPowerDesignsSkill {
   const { config } = platform;
   const service = createPowerService(config, deadlines, platform.store);
   const decision = config.DECISION_URL
@@ -103,3 +107,26 @@ export function createSkill(platform: Platform, deadlines: SkillDeadlines): Sear
     ],
   };
 }
+
+export const searchPowerDesigns = defineSkill({
+  id: 'search_power_designs',
+  title: 'Search power designs',
+  description:
+    'Ranked power-converter reference designs for one to three requirements (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
+  capabilities: {
+    mode: 'async',
+    access: 'read',
+    unattended: true,
+    needsConnectedAccount: false,
+    needsApproval: false,
+  },
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per requirement; a cached requirement costs the same.',
+  },
+  providers: ['power', 'decision'],
+  policy: 'long-running',
+  primaryFields: ['vinMin', 'vinMax', 'vout', 'iout'],
+  create: createSearchPowerDesignsSkill,
+});

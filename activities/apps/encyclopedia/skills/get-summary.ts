@@ -14,11 +14,12 @@ import {
   type GetSummaryOutput,
   type SummaryWorkflowOutput,
 } from './schemas.js';
+import { defineSkill } from '../../../registry/define.js';
 
 export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
 
-/** The registry entry point (activities/apps/encyclopedia/app.yaml). */
-export function createSkill(platform: Platform): GetSummarySkill {
+/** Builds the skill. */
+function createGetSummarySkill(platform: Platform): GetSummarySkill {
   return {
     input: GetSummaryInputSchema,
     requestItem: SummaryRequestSchema,
@@ -46,3 +47,26 @@ export function createSkill(platform: Platform): GetSummarySkill {
     previews: (output) => output.results.map((r) => ({ title: r.title, url: r.url, type: r.type })),
   };
 }
+
+export const getSummary = defineSkill({
+  id: 'get_summary',
+  title: 'Get article summary',
+  description:
+    'One to five articles per call, by canonical title. Each returns selected public metadata: canonical title, description, the extract as sanitised plain text, thumbnail through the image proxy, page URL, language, type and the disambiguation mark.',
+  capabilities: {
+    mode: 'sync',
+    access: 'read',
+    unattended: true,
+    needsConnectedAccount: false,
+    needsApproval: false,
+  },
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/summary too).',
+  },
+  providers: ['encyclopedia'],
+  policy: 'upstream-lookup',
+  primaryFields: ['title'],
+  create: createGetSummarySkill,
+});

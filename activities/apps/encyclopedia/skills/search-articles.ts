@@ -14,6 +14,7 @@ import {
   type SearchArticlesOutput,
   type SearchWorkflowOutput,
 } from './schemas.js';
+import { defineSkill } from '../../../registry/define.js';
 
 export type SearchArticlesSkill = SkillImplementation<
   SearchArticlesInput,
@@ -21,8 +22,8 @@ export type SearchArticlesSkill = SkillImplementation<
   SearchWorkflowOutput
 >;
 
-/** The registry entry point (activities/apps/encyclopedia/app.yaml). */
-export function createSkill(platform: Platform): SearchArticlesSkill {
+/** Builds the skill. */
+function createSearchArticlesSkill(platform: Platform): SearchArticlesSkill {
   return {
     input: SearchArticlesInputSchema,
     requestItem: SearchRequestSchema,
@@ -55,3 +56,26 @@ export function createSkill(platform: Platform): SearchArticlesSkill {
       ),
   };
 }
+
+export const searchArticles = defineSkill({
+  id: 'search_articles',
+  title: 'Search articles',
+  description:
+    'One to five title searches per call. Each returns ordered public title metadata (title, description, page URL, thumbnail through the image proxy, reference), best match first, with disambiguation pages marked. Languages come from a documented allow-list.',
+  capabilities: {
+    mode: 'sync',
+    access: 'read',
+    unattended: true,
+    needsConnectedAccount: false,
+    needsApproval: false,
+  },
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/search too).',
+  },
+  providers: ['encyclopedia'],
+  policy: 'upstream-lookup',
+  primaryFields: ['query'],
+  create: createSearchArticlesSkill,
+});

@@ -29,7 +29,8 @@ import { searchIcons } from './search.js';
 
 export type SearchIconsSkill = SkillImplementation<SearchIconsInput, SearchIconsOutput, WorkflowOutput>;
 
-export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchIconsSkill {
+/** Builds the skill over the icon upstream (or the offline sets) and the decision helper. */
+export function createSearchIconsSkill(platform: Platform, deadlines: SkillDeadlines): SearchIconsSkill {
   const { config, secrets, logger } = platform;
   const provider = iconProviderFor(config, deadlines.idleTimeoutMs);
   if (provider.kind === 'offline') {

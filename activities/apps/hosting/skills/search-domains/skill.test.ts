@@ -1,5 +1,5 @@
 /**
- * The registered skill: registry loading (app.yaml + createSkill), configuration errors,
+ * The registered skill: registry loading (the app definition and its factory), configuration errors,
  * relevance (rule 8) with the decision simulator, selection warnings, the output contract
  * (JSON-safe, schema-valid, workflow view, previews) and privacy (rules 11-12).
  */
@@ -9,6 +9,7 @@ import { createLogger } from '../../../../../lib/logger.js';
 import { staticSecrets } from '../../../../../lib/secrets.js';
 import { SkillflowError } from '../../../../../lib/errors/skillflow-error.js';
 import { loadRegistry } from '../../../../registry/registry.js';
+import { APPS } from '../../../index.js';
 import { runSkill } from '../../../../skill-activity.js';
 import { call, CHECKED_AT, DECISION_KEY, ok, useUpstreams } from './orchestration.test-helpers.js';
 import { createUpstreamMeter } from '../../../../upstream-meter.js';
@@ -32,14 +33,17 @@ const GREENTEA_ORDER = [
 ];
 
 describe('registration', () => {
-  it('loads hosting.search_domains from app.yaml through the registry, and runs it', async () => {
+  it('loads hosting.search_domains from the catalogue through the registry, and runs it', async () => {
     const config = loadConfig({ SHOP_URL: up.sim.url });
-    const registry = await loadRegistry({
-      config,
-      logger: createLogger('silent'),
-      secrets: staticSecrets({}),
-    });
-    expect(registry.problems.filter((p) => p.file.includes('hosting'))).toEqual([]);
+    const registry = await loadRegistry(
+      {
+        config,
+        logger: createLogger('silent'),
+        secrets: staticSecrets({}),
+      },
+      APPS,
+    );
+    expect(registry.problems).toEqual([]);
     const skill = registry.available('hosting', 'search-domains');
     expect(skill?.manifest).toMatchObject({
       id: 'search_domains',
@@ -72,11 +76,14 @@ describe('registration', () => {
   });
 
   it('loads without SHOP_URL; a call then fails with SERVICE_UNAVAILABLE and sends nothing', async () => {
-    const registry = await loadRegistry({
-      config: loadConfig({}),
-      logger: createLogger('silent'),
-      secrets: staticSecrets({}),
-    });
+    const registry = await loadRegistry(
+      {
+        config: loadConfig({}),
+        logger: createLogger('silent'),
+        secrets: staticSecrets({}),
+      },
+      APPS,
+    );
     const skill = registry.available('hosting', 'search_domains');
     expect(skill).toBeDefined();
     const err = await runSkill(skill!.impl, { requests: [{ query: 'cedarwood.com' }] }, ctx).catch(

@@ -174,8 +174,3 @@ export function createSearchDomainsSkill(
     providerUses,
   };
 }
-
-/** The registry entry point (activities/apps/hosting/app.yaml). */
-export function createSkill(platform: Platform, deadlines: SkillDeadlines): SearchDomainsSkill {
-  return createSearchDomainsSkill(platform, deadlines);
-}
