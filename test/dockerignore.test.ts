@@ -54,7 +54,7 @@ describe('.dockerignore', () => {
       '.git/HEAD',
       '.git/config',
       'test/integration/api-base.test.ts',
-      'test/fixtures/apps/echo/app.yaml',
+      'test/fixtures/apps/echo/app.ts',
       'lib/config.test.ts',
       'activities/apps/hosting/skills/search-domains/fixtures.test-helpers.ts',
       '.data/encryption.key',

@@ -1,5 +1,5 @@
 /**
- * Inputs and outputs of the electronics skills (activities/apps/electronics/app.yaml; spec
+ * Inputs and outputs of the electronics skills (activities/apps/electronics/app.ts; spec
  * document 2, 2.1 and 2.2). Every rule is checked here, before any upstream request: the
  * failing path is reported (`requests[0].vinMin`), never the value.
  */

@@ -1,5 +1,5 @@
 /**
- * Inputs and outputs of the encyclopedia skills (activities/apps/encyclopedia/app.yaml). The
+ * Inputs and outputs of the encyclopedia skills (activities/apps/encyclopedia/app.ts). The
  * language is checked against the allow-list at run time, so an unsupported one is the visible
  * UNSUPPORTED_LANGUAGE error, not a schema failure.
  */

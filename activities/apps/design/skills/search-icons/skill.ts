@@ -1,5 +1,5 @@
 /**
- * `design.search_icons` as a registered skill (activities/apps/design/app.yaml): quick,
+ * `design.search_icons` as a registered skill (activities/apps/design/app.ts): quick,
  * read-only, open to guests inline. The provider is the Iconify-compatible upstream when
  * ICON_URL is set, else the offline sets, whose index is built here at registry load (startup)
  * and its build time logged. Queries and results never reach a log.

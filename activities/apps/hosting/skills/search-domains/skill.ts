@@ -1,5 +1,5 @@
 /**
- * `hosting.search_domains` as a registered skill (activities/apps/hosting/app.yaml). The module
+ * `hosting.search_domains` as a registered skill (activities/apps/hosting/app.ts). The module
  * loads without SHOP_URL (the API and worker start a simulator when it is unset and pass its URL
  * in the config); a call without any shop URL fails with SERVICE_UNAVAILABLE. Per call it opens
  * one shop client (its lazy proxy agent is closed afterwards) and one limiter of 2 slots.
