@@ -48,6 +48,20 @@ export function defineSkill<I, O, W>(skill: SkillMeta & { create: SkillFactory<I
   };
 }
 
+/**
+ * The capabilities of a skill that only reads (no side effects outside the service), may run
+ * unattended, and needs neither a connected account nor an approval.
+ */
+export function readOnlyCapabilities(mode: 'sync' | 'async') {
+  return {
+    mode,
+    access: 'read',
+    unattended: true,
+    needsConnectedAccount: false,
+    needsApproval: false,
+  } as const;
+}
+
 /** Declares one app over its skills. */
 export function defineApp(app: AppDefinition): AppDefinition {
   return app;

@@ -17,7 +17,7 @@ import {
   type GetPowerDesignOutput,
 } from './schemas.js';
 import { powerContext } from './search-power-designs.js';
-import { defineSkill } from '../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 
 export type GetPowerDesignSkill = SkillImplementation<
   GetPowerDesignInput,
@@ -61,13 +61,7 @@ export const getPowerDesign = defineSkill({
   title: 'Get power design',
   description:
     'The sanitised schematic picture (with metadata, not a netlist) and the normalised parts list of one solution id from electronics.search_power_designs. Long-running: answers 202 with task_id and embed_id.',
-  capabilities: {
-    mode: 'async',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: { creditsPerRequest: 1, notes: 'One credit per design.' },
   providers: ['power'],

@@ -21,7 +21,7 @@ import {
   type SearchPowerDesignsOutput,
   type SearchWorkflowOutput,
 } from './schemas.js';
-import { defineSkill } from '../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 
 export type SearchPowerDesignsSkill = SkillImplementation<
   SearchPowerDesignsInput,
@@ -113,13 +113,7 @@ export const searchPowerDesigns = defineSkill({
   title: 'Search power designs',
   description:
     'Ranked power-converter reference designs for one to three requirements (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
-  capabilities: {
-    mode: 'async',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: {
     creditsPerRequest: 1,

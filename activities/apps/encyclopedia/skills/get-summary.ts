@@ -14,7 +14,7 @@ import {
   type GetSummaryOutput,
   type SummaryWorkflowOutput,
 } from './schemas.js';
-import { defineSkill } from '../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 
 export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
 
@@ -53,13 +53,7 @@ export const getSummary = defineSkill({
   title: 'Get article summary',
   description:
     'One to five articles per call, by canonical title. Each returns selected public metadata: canonical title, description, the extract as sanitised plain text, thumbnail through the image proxy, page URL, language, type and the disambiguation mark.',
-  capabilities: {
-    mode: 'sync',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'none',
   pricing: {
     creditsPerRequest: 1,

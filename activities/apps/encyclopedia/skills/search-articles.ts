@@ -14,7 +14,7 @@ import {
   type SearchArticlesOutput,
   type SearchWorkflowOutput,
 } from './schemas.js';
-import { defineSkill } from '../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 
 export type SearchArticlesSkill = SkillImplementation<
   SearchArticlesInput,
@@ -62,13 +62,7 @@ export const searchArticles = defineSkill({
   title: 'Search articles',
   description:
     'One to five title searches per call. Each returns ordered public title metadata (title, description, page URL, thumbnail through the image proxy, reference), best match first, with disambiguation pages marked. Languages come from a documented allow-list.',
-  capabilities: {
-    mode: 'sync',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'none',
   pricing: {
     creditsPerRequest: 1,

@@ -1,5 +1,5 @@
 /** The design app's icon search skill: its metadata and factory (see ./skill.ts). */
-import { defineSkill } from '../../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../../registry/define.js';
 import { createSearchIconsSkill } from './skill.js';
 
 export const searchIcons = defineSkill({
@@ -7,13 +7,7 @@ export const searchIcons = defineSkill({
   title: 'Search icons',
   description:
     "One to five icon searches per call over public icon collections (the Iconify-compatible upstream at ICON_URL, or the offline sets shipped with the service). Results are metadata only: id, collection, license, author, size and the service's own sanitised SVG URL. The default license filter shows only permissive licenses. See docs/design-icons.md.",
-  capabilities: {
-    mode: 'sync',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'inline',
   pricing: {
     creditsPerRequest: 1,

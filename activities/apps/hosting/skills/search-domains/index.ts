@@ -1,5 +1,5 @@
 /** The hosting app's domain search skill: its metadata and factory (see ./skill.ts). */
-import { defineSkill } from '../../../../registry/define.js';
+import { defineSkill, readOnlyCapabilities } from '../../../../registry/define.js';
 import { createSearchDomainsSkill } from './skill.js';
 
 export const searchDomains = defineSkill({
@@ -7,13 +7,7 @@ export const searchDomains = defineSkill({
   title: 'Search domains',
   description:
     'One to five independent domain searches per call. Each group takes a keyword or a full domain name, checks availability and registration/renewal quotes through the upstream shop, and returns selected domains plus the pool of checked candidates. See docs/domain-search.md.',
-  capabilities: {
-    mode: 'sync',
-    access: 'read',
-    unattended: true,
-    needsConnectedAccount: false,
-    needsApproval: false,
-  },
+  capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'inline',
   pricing: {
     creditsPerRequest: 1,
