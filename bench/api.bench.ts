@@ -17,9 +17,8 @@
  * Env: BENCH_RUNS (sequential calls per round, default 100), BENCH_CONCURRENCY (default 20),
  * BENCH_ROUNDS (default 3), BENCH_STORES (`pglite,postgres` by default).
  */
-import path from 'node:path';
 import Fastify from 'fastify';
-import { ACTIVITIES_DIR } from '../activities/registry/registry.js';
+import { APPS } from '../activities/apps/index.js';
 import { runSkill } from '../activities/skill-activity.js';
 import { createUpstreamMeter } from '../activities/upstream-meter.js';
 import { createKey } from '../lib/keys.js';
@@ -47,7 +46,7 @@ const shop = await startShopSimulator({ host: '127.0.0.1' });
 async function benchOn(store: 'pglite' | 'postgres', databaseUrl?: string): Promise<void> {
   // Limits high enough that the bench's few hundred calls are never queued: the checks still run.
   const h = await startEngine({
-    appsDir: path.join(ACTIVITIES_DIR, 'apps'),
+    apps: APPS,
     config: {
       SHOP_URL: shop.url,
       RATE_LIMIT_PRO_PER_MINUTE: 1_000_000,

@@ -8,7 +8,7 @@
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import { ACTIVITIES_DIR } from '../activities/registry/registry.js';
+import { APPS } from '../activities/apps/index.js';
 import { catalogFromRegistry } from '../activities/registry/catalog.js';
 import { DefinitionsService } from '../api/services/definitions.js';
 import { RunsService } from '../api/services/runs.js';
@@ -30,7 +30,7 @@ interface Sample {
 }
 
 installTemporalRuntime(createLogger('error'));
-const h = await startEngine({ worker: false, appsDir: path.join(ACTIVITIES_DIR, 'apps') });
+const h = await startEngine({ worker: false, apps: APPS });
 const child = fork(
   path.join(import.meta.dirname, 'memory/worker.ts'),
   [h.env.address, h.taskQueue, String(RUNS * 2)],

@@ -10,10 +10,10 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
-import type { SearchDiagnostics } from '../activities/skills/search-domains/search-domains.js';
+import type { SearchDiagnostics } from '../activities/apps/hosting/skills/search-domains/search-domains.js';
 import { POLICY_PROFILES } from '../activities/policy.js';
-import { createSearchDomainsSkill } from '../activities/skills/search-domains/skill.js';
-import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/skills/search-domains/operation-limiter.js';
+import { createSearchDomainsSkill } from '../activities/apps/hosting/skills/search-domains/skill.js';
+import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/apps/hosting/skills/search-domains/operation-limiter.js';
 import { createUpstreamMeter } from '../activities/upstream-meter.js';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);

@@ -19,6 +19,7 @@ import { ensureWebBuild } from '../scripts/build-web.mjs';
 import { startEngine } from '../test/helpers/engine.js';
 import { CHROMIUM } from '../test/web/chromium.js';
 import { percentile, printTable } from './stats.js';
+import { APPS } from '../activities/apps/index.js';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 15);
 const DIST = path.join(PROJECT_ROOT, 'web/dist');
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   await ensureWebBuild({ log: (m) => process.stderr.write(`${m}\n`) });
   const engine = await startEngine({
     worker: false,
-    appsDir: path.join(PROJECT_ROOT, 'activities/apps'),
+    apps: APPS,
     config: { PUBLIC_RATE_LIMIT_PER_MINUTE: 0, LOG_LEVEL: 'silent' },
   });
   const base = (await engine.api.app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Worker, bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
-import { ACTIVITIES_DIR } from '../activities/registry/registry.js';
+import { APPS } from '../activities/apps/index.js';
 import { activityPolicy } from '../activities/policy.js';
 import { platformActivities } from '../activities/platform/index.js';
 import { webhookPolicy } from '../lib/net/webhook.js';
@@ -34,7 +34,7 @@ const SUSTAINED = Number(process.env.BENCH_SUSTAINED_RUNS ?? 100);
 installTemporalRuntime(createLogger('error'));
 const shop = await startShopSimulator({ host: '127.0.0.1' });
 const h = await startEngine({
-  appsDir: path.join(ACTIVITIES_DIR, 'apps'),
+  apps: APPS,
   config: { SHOP_URL: shop.url, OWNER_MAX_RUNNING_RUNS: 10_000, RATE_LIMIT_STANDARD_PER_MINUTE: 1_000_000 },
 });
 const bareQueue = `bare-${randomUUID()}`;

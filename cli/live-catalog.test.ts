@@ -12,6 +12,7 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { catalogFromDetails } from './live-catalog.js';
+import { APPS } from '../activities/apps/index.js';
 
 const head =
   'title: T\nstart_when:\n  manual: {}\nsteps:\n  - id: search\n    use_app_skill: hosting.search_domains\n';
@@ -35,11 +36,14 @@ describe('live catalog (from skill details)', () => {
   let liveCatalog: SkillCatalog;
 
   beforeAll(async () => {
-    const registry = await loadRegistry({
-      config: loadConfig({}),
-      logger: createLogger('silent'),
-      secrets: staticSecrets({}),
-    });
+    const registry = await loadRegistry(
+      {
+        config: loadConfig({}),
+        logger: createLogger('silent'),
+        secrets: staticSecrets({}),
+      },
+      APPS,
+    );
     registryCatalog = catalogFromRegistry(registry);
     const details = registry
       .all()

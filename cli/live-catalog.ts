@@ -37,15 +37,25 @@ export async function fetchLiveCatalog(
 
 /** The offline catalog: this checkout's app definitions, loaded like the worker loads them. */
 export async function loadLocalCatalog(): Promise<SkillCatalog> {
-  const [{ loadRegistry }, { catalogFromRegistry }, { loadConfig }, { createLogger }, { staticSecrets }] =
-    await Promise.all([
-      import('../activities/registry/registry.js'),
-      import('../activities/registry/catalog.js'),
-      import('../lib/config.js'),
-      import('../lib/logger.js'),
-      import('../lib/secrets.js'),
-    ]);
+  const [
+    { loadRegistry },
+    { APPS },
+    { catalogFromRegistry },
+    { loadConfig },
+    { createLogger },
+    { staticSecrets },
+  ] = await Promise.all([
+    import('../activities/registry/registry.js'),
+    import('../activities/apps/index.js'),
+    import('../activities/registry/catalog.js'),
+    import('../lib/config.js'),
+    import('../lib/logger.js'),
+    import('../lib/secrets.js'),
+  ]);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const registry = await loadRegistry({ config, logger: createLogger('silent'), secrets: staticSecrets({}) });
+  const registry = await loadRegistry(
+    { config, logger: createLogger('silent'), secrets: staticSecrets({}) },
+    APPS,
+  );
   return catalogFromRegistry(registry);
 }

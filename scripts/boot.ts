@@ -12,6 +12,7 @@ import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { APPS } from '../activities/apps/index.js';
 
 export interface Platform {
   config: Config;
@@ -47,9 +48,9 @@ export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = proc
     );
   }
   logger.info({ engine: store.engine }, 'platform store ready');
-  const registry = await loadRegistry({ config, logger, secrets, store });
+  const registry = await loadRegistry({ config, logger, secrets, store }, APPS);
   for (const p of registry.problems)
-    logger.error({ file: p.file, skill: p.skill, problem: p.message }, 'app definition problem');
+    logger.error({ app: p.app, skill: p.skill, problem: p.message }, 'app definition problem');
   logger.info(
     {
       skills: registry

@@ -19,8 +19,8 @@ import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { connectTemporal } from '../lib/temporal/client.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
 import { startDevSimulators } from '../simulators/index.js';
-import { referenceResolver } from '../activities/providers/encyclopedia/references.js';
-import { encyclopediaFor } from '../activities/providers/encyclopedia/service.js';
+import { referenceResolver } from '../activities/apps/encyclopedia/upstream/references.js';
+import { encyclopediaFor } from '../activities/apps/encyclopedia/upstream/service.js';
 import { startWorker } from '../worker/index.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
 

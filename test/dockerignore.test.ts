@@ -54,9 +54,9 @@ describe('.dockerignore', () => {
       '.git/HEAD',
       '.git/config',
       'test/integration/api-base.test.ts',
-      'test/fixtures/apps/echo/app.yaml',
+      'test/fixtures/apps/echo/app.ts',
       'lib/config.test.ts',
-      'activities/skills/search-domains/fixtures.test-helpers.ts',
+      'activities/apps/hosting/skills/search-domains/fixtures.test-helpers.ts',
       '.data/encryption.key',
       '.data/dev-api-key',
     ])

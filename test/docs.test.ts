@@ -10,6 +10,7 @@ import { loadRegistry } from '../activities/registry/registry.js';
 import { ConfigSchema, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
+import { APPS } from '../activities/apps/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -48,11 +49,14 @@ describe('README', () => {
   });
 
   it('lists exactly the apps and skills the registry loads, with mode, anonymous access and policy', async () => {
-    const registry = await loadRegistry({
-      config: loadConfig({ LOG_LEVEL: 'silent' }),
-      logger: createLogger('silent'),
-      secrets: staticSecrets({}),
-    });
+    const registry = await loadRegistry(
+      {
+        config: loadConfig({ LOG_LEVEL: 'silent' }),
+        logger: createLogger('silent'),
+        secrets: staticSecrets({}),
+      },
+      APPS,
+    );
     expect(registry.problems).toEqual([]);
     const loaded = registry.apps.flatMap((app) =>
       app.skills.map((s) => [

@@ -12,7 +12,7 @@ import {
   startEncyclopediaSimulator,
   type EncyclopediaSimulator,
 } from '../../simulators/encyclopedia/server.js';
-import { encyclopediaFor } from '../providers/encyclopedia/service.js';
+import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
 import { decide, type DecideStepDeps, type DecideStepInput } from './decide-step.js';
 import { createDecisionService, type DecisionUsage } from './service.js';
 

@@ -11,8 +11,8 @@ import { parseMessageReferences } from '../../lib/encyclopedia/references.js';
 import { toSafePlainText } from '../../lib/text/safe-plain-text.js';
 import type { DecisionSpec } from '../../definitions/runtime/plan.js';
 import { POLICY_PROFILES } from '../policy.js';
-import type { EncyclopediaService } from '../providers/encyclopedia/service.js';
-import type { Question } from '../providers/decision/wire.js';
+import type { EncyclopediaService } from '../apps/encyclopedia/upstream/service.js';
+import type { Question } from './upstream/wire.js';
 import { screenExternal, type ExternalText, type ScreeningWarning } from './screening.js';
 import type { DecisionService, DecisionUsage, StatePart, TypedAnswer } from './service.js';
 

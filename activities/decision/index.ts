@@ -8,7 +8,7 @@ import type { SecretStore } from '../../lib/secrets.js';
 import type { Store } from '../../lib/store/db.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { POLICY_PROFILES } from '../policy.js';
-import { encyclopediaFor } from '../providers/encyclopedia/service.js';
+import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
 import type { DecideStepDeps } from './decide-step.js';
 import { createDecisionService } from './service.js';
 

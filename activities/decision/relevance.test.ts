@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
-import { createDecisionClient, type DecisionClient } from '../providers/decision/client.js';
+import { createDecisionClient, type DecisionClient } from './upstream/client.js';
 import { createUpstreamMeter } from '../upstream-meter.js';
-import { createRelevanceRanker } from '../skills/search-icons/relevance.js';
+import { createRelevanceRanker } from '../apps/design/skills/search-icons/relevance.js';
 import { rankByRelevance, RELEVANCE_CAPS } from './relevance.js';
 
 const KEY = 'dk-live-rank-0c1d';

@@ -10,13 +10,31 @@
  * Caps: domain search and icons 40, power designs 20 ({@link RELEVANCE_CAPS}); each skill's
  * rubric is documented in docs/decision.md.
  */
-import { DecisionUnavailableError, type DecisionClient } from '../providers/decision/client.js';
+import { z } from 'zod';
+import { DecisionUnavailableError, type DecisionClient } from './upstream/client.js';
 import type { UpstreamMeter } from '../registry/types.js';
 
 /** Candidates scored per decision, per skill. */
 export const RELEVANCE_CAPS = { domains: 40, icons: 40, power_designs: 20 } as const;
 /** Scores run 0-4; a candidate scoring below this is removed. */
 export const MIN_RELEVANCE_SCORE = 1;
+
+export const RELEVANCE_STATUSES = ['applied', 'failed', 'not_configured', 'not_requested'] as const;
+export type RelevanceStatus = (typeof RELEVANCE_STATUSES)[number];
+
+/** A search group's `relevance_applied` field, shared by every skill that ranks. */
+export const RelevanceAppliedSchema = z
+  .object({
+    status: z
+      .enum(RELEVANCE_STATUSES)
+      .describe(
+        'applied; failed (fallback used); not_configured (no helper); not_requested (blank criteria).',
+      ),
+    evaluated: z.number().int().nonnegative().describe('Candidates the decision scored.'),
+    removed: z.number().int().nonnegative().describe('Candidates removed for a score below 1.'),
+  })
+  .describe('Whether the relevance decision was applied to this group.');
+export type RelevanceApplied = z.output<typeof RelevanceAppliedSchema>;
 
 /** What happened to the ranking: applied, failed (fallback), not configured, not requested. */
 export interface RankingReport {

@@ -17,7 +17,7 @@ import {
   ScoreAnswerSchema,
   type DecisionRequest,
   type Question,
-} from '../providers/decision/wire.js';
+} from './upstream/wire.js';
 import {
   checkBounds,
   decisionCostUsd,

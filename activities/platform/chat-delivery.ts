@@ -20,7 +20,7 @@ import {
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../boundary.js';
-import type { ReferenceResolver } from '../providers/encyclopedia/references.js';
+import type { ReferenceResolver } from '../apps/encyclopedia/upstream/references.js';
 import { POLICY_PROFILES } from '../policy.js';
 
 export interface ChatMessageInput {

@@ -3,24 +3,26 @@
  * upstream-search numbers, an implementation receives its profile's deadlines, and an unknown
  * profile name is reported at load with the failing path (the app is not loaded).
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { NON_RETRYABLE_ERROR_TYPES, resolvePolicy } from '../policy.js';
-import { ACTIVITIES_DIR, loadRegistry } from './registry.js';
+import { APPS } from '../apps/index.js';
+import { probeApp } from '../../test/fixtures/policy-apps/probe/app.js';
+import { unknownPolicyApp } from '../../test/fixtures/policy-apps/unknown/app.js';
+import { loadRegistry } from './registry.js';
 
 const platform = () => ({
   config: loadConfig({ LOG_LEVEL: 'silent' }),
   logger: createLogger('silent'),
   secrets: staticSecrets({}),
 });
-const FIXTURES = path.resolve(ACTIVITIES_DIR, '../test/fixtures/policy-apps');
+const FIXTURES = [probeApp, unknownPolicyApp];
 
 describe('policy resolution at registry load', () => {
   it('gives hosting.search_domains the upstream-search numbers', async () => {
-    const registry = await loadRegistry(platform());
+    const registry = await loadRegistry(platform(), APPS);
     expect(registry.get('hosting', 'search_domains')?.policy).toEqual({
       name: 'upstream-search',
       activity: {
@@ -64,7 +66,7 @@ describe('policy resolution at registry load', () => {
     const registry = await loadRegistry(platform(), FIXTURES);
     expect(registry.problems).toEqual([
       {
-        file: 'test/fixtures/policy-apps/unknown/app.yaml',
+        app: 'unknown_policy',
         message:
           'skills[0].policy: must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, decision, local)',
       },

@@ -1,18 +1,18 @@
 /**
- * The app and skill registry, loaded at startup from app definition files. A skill whose
- * implementation fails to load is reported and answers 404 (spec 4.1); the others keep working.
+ * The app and skill registry, built at startup from a catalogue of app definitions
+ * (activities/apps/index.ts, or a test's own list). An app whose metadata is invalid is reported
+ * and skipped; a skill whose factory throws is reported and answers 404; the others keep
+ * working.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { formatPath } from '../../lib/errors/skillflow-error.js';
-import { resolvePolicy, type SkillDeadlines } from '../policy.js';
-import { AppFileSchema } from './manifest.js';
-import type { AppManifest, CreateSkill, LoadedSkill, Platform, SkillImplementation } from './types.js';
+import { resolvePolicy } from '../policy.js';
+import type { AppDefinition, SkillDefinition } from './define.js';
+import { AppMetaSchema } from './manifest.js';
+import type { AppManifest, LoadedSkill, Platform, SkillImplementation } from './types.js';
 
 export interface LoadProblem {
-  file: string;
+  /** The app's id as declared (possibly the invalid one). */
+  app: string;
   skill?: string;
   message: string;
 }
@@ -28,84 +28,76 @@ export interface Registry {
   all(): LoadedSkill[];
 }
 
-/** `search-domains` → `search_domains` (spec 4.1: hyphens in URLs resolve to underscores). */
+/** `search-domains` → `search_domains`: hyphens in URLs resolve to underscores. */
 export function normaliseId(id: string): string {
   return id.replaceAll('-', '_');
 }
 
-export const ACTIVITIES_DIR = path.resolve(import.meta.dirname, '..');
+/** The app's metadata without its factories, parsed; throws the first issue with its path. */
+function parseApp(app: AppDefinition): AppManifest {
+  const meta = { ...app, skills: app.skills.map(({ create: _create, ...skill }) => skill) };
+  const parsed = AppMetaSchema.safeParse(meta);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  throw new Error(`${formatPath(first?.path ?? [])}: ${first?.message ?? 'invalid'}`);
+}
 
-async function loadImplementation(
-  appFile: string,
-  modulePath: string,
-  platform: Platform,
-  deadlines: SkillDeadlines,
+async function createImplementation(
+  skill: SkillDefinition,
+  ...args: Parameters<SkillDefinition['create']>
 ): Promise<SkillImplementation> {
-  const file = path.resolve(path.dirname(appFile), `${modulePath}.ts`);
-  const mod = (await import(pathToFileURL(file).href)) as { createSkill?: unknown };
-  if (typeof mod.createSkill !== 'function') throw new Error('module does not export createSkill(platform)');
-  const impl = (await (mod.createSkill as CreateSkill)(platform, deadlines)) as
-    SkillImplementation | undefined;
+  const impl = (await skill.create(...args)) as SkillImplementation | undefined;
   if (!impl || typeof impl.run !== 'function')
-    throw new Error('createSkill() did not return a skill implementation');
+    throw new Error('create() did not return a skill implementation');
   return impl;
 }
 
-/** Loads every `<appsDir>/<app>/app.yaml`. Never throws for a bad app or skill: it reports it. */
-export async function loadRegistry(
-  platform: Platform,
-  appsDir = path.join(ACTIVITIES_DIR, 'apps'),
-): Promise<Registry> {
-  const apps: AppManifest[] = [];
+/**
+ * Loads every app of `apps`, in id order. Never throws for a bad app or skill: it reports it.
+ * Two apps with one id are a problem too: the first one is kept.
+ */
+export async function loadRegistry(platform: Platform, apps: readonly AppDefinition[]): Promise<Registry> {
+  const manifests: AppManifest[] = [];
   const problems: LoadProblem[] = [];
   const skills = new Map<string, LoadedSkill>();
-  const dirs = existsSync(appsDir)
-    ? readdirSync(appsDir, { withFileTypes: true }).filter((d) => d.isDirectory())
-    : [];
-  for (const dir of dirs.sort((a, b) => a.name.localeCompare(b.name))) {
-    const file = path.join(appsDir, dir.name, 'app.yaml');
-    if (!existsSync(file)) continue;
-    const rel = path.relative(path.dirname(ACTIVITIES_DIR), file);
+  for (const app of [...apps].sort((a, b) => a.id.localeCompare(b.id))) {
     let manifest: AppManifest;
     try {
-      const parsed = AppFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
-      if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        throw new Error(`${formatPath(first?.path ?? [])}: ${first?.message ?? 'invalid'}`);
-      }
-      manifest = parsed.data;
+      if (manifests.some((m) => m.id === app.id)) throw new Error('id: another app has this id');
+      manifest = parseApp(app);
     } catch (err) {
-      problems.push({ file: rel, message: err instanceof Error ? err.message : String(err) });
+      problems.push({ app: app.id, message: err instanceof Error ? err.message : String(err) });
       continue;
     }
-    apps.push(manifest);
-    for (const sk of manifest.skills) {
+    manifests.push(manifest);
+    for (const [i, sk] of manifest.skills.entries()) {
+      const ref = `${sk.appId}.${sk.id}`;
       const policy = resolvePolicy(sk.policy);
       let impl: SkillImplementation | undefined;
       let loadError: string | undefined;
       try {
-        impl = await loadImplementation(file, sk.implementation, platform, policy.deadlines);
+        impl = await createImplementation(app.skills[i]!, platform, policy.deadlines);
       } catch (err) {
         loadError = err instanceof Error ? err.message.split('\n')[0] : String(err);
-        problems.push({ file: rel, skill: `${sk.appId}.${sk.id}`, message: loadError ?? 'failed to load' });
+        problems.push({ app: app.id, skill: ref, message: loadError ?? 'failed to load' });
         platform.logger.error(
-          { skill: `${sk.appId}.${sk.id}`, err: loadError },
+          { skill: ref, err: loadError },
           'skill implementation failed to load; it will answer 404',
         );
       }
-      skills.set(`${sk.appId}.${sk.id}`, { manifest: sk, policy, impl, loadError });
+      skills.set(ref, { manifest: sk, policy, impl, loadError });
     }
   }
   const get = (appId: string, skillId: string) => skills.get(`${normaliseId(appId)}.${normaliseId(skillId)}`);
   return {
-    apps,
+    apps: manifests,
     problems,
     get,
     available(appId, skillId) {
       const s = get(appId, skillId);
       return s?.impl ? (s as LoadedSkill & { impl: SkillImplementation }) : undefined;
     },
-    app: (appId) => apps.find((a) => a.id === normaliseId(appId)),
+    app: (appId) => manifests.find((a) => a.id === normaliseId(appId)),
     all: () => [...skills.values()],
   };
 }

@@ -1,14 +1,14 @@
 /**
- * The skills framework's contracts. An app definition file (activities/apps/<app>/app.yaml)
- * declares an app and its skills' metadata; each skill's implementation module exports a
- * {@link CreateSkill} function named `createSkill` returning a {@link SkillImplementation}.
+ * The skills framework's contracts. An app's definition (activities/apps/<app>/app.ts, see
+ * define.ts) declares the app and its skills' metadata; each skill's factory returns a
+ * {@link SkillImplementation}.
  */
 import type { z } from 'zod';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretStore } from '../../lib/secrets.js';
 import type { Store } from '../../lib/store/db.js';
-import type { ResolvedPolicy, SkillDeadlines } from '../policy.js';
+import type { ResolvedPolicy } from '../policy.js';
 import type { SkillManifest } from './manifest.js';
 
 export type { AppManifest, SkillManifest } from './manifest.js';
@@ -21,13 +21,6 @@ export interface Platform {
   /** The platform store, for skills that cache public data in it; absent in some tests. */
   store?: Store;
 }
-
-/**
- * An implementation module's `createSkill`, called once at registry load with the platform and
- * the in-activity deadlines of the skill's policy profile (activities/policy.ts). It returns
- * (or resolves to) a {@link SkillImplementation}; the registry checks the shape.
- */
-export type CreateSkill = (platform: Platform, deadlines: SkillDeadlines) => unknown;
 
 /** One provider a call will use, with the model for model providers. */
 export interface ProviderUse {

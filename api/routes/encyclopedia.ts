@@ -9,8 +9,8 @@ import { z } from 'zod';
 import {
   ArticleSummarySchema,
   SearchResultSchema,
-} from '../../activities/providers/encyclopedia/articles.js';
-import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../../activities/skills/encyclopedia/schemas.js';
+} from '../../activities/apps/encyclopedia/upstream/articles.js';
+import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../../activities/apps/encyclopedia/skills/schemas.js';
 import { LanguageSchema } from '../../lib/encyclopedia/languages.js';
 import { authenticate, BEARER, requireSkillScope } from '../auth.js';
 import { clientKey } from '../client-limits.js';

@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ICON_PART } from '../../activities/providers/icons/index.js';
+import { ICON_PART } from '../../activities/apps/design/upstream/index.js';
 import { MemoryIpLimit } from '../../lib/limits/memory-ip-limit.js';
 import { clientKey } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';

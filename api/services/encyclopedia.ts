@@ -5,17 +5,17 @@
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { hkdfSync, randomUUID } from 'node:crypto';
-import type { ArticleSummary, SearchResult } from '../../activities/providers/encyclopedia/articles.js';
+import type { ArticleSummary, SearchResult } from '../../activities/apps/encyclopedia/upstream/articles.js';
 import {
   encyclopediaFor,
   type EncyclopediaService,
-} from '../../activities/providers/encyclopedia/service.js';
+} from '../../activities/apps/encyclopedia/upstream/service.js';
 import type { Config } from '../../lib/config.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { requireLanguage } from '../../lib/encyclopedia/languages.js';
 import type { Principal } from '../../lib/keys.js';
 import { KeyedRateLimit } from '../../lib/limits/keyed-rate-limit.js';
-import type { ProxiedImage } from '../../activities/providers/encyclopedia/image-proxy.js';
+import type { ProxiedImage } from '../../activities/apps/encyclopedia/upstream/image-proxy.js';
 import type { Store } from '../../lib/store/db.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 

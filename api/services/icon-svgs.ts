@@ -8,7 +8,7 @@ import {
   iconProviderFor,
   type IconProvider,
   type SvgOptions,
-} from '../../activities/providers/icons/index.js';
+} from '../../activities/apps/design/upstream/index.js';
 import { POLICY_PROFILES } from '../../activities/policy.js';
 import { ByteLru } from '../../lib/cache/byte-lru.js';
 import type { Config } from '../../lib/config.js';

@@ -1,6 +1,6 @@
 /**
  * The catalog the compiler's tests compile against. Every real skill comes from the registry,
- * loaded from activities/apps exactly as the worker loads it, so the tests see the real input
+ * loaded from the catalogue (activities/apps/index.ts) exactly as the worker loads it, so the tests see the real input
  * and workflow-output schemas and policy limits and cannot drift from them. One made-up skill,
  * `billing.charge_card`, stands for a skill that may not run unattended (no real one exists).
  */
@@ -11,12 +11,16 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import type { SkillCatalog, SkillCatalogEntry } from '../catalog.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const registry = await loadRegistry({
-  config: loadConfig({ LOG_LEVEL: 'silent' }),
-  logger: createLogger('silent'),
-  secrets: staticSecrets({}),
-});
+const registry = await loadRegistry(
+  {
+    config: loadConfig({ LOG_LEVEL: 'silent' }),
+    logger: createLogger('silent'),
+    secrets: staticSecrets({}),
+  },
+  APPS,
+);
 const real = catalogFromRegistry(registry);
 
 /** A skill that may not run unattended. */

@@ -1,7 +1,7 @@
 /**
  * `@encyclopedia:<language>:<percent_encoded_title>` references in message text: at most {@link MAX_REFERENCES} per message, kept in order, each removed from the ordinary
  * text. Pure: finding and parsing never contacts anything; only the explicit references found
- * here are ever resolved (activities/providers/encyclopedia/references.ts), and the sources block
+ * here are ever resolved (activities/apps/encyclopedia/upstream/references.ts), and the sources block
  * built from them holds bounded, already sanitised text only.
  */
 import { normaliseLanguage, type EncyclopediaLanguage } from './languages.js';

@@ -7,6 +7,8 @@
 import { buildApp } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { skillDetails } from '../../api/routes/skill-views.js';
+import { APPS } from '../../activities/apps/index.js';
+import type { AppDefinition } from '../../activities/registry/define.js';
 import { loadRegistry } from '../../activities/registry/registry.js';
 import { loadConfig } from '../../lib/config.js';
 import { parseKeyring } from '../../lib/crypto/keyring.js';
@@ -44,11 +46,11 @@ const inert = <T>(what: string): T =>
   ) as T;
 
 /** Builds the document with a fixed server URL so the output never depends on the environment. */
-export async function buildApiDocument(appsDir?: string): Promise<ApiDocument> {
+export async function buildApiDocument(apps: readonly AppDefinition[] = APPS): Promise<ApiDocument> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080' });
   const logger = createLogger('silent');
   const secrets = staticSecrets({});
-  const registry = await loadRegistry({ config, logger, secrets }, appsDir);
+  const registry = await loadRegistry({ config, logger, secrets }, apps);
   // A real (in-memory) store: route plugins may prepare statements or limiters at build time.
   const store = await openStore({ pgliteDir: 'memory://' });
   const deps: ApiDeps = {

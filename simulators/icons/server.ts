@@ -15,7 +15,7 @@ import {
   createOfflineProvider,
   offlineIndex,
   searchOffline,
-} from '../../activities/providers/icons/offline.js';
+} from '../../activities/apps/design/upstream/offline.js';
 import { RequestLog } from '../request-log.js';
 
 export type IconRoute = 'search' | 'json' | 'svg';

@@ -2,15 +2,16 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildApp, type App } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
+import type { AppDefinition } from '../../activities/registry/define.js';
 import { loadRegistry } from '../../activities/registry/registry.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { FIXTURE_APPS_DIR, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
+import { FIXTURE_APPS, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
 
-export { FIXTURE_APPS_DIR };
+export { FIXTURE_APPS };
 
 export interface TestApi {
   app: App;
@@ -22,7 +23,8 @@ export async function buildTestApi(
   env: TestWorkflowEnvironment,
   opts: {
     taskQueue: string;
-    appsDir?: string;
+    /** The catalogue to serve; the fixture apps by default. */
+    apps?: readonly AppDefinition[];
     secrets?: SecretStore;
     config?: Partial<Config>;
     /** A PostgreSQL store instead of an in-memory PGlite one. */
@@ -38,7 +40,7 @@ export async function buildTestApi(
   const store = await openStore(
     opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' },
   );
-  const registry = await loadRegistry({ config, logger, secrets, store }, opts.appsDir ?? FIXTURE_APPS_DIR);
+  const registry = await loadRegistry({ config, logger, secrets, store }, opts.apps ?? FIXTURE_APPS);
   const temporal: TemporalClient = {
     connection: env.connection,
     client: env.client,

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { platformActivities } from '../../activities/platform/index.js';
 import { decideStepDeps } from '../../activities/decision/index.js';
-import { referenceResolver } from '../../activities/providers/encyclopedia/references.js';
-import { encyclopediaFor } from '../../activities/providers/encyclopedia/service.js';
+import { referenceResolver } from '../../activities/apps/encyclopedia/upstream/references.js';
+import { encyclopediaFor } from '../../activities/apps/encyclopedia/upstream/service.js';
 import type { Config } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import type { SecretStore } from '../../lib/secrets.js';
@@ -18,6 +18,7 @@ import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { AppDefinition } from '../../activities/registry/define.js';
 
 type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
   chat_id: string;
@@ -51,7 +52,8 @@ export async function startEngine(
   opts: {
     worker?: boolean;
     config?: Partial<Config>;
-    appsDir?: string;
+    /** The catalogue to serve; the fixture apps by default. */
+    apps?: readonly AppDefinition[];
     secrets?: SecretStore;
     databaseUrl?: string;
   } = {},
@@ -61,7 +63,7 @@ export async function startEngine(
   const api = await buildTestApi(env, {
     taskQueue,
     ...(opts.config ? { config: opts.config } : {}),
-    ...(opts.appsDir ? { appsDir: opts.appsDir } : {}),
+    ...(opts.apps ? { apps: opts.apps } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   });

@@ -8,7 +8,7 @@ import { createKey } from '../../lib/keys.js';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
-import { buildTestApi, FIXTURE_APPS_DIR, type TestApi } from '../helpers/api.js';
+import { buildTestApi, FIXTURE_APPS, type TestApi } from '../helpers/api.js';
 import { startTestTemporal, TEST_KEYRING } from '../helpers/temporal.js';
 
 describe('API base', () => {
@@ -59,7 +59,7 @@ describe('API base', () => {
       const { deps } = api;
       const registry = await loadRegistry(
         { config: deps.config, logger: deps.logger, secrets: deps.secrets },
-        FIXTURE_APPS_DIR,
+        FIXTURE_APPS,
       );
       const worker: RunningWorker = await startWorker({
         address: env.address,

@@ -3,14 +3,13 @@
  * Temporal test server for the workflow), against both providers: the offline sets (ICON_URL
  * unset) and the icon API simulator over HTTP on 127.0.0.1 (ICON_URL set).
  */
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startIconSimulator, type IconSimulator } from '../../simulators/icons/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { holdsActiveContent, SVG_XSS_CORPUS } from '../helpers/svg-xss-corpus.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.resolve(import.meta.dirname, '../../activities/apps');
 const SKILL = '/v1/apps/design/skills/search_icons';
 const ANONYMOUS = '/v1/anonymous/apps/design/skills/search_icons';
 const SVG = '/v1/apps/design/icons/upstream';
@@ -30,7 +29,7 @@ const anonymous = (h: EngineHarness, body: unknown) =>
 describe('design icons with the offline sets (ICON_URL unset)', () => {
   let h: EngineHarness;
   beforeAll(async () => {
-    h = await startEngine({ appsDir: APPS_DIR, config: { ICON_URL: undefined, DECISION_URL: undefined } });
+    h = await startEngine({ apps: APPS, config: { ICON_URL: undefined, DECISION_URL: undefined } });
   });
   afterAll(async () => {
     await h?.close();
@@ -183,7 +182,7 @@ describe('design icons against the icon API simulator (ICON_URL set)', () => {
   beforeAll(async () => {
     sim = await startIconSimulator();
     h = await startEngine({
-      appsDir: APPS_DIR,
+      apps: APPS,
       worker: false,
       config: { ICON_URL: sim.url, DECISION_URL: undefined },
     });

@@ -4,15 +4,14 @@
  * rate-limit and deadline rules that only hold end to end (no re-run of the search, which runs in the API process, Retry-After on every 429,
  * the anonymous route that never waits and refunds only when nothing was sent).
  */
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startProxy, type ProxySimulator } from '../../simulators/proxy/proxy-server.js';
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.resolve(import.meta.dirname, '../../activities/apps');
 const SKILL = '/v1/apps/hosting/skills/search_domains';
 const ANONYMOUS = '/v1/anonymous/apps/hosting/skills/search_domains';
 
@@ -24,7 +23,7 @@ describe('domain search over HTTP', () => {
     sim = await startShopSimulator();
     proxy = await startProxy({ username: 'res-user', password: 'res-pass-9' });
     h = await startEngine({
-      appsDir: APPS_DIR,
+      apps: APPS,
       config: { SHOP_URL: sim.url, PROXY_URL: proxy.url, DECISION_URL: undefined },
       secrets: staticSecrets({ proxy_username: 'res-user', proxy_password: 'res-pass-9' }),
     });

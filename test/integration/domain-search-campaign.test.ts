@@ -7,11 +7,7 @@
  * test/helpers/fault-campaign-invariants.ts. The seed is printed; FAULT_CAMPAIGN_SEED replays
  * another campaign.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { staticSecrets } from '../../lib/secrets.js';
 import { PROXY_FAULT_TYPES, startProxy, type ProxySimulator } from '../../simulators/proxy/proxy-server.js';
 import { FAULT_TYPES } from '../../simulators/shop/faults.js';
@@ -20,13 +16,12 @@ import {
   type ShopRequestRecord,
   type ShopSimulator,
 } from '../../simulators/shop/server.js';
-import { CAMPAIGN_LIMITS } from '../fixtures/campaign/search-domains.js';
+import { CAMPAIGN_LIMITS, campaignHostingApp } from '../fixtures/campaign/search-domains.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { checkCall, type CallAnswer } from '../helpers/fault-campaign-invariants.js';
 import { planCampaign, type CallPlan, type PhasePlan } from '../helpers/fault-campaign-plan.js';
 
 const SKILL = '/v1/apps/hosting/skills/search_domains';
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SEED = Number(process.env.FAULT_CAMPAIGN_SEED ?? '20261125');
 const GROUPS = 1000;
 /** Calls in flight at once (each holds at most two shop requests). */
@@ -46,21 +41,6 @@ const LAG_MS = 1_500;
 /** A call still unanswered this long after it was sent is given up as hung (and reported). */
 const HUNG_AFTER_MS = CAMPAIGN_LIMITS.groupDeadlineMs + 10_000;
 
-/** A copy of the hosting app definition whose skill is the campaign's (same skill, short limits). */
-function campaignAppsDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-campaign-'));
-  const app = parseYaml(readFileSync(path.join(ROOT, 'activities/apps/hosting/app.yaml'), 'utf8')) as {
-    skills: { implementation: string }[];
-  };
-  const appDir = path.join(dir, 'hosting');
-  for (const skill of app.skills) {
-    skill.implementation = path.relative(appDir, path.join(ROOT, 'test/fixtures/campaign/search-domains'));
-  }
-  mkdirSync(appDir);
-  writeFileSync(path.join(dir, 'hosting/app.yaml'), stringifyYaml(app));
-  return dir;
-}
-
 /** Runs `work` over `items` with at most `limit` in flight. */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -77,14 +57,12 @@ describe('domain search fault campaign', () => {
   let h: EngineHarness;
   let sim: ShopSimulator;
   let proxy: ProxySimulator;
-  let appsDir: string;
   beforeAll(async () => {
     if (!Number.isSafeInteger(SEED)) throw new Error('FAULT_CAMPAIGN_SEED must be an integer');
     sim = await startShopSimulator();
     proxy = await startProxy({ username: 'res-user', password: 'res-pass-9' });
-    appsDir = campaignAppsDir();
     h = await startEngine({
-      appsDir,
+      apps: [campaignHostingApp],
       config: {
         SHOP_URL: sim.url,
         PROXY_URL: proxy.url,
@@ -101,7 +79,6 @@ describe('domain search fault campaign', () => {
     await h?.close();
     await proxy?.close();
     await sim?.close();
-    if (appsDir) rmSync(appsDir, { recursive: true, force: true });
   });
 
   async function send(call: CallPlan): Promise<CallAnswer> {

@@ -6,7 +6,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKey } from '../../lib/keys.js';
 import { createClient } from '../../sdk/index.js';
@@ -17,8 +16,8 @@ import {
 } from '../../simulators/encyclopedia/server.js';
 import { buildTestApi, type TestApi } from '../helpers/api.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.resolve(import.meta.dirname, '../../activities/apps');
 const UA = 'skillflow-test/1 (ops@skillflow.test)';
 
 describe('encyclopedia over HTTP', () => {
@@ -41,7 +40,7 @@ describe('encyclopedia over HTTP', () => {
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     h = await startEngine({
-      appsDir: APPS_DIR,
+      apps: APPS,
       config: {
         ENCYCLOPEDIA_URL: sim.urlTemplate,
         ENCYCLOPEDIA_IMAGE_HOSTS: [sim.imageHost],
@@ -445,7 +444,7 @@ steps:
     beforeAll(async () => {
       api = await buildTestApi(h.env, {
         taskQueue: 'enc-limits',
-        appsDir: APPS_DIR,
+        apps: APPS,
         config: {
           ENCYCLOPEDIA_URL: sim.urlTemplate,
           ENCYCLOPEDIA_IMAGE_HOSTS: [sim.imageHost],

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITIES_DIR } from '../../activities/registry/registry.js';
+import { APPS } from '../../activities/apps/index.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
@@ -18,7 +18,7 @@ describe('example definitions against the simulators', () => {
   let h: EngineHarness;
   beforeAll(async () => {
     shop = await startShopSimulator({ host: '127.0.0.1' });
-    h = await startEngine({ appsDir: path.join(ACTIVITIES_DIR, 'apps'), config: { SHOP_URL: shop.url } });
+    h = await startEngine({ apps: APPS, config: { SHOP_URL: shop.url } });
   });
   afterAll(async () => {
     await h?.close();

@@ -3,10 +3,9 @@
  * that query out of the server's raw history, failure messages and stack traces included, while
  * the API still reads the catalogue code through the codec.
  */
-import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITIES_DIR } from '../../activities/registry/registry.js';
+import { APPS } from '../../activities/apps/index.js';
 import { AesGcmPayloadCodec } from '../../lib/crypto/codec.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { TEST_KEYRING } from '../helpers/temporal.js';
@@ -30,7 +29,7 @@ describe('failure texts on a real Temporal server', () => {
   beforeAll(async () => {
     // Validation fails before any upstream call; the shop URL is a closed loopback port.
     h = await startEngine({
-      appsDir: path.join(ACTIVITIES_DIR, 'apps'),
+      apps: APPS,
       config: { SHOP_URL: 'http://127.0.0.1:9' },
     });
   });

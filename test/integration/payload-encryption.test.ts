@@ -10,8 +10,7 @@ import { staticSecrets } from '../../lib/secrets.js';
 import { loadConfig } from '../../lib/config.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
 import { startTestTemporal, TEST_KEYRING } from '../helpers/temporal.js';
-
-const FIXTURE_APPS = new URL('../fixtures/apps', import.meta.url).pathname;
+import { FIXTURE_APPS } from '../fixtures/apps/index.js';
 
 describe('payload encryption on a real Temporal server', () => {
   let env: TestWorkflowEnvironment;

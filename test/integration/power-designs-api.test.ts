@@ -6,13 +6,11 @@
  * any upstream request, the sanitised schematic, the header on the GETs, the 429 retry and a
  * definition step referencing the results.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/config.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
 const SEARCH = '/v1/apps/electronics/skills/search_power_designs';
 const DESIGN = '/v1/apps/electronics/skills/get_power_design';
 const REQ = { vinMin: 10, vinMax: 24, vout: [5], iout: [2] };
@@ -23,7 +21,7 @@ describe('electronics: power designs', () => {
   beforeAll(async () => {
     sim = await startPowerSimulator({ latencyMs: 5 });
     h = await startEngine({
-      appsDir: APPS_DIR,
+      apps: APPS,
       config: { POWER_URL: sim.url, POWER_PRODUCT_ORIGIN: 'https://products.example' },
     });
   }, 60_000);

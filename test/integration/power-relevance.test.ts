@@ -7,17 +7,15 @@
  * so its usage record is written at acceptance; the worker then records the decision tokens and
  * cost on it (0.042 USD per million input tokens).
  */
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decisionCostUsd, estimateTokens } from '../../activities/decision/bounds.js';
-import { POWER_DESIGN_RUBRIC } from '../../activities/skills/power-designs/relevance.js';
-import { PROJECT_ROOT } from '../../lib/config.js';
+import { POWER_DESIGN_RUBRIC } from '../../activities/apps/electronics/skills/relevance.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
 const SEARCH = '/v1/apps/electronics/skills/search_power_designs';
 const KEY = 'dk-live-power-relevance-73';
 // Four Buck designs (ranks 1-4) and one Flyback (rank 5) in the power simulator.
@@ -32,7 +30,7 @@ beforeAll(async () => {
   power = await startPowerSimulator({ latencyMs: 5 });
   decision = await startDecisionSimulator({ apiKey: KEY });
   h = await startEngine({
-    appsDir: APPS_DIR,
+    apps: APPS,
     config: {
       POWER_URL: power.url,
       POWER_PRODUCT_ORIGIN: 'https://products.example',

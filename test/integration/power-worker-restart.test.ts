@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
-
-const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
+import { APPS } from '../../activities/apps/index.js';
 
 function startWorkerProcess(h: EngineHarness, powerUrl: string): Promise<ChildProcess> {
   const child = spawn(
@@ -22,7 +21,7 @@ function startWorkerProcess(h: EngineHarness, powerUrl: string): Promise<ChildPr
         ...process.env,
         TEMPORAL_ADDRESS: h.env.address,
         TASK_QUEUE: h.taskQueue,
-        APPS_DIR,
+        APPS: 'product',
         POWER_URL: powerUrl,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -40,7 +39,7 @@ describe('power search survives a lost worker', () => {
   const children: ChildProcess[] = [];
   beforeAll(async () => {
     sim = await startPowerSimulator({ latencyMs: 4000 });
-    h = await startEngine({ worker: false, appsDir: APPS_DIR, config: { POWER_URL: sim.url } });
+    h = await startEngine({ worker: false, apps: APPS, config: { POWER_URL: sim.url } });
   }, 60_000);
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');

@@ -5,14 +5,13 @@
  * request's estimated input tokens and cost (0.042 USD per million); a decision outage keeps
  * provider order, reports `failed` and records no decision usage.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decisionCostUsd, estimateTokens } from '../../activities/decision/bounds.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
-const APPS_DIR = path.resolve(import.meta.dirname, '../../activities/apps');
 const KEY = 'dk-live-relevance-usage-51';
 let sim: DecisionSimulator;
 let h: EngineHarness;
@@ -28,7 +27,7 @@ beforeAll(async () => {
   sim = await startDecisionSimulator({ apiKey: KEY });
   h = await startEngine({
     worker: false,
-    appsDir: APPS_DIR,
+    apps: APPS,
     config: { ICON_URL: undefined, DECISION_URL: sim.url },
     secrets: staticSecrets({ decision_api_key: KEY }),
   });

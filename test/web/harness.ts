@@ -26,10 +26,10 @@ import { startIconSimulator, type IconSimulator } from '../../simulators/icons/s
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { APPS } from '../../activities/apps/index.js';
 
 export { CHROMIUM, hasChromium, SKIP_REASON } from './chromium.js';
 
-const APPS_DIR = path.join(PROJECT_ROOT, 'activities/apps');
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts/screenshots');
 const DOCS_SHOTS = path.join(PROJECT_ROOT, 'docs/screenshots');
 
@@ -107,7 +107,7 @@ export async function startWorkspace(
     decision: await startDecisionSimulator({ apiKey: decisionKey }),
   };
   const engine = await startEngine({
-    appsDir: APPS_DIR,
+    apps: APPS,
     config: {
       SHOP_URL: sims.shop.url,
       ICON_URL: sims.icons.url,

@@ -1,0 +1,130 @@
+/**
+ * Inputs and outputs of the electronics skills (activities/apps/electronics/app.ts; spec
+ * document 2, 2.1 and 2.2). Every rule is checked here, before any upstream request: the
+ * failing path is reported (`requests[0].vinMin`), never the value.
+ */
+import { z } from 'zod';
+import { PartSchema, PowerSolutionSchema, SchematicSchema } from '../upstream/designs.js';
+import { RelevanceAppliedSchema } from '../../../decision/relevance.js';
+import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
+
+export const MAX_SEARCH_REQUESTS = 3;
+/** Spec document 2, 8: power results in chat use, at most 20. */
+export const MAX_RESULTS = 20;
+export const DEFAULT_MAX_RESULTS = 10;
+
+const volts = z.number().positive().max(1000);
+const rail = (unit: string, max: number) =>
+  z
+    .array(z.number().positive().max(max))
+    .min(1)
+    .max(1, 'one rail supported')
+    .describe(`One rail, ${unit}; exactly one value.`);
+
+export const SearchRequestSchema = z
+  .object({
+    vinMin: volts.describe('Minimum input voltage, volts.'),
+    vinMax: volts.describe('Maximum input voltage, volts (at least vinMin).'),
+    vout: rail('output volts', 1000),
+    iout: rail('output amps', 500),
+    ambientTemp: z.number().min(-55).max(125).default(30).describe('Ambient temperature, °C; default 30.'),
+    isIsolated: z.boolean().default(false).describe('Isolated conversion required; default false.'),
+    powerSupply: z.enum(['dc', 'ac']).default('dc').describe('`dc` (default) or `ac` input.'),
+    optimizationSetting: z
+      .number()
+      .int()
+      .min(1)
+      .max(4)
+      .default(3)
+      .describe('1 small footprint, 2 low cost, 3 balanced (default), 4 high efficiency.'),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_RESULTS)
+      .default(DEFAULT_MAX_RESULTS)
+      .describe('Solutions to return, 1 to 20; default 10.'),
+    relevance_criteria: z
+      .string()
+      .max(MAX_CRITERIA_LENGTH, `relevance_criteria is longer than ${MAX_CRITERIA_LENGTH} characters.`)
+      .optional()
+      .describe(
+        'Free text; a non-blank value triggers one relevance decision that reorders (and may drop) the solutions.',
+      ),
+  })
+  .strict()
+  .describe('One requirement. `vinMin` must not exceed `vinMax` (400 at `vinMin` otherwise).')
+  .superRefine((r, ctx) => {
+    if (r.vinMin > r.vinMax)
+      ctx.addIssue({ code: 'custom', path: ['vinMin'], message: 'must not exceed vinMax' });
+  });
+
+export const SearchPowerDesignsInputSchema = z.object({
+  requests: z.array(SearchRequestSchema).min(1).max(MAX_SEARCH_REQUESTS),
+});
+export type SearchPowerDesignsInput = z.output<typeof SearchPowerDesignsInputSchema>;
+
+const note = z.string().describe('Candidates, not PCB layouts; the schematic is a picture, not a netlist.');
+
+export const SearchPowerDesignsOutputSchema = z.object({
+  results: z
+    .array(
+      z.object({
+        cached: z.boolean().describe('Served from the requirement cache (no upstream request).'),
+        solutions: z
+          .array(PowerSolutionSchema)
+          .describe('Best first: provider rank, or the relevance order when relevance_applied is applied.'),
+        relevance_applied: RelevanceAppliedSchema,
+        warnings: z.array(PowerWarningSchema).describe('Empty unless the relevance ranking was not applied.'),
+      }),
+    )
+    .describe('One entry per request, in order.'),
+  top_schematic: SchematicSchema.nullable().describe(
+    "The top-ranked solution's sanitised schematic (first request with a solution), or null.",
+  ),
+  note,
+});
+export type SearchPowerDesignsOutput = z.infer<typeof SearchPowerDesignsOutputSchema>;
+
+export const SearchWorkflowOutputSchema = z
+  .object({
+    results: z
+      .array(PowerSolutionSchema.extend({ request_index: z.number().int() }))
+      .describe('Every solution of every request, ranked within each request.'),
+    result_count: z.number().int().nonnegative(),
+    note,
+    raw: SearchPowerDesignsOutputSchema,
+  })
+  .describe('Workflow-visible output of electronics.search_power_designs.');
+export type SearchWorkflowOutput = z.infer<typeof SearchWorkflowOutputSchema>;
+
+export const DesignRequestSchema = z
+  .object({
+    solution_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be a solution id from search_power_designs')
+      .describe('A solution id from electronics.search_power_designs.'),
+  })
+  .strict();
+
+export const GetPowerDesignInputSchema = z.object({ requests: z.array(DesignRequestSchema).min(1).max(1) });
+export type GetPowerDesignInput = z.output<typeof GetPowerDesignInputSchema>;
+
+export const GetPowerDesignOutputSchema = z.object({
+  solution_id: z.string(),
+  schematic: SchematicSchema,
+  parts: z.array(PartSchema).describe('The normalised parts list.'),
+  part_count: z.number().int().nonnegative(),
+  note,
+});
+export type GetPowerDesignOutput = z.infer<typeof GetPowerDesignOutputSchema>;
+
+export const DesignWorkflowOutputSchema = z
+  .object({
+    results: z.array(PartSchema).describe('The parts list.'),
+    result_count: z.number().int().nonnegative(),
+    schematic: SchematicSchema,
+    raw: GetPowerDesignOutputSchema,
+  })
+  .describe('Workflow-visible output of electronics.get_power_design.');
+export type DesignWorkflowOutput = z.infer<typeof DesignWorkflowOutputSchema>;

@@ -1,0 +1,126 @@
+/**
+ * `electronics.search_power_designs` (long-running): ranked reference designs per requirement,
+ * then the top-ranked design's sanitised schematic for the embed preview. Each stage is named
+ * in a heartbeat (`checking_cache`, `querying_upstream`, `fetching_schematic`), which
+ * GET /v1/tasks/{id} shows while the call runs. A non-blank `relevance_criteria` reorders (and
+ * may drop) each request's solutions with one decision (./relevance.ts), stage `ranking`.
+ */
+import { CANDIDATES_NOTE } from '../upstream/designs.js';
+import { createDecisionClient } from '../../../decision/upstream/client.js';
+import { createPowerService } from '../upstream/service.js';
+import type { SkillDeadlines } from '../../../policy.js';
+import type { Platform, SkillContext, SkillImplementation } from '../../../registry/types.js';
+import { schematicEmbedFile } from './embed-files.js';
+import { createPowerRanker } from './relevance.js';
+import {
+  SearchPowerDesignsInputSchema,
+  SearchPowerDesignsOutputSchema,
+  SearchRequestSchema,
+  SearchWorkflowOutputSchema,
+  type SearchPowerDesignsInput,
+  type SearchPowerDesignsOutput,
+  type SearchWorkflowOutput,
+} from './schemas.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+
+export type SearchPowerDesignsSkill = SkillImplementation<
+  SearchPowerDesignsInput,
+  SearchPowerDesignsOutput,
+  SearchWorkflowOutput
+>;
+
+/** The call context of the power client: the call's signal, each request charged to the meter. */
+export function powerContext(ctx: SkillContext) {
+  return { signal: ctx.signal, charge: () => ctx.meter.charge('power') };
+}
+
+/** Builds the skill. */
+function createSearchPowerDesignsSkill(
+  platform: Platform,
+  deadlines: SkillDeadlines,
+): SearchPowerDesignsSkill {
+  const { config } = platform;
+  const service = createPowerService(config, deadlines, platform.store);
+  const decision = config.DECISION_URL
+    ? createDecisionClient({ config, secrets: platform.secrets, timeoutMs: deadlines.decisionTimeoutMs })
+    : undefined;
+  const rank = createPowerRanker(decision, config.DECISION_MODEL);
+  return {
+    input: SearchPowerDesignsInputSchema,
+    requestItem: SearchRequestSchema,
+    defaults: {
+      ambientTemp: 30,
+      isIsolated: false,
+      powerSupply: 'dc',
+      optimizationSetting: 3,
+      max_results: 10,
+    },
+    output: SearchPowerDesignsOutputSchema,
+    workflowOutput: SearchWorkflowOutputSchema,
+    async run(input, ctx) {
+      const call = powerContext(ctx);
+      const results: SearchPowerDesignsOutput['results'] = [];
+      for (const { max_results: max, relevance_criteria: criteria, ...requirement } of input.requests) {
+        ctx.heartbeat({ stage: 'checking_cache' });
+        const found = await service.search(requirement, {
+          ...call,
+          charge: async () => {
+            ctx.heartbeat({ stage: 'querying_upstream' });
+            await call.charge();
+          },
+        });
+        if (criteria?.trim()) ctx.heartbeat({ stage: 'ranking' });
+        const ranked = await rank(criteria, found.solutions, ctx.meter, ctx.signal);
+        results.push({
+          cached: found.cached,
+          solutions: ranked.ordered.slice(0, max),
+          relevance_applied: ranked.applied,
+          warnings: ranked.warnings,
+        });
+      }
+      const top = results.find((r) => r.solutions.length > 0)?.solutions[0];
+      ctx.heartbeat({ stage: 'fetching_schematic' });
+      const top_schematic = top ? await service.schematic(top.id, call) : null;
+      return { results, top_schematic, note: CANDIDATES_NOTE };
+    },
+    toWorkflowOutput(output) {
+      const results = output.results.flatMap((r, i) => r.solutions.map((s) => ({ ...s, request_index: i })));
+      return { results, result_count: results.length, note: output.note, raw: output };
+    },
+    previews: (output) =>
+      output.results.flatMap((r) =>
+        r.solutions.slice(0, 3).map((s) => ({
+          id: s.id,
+          rank: s.rank,
+          part_number: s.part_number,
+          topology: s.topology,
+          efficiency: s.efficiency,
+          source_url: s.source_url,
+        })),
+      ),
+    embedFile: (format, output) => schematicEmbedFile(format, output.top_schematic),
+    providerUses: (input) => [
+      { provider: 'power' },
+      ...(decision && input.requests.some((r) => r.relevance_criteria?.trim())
+        ? [{ provider: 'decision', model: config.DECISION_MODEL }]
+        : []),
+    ],
+  };
+}
+
+export const searchPowerDesigns = defineSkill({
+  id: 'search_power_designs',
+  title: 'Search power designs',
+  description:
+    'Ranked power-converter reference designs for one to three requirements (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
+  capabilities: readOnlyCapabilities('async'),
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per requirement; a cached requirement costs the same.',
+  },
+  providers: ['power', 'decision'],
+  policy: 'long-running',
+  primaryFields: ['vinMin', 'vinMax', 'vout', 'iout'],
+  create: createSearchPowerDesignsSkill,
+});

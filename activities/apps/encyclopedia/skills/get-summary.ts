@@ -1,0 +1,66 @@
+/**
+ * `encyclopedia.get_summary`: selected public metadata of each named article, with the extract
+ * as sanitised plain text (CONTENT_BLOCKED when it cannot be made safe).
+ */
+import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
+import { encyclopediaFor } from '../upstream/service.js';
+import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import {
+  GetSummaryInputSchema,
+  GetSummaryOutputSchema,
+  SummaryRequestSchema,
+  SummaryWorkflowOutputSchema,
+  type GetSummaryInput,
+  type GetSummaryOutput,
+  type SummaryWorkflowOutput,
+} from './schemas.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+
+export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
+
+/** Builds the skill. */
+function createGetSummarySkill(platform: Platform): GetSummarySkill {
+  return {
+    input: GetSummaryInputSchema,
+    requestItem: SummaryRequestSchema,
+    defaults: { language: 'en' },
+    output: GetSummaryOutputSchema,
+    workflowOutput: SummaryWorkflowOutputSchema,
+    async run(input, ctx) {
+      const service = encyclopediaFor(platform.config);
+      const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
+      const results: GetSummaryOutput['results'] = [];
+      for (const [i, r] of input.requests.entries()) {
+        const { value, cached } = await service.summary(
+          { title: r.title, language: languages[i]! },
+          { signal: ctx.signal, charge: () => ctx.meter.charge('encyclopedia') },
+        );
+        results.push({ ...value, cached });
+      }
+      return { results };
+    },
+    toWorkflowOutput(output) {
+      const results = output.results.map(({ cached: _cached, ...summary }) => summary);
+      return { results, result_count: results.length, raw: output };
+    },
+    billableItems: (output) => output.results.filter((r) => !r.cached).length,
+    previews: (output) => output.results.map((r) => ({ title: r.title, url: r.url, type: r.type })),
+  };
+}
+
+export const getSummary = defineSkill({
+  id: 'get_summary',
+  title: 'Get article summary',
+  description:
+    'One to five articles per call, by canonical title. Each returns selected public metadata: canonical title, description, the extract as sanitised plain text, thumbnail through the image proxy, page URL, language, type and the disambiguation mark.',
+  capabilities: readOnlyCapabilities('sync'),
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/summary too).',
+  },
+  providers: ['encyclopedia'],
+  policy: 'upstream-lookup',
+  primaryFields: ['title'],
+  create: createGetSummarySkill,
+});

@@ -1,0 +1,75 @@
+/**
+ * `encyclopedia.search_articles`: ordered public title metadata per request, best match first,
+ * disambiguation pages marked (service in activities/apps/encyclopedia/upstream/service.ts).
+ */
+import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
+import { encyclopediaFor } from '../upstream/service.js';
+import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import {
+  SearchArticlesInputSchema,
+  SearchArticlesOutputSchema,
+  SearchRequestSchema,
+  SearchWorkflowOutputSchema,
+  type SearchArticlesInput,
+  type SearchArticlesOutput,
+  type SearchWorkflowOutput,
+} from './schemas.js';
+import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+
+export type SearchArticlesSkill = SkillImplementation<
+  SearchArticlesInput,
+  SearchArticlesOutput,
+  SearchWorkflowOutput
+>;
+
+/** Builds the skill. */
+function createSearchArticlesSkill(platform: Platform): SearchArticlesSkill {
+  return {
+    input: SearchArticlesInputSchema,
+    requestItem: SearchRequestSchema,
+    defaults: { language: 'en', limit: 5 },
+    output: SearchArticlesOutputSchema,
+    workflowOutput: SearchWorkflowOutputSchema,
+    async run(input, ctx) {
+      const service = encyclopediaFor(platform.config);
+      const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
+      const results: SearchArticlesOutput['results'] = [];
+      for (const [i, r] of input.requests.entries()) {
+        const { value, cached } = await service.search(
+          { query: r.query, language: languages[i]!, limit: r.limit },
+          { signal: ctx.signal, charge: () => ctx.meter.charge('encyclopedia') },
+        );
+        results.push({ ...value, cached });
+      }
+      return { results };
+    },
+    toWorkflowOutput(output) {
+      const results = output.results.flatMap((r, i) =>
+        r.results.map((item) => ({ ...item, request_index: i, language: r.language })),
+      );
+      return { results, result_count: results.length, raw: output };
+    },
+    billableItems: (output) => output.results.filter((r) => !r.cached).length,
+    previews: (output) =>
+      output.results.flatMap((r) =>
+        r.results.slice(0, 3).map((item) => ({ title: item.title, url: item.url })),
+      ),
+  };
+}
+
+export const searchArticles = defineSkill({
+  id: 'search_articles',
+  title: 'Search articles',
+  description:
+    'One to five title searches per call. Each returns ordered public title metadata (title, description, page URL, thumbnail through the image proxy, reference), best match first, with disambiguation pages marked. Languages come from a documented allow-list.',
+  capabilities: readOnlyCapabilities('sync'),
+  anonymousAccess: 'none',
+  pricing: {
+    creditsPerRequest: 1,
+    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/search too).',
+  },
+  providers: ['encyclopedia'],
+  policy: 'upstream-lookup',
+  primaryFields: ['query'],
+  create: createSearchArticlesSkill,
+});
