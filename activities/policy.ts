@@ -58,7 +58,7 @@ export const NON_RETRYABLE_ERROR_TYPES: string[] = Object.entries(ERROR_CATALOGU
 
 export const POLICY_PROFILES = {
   /**
-   * Domain search and similar multi-operation upstream searches (spec section 8: 40 s per group,
+   * Domain search and similar multi-operation upstream searches (40 s per group,
    * fallback included; 15 s upstream idle timeout). Groups run concurrently, so one attempt needs
    * the group deadline plus mapping slack. The skill's own outcomes are final
    * (activities/skill-activity.ts); the retries are for a lost worker (heartbeat timeout) and a
@@ -132,7 +132,7 @@ export const POLICY_PROFILES = {
     },
   },
   /**
-   * The workflow `decide` step (issue 14): one bounded decision, plus the prompt-injection
+   * The workflow `decide` step: one bounded decision, plus the prompt-injection
    * screening of its external context. Decision failures are fallbacks, never activity failures,
    * so the retries only cover a lost worker.
    */

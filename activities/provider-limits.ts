@@ -1,5 +1,5 @@
 /**
- * Our own limits on upstream providers (spec 8: tracked per provider, skill and model). A
+ * Our own limits on upstream providers (tracked per provider, skill and model). A
  * counter per (provider, skill, model) is charged one point per request actually sent to that
  * provider (see upstream-meter.ts): a domain search with no relevance criteria charges only the
  * shop, once per lookup or stream page it opens. Providers without their own rule share the `*`

@@ -7,7 +7,7 @@
  *
  * Retries: a used-up provider limit before anything was sent is retried by Temporal at the reset
  * time (the call is queued, not failed). Everything the skill itself answers, upstream failures
- * included, is final: re-running the skill would repeat its upstream requests (spec 4.3 rule 9).
+ * included, is final: re-running the skill would repeat its upstream requests.
  */
 import { Context } from '@temporalio/activity';
 import { parseOrThrow, SkillflowError } from '../lib/errors/skillflow-error.js';

@@ -1,7 +1,7 @@
 /**
  * The upstream meter of one skill call: every request a skill is about to send to an upstream
  * provider goes through {@link UpstreamMeter.charge} first. It charges that provider's limit
- * (spec 8: provider limits are tracked per provider, skill and model) once per request actually
+ * (provider limits are tracked per provider, skill and model) once per request actually
  * made, and counts what was sent, so the platform knows whether a call reached any upstream
  * (an anonymous call that sent nothing is refunded) and can record it in the usage records.
  */

@@ -1,5 +1,5 @@
 /**
- * The workflow `decide` step's activity (issue 14, item 3): one bounded question with a typed
+ * The workflow `decide` step's activity: one bounded question with a typed
  * answer. `@encyclopedia:` references in the question are resolved into labelled source
  * context; every piece of external text (sources, the rendered context) is screened for prompt
  * injection first (screening.ts). Any decision failure takes the step's fallback: the step

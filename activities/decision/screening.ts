@@ -1,5 +1,5 @@
 /**
- * External-content screening (issue 14, item 4): before external text (resolved encyclopedia
+ * External-content screening: before external text (resolved encyclopedia
  * summaries, candidate text from earlier steps) becomes decision context, one `noul`
  * prompt-injection question per piece asks whether it tries to instruct the model. Safe pieces
  * pass; a high-confidence attack is dropped with a warning; an ambiguous answer or any outage

@@ -54,7 +54,7 @@ export interface SkillContext {
   heartbeat: (details?: unknown) => void;
   /**
    * True on the anonymous in-process route: the call must never wait for an upstream's
-   * Retry-After (spec 7); an upstream 429 ends it at once.
+   * Retry-After; an upstream 429 ends it at once.
    */
   anonymous: boolean;
   /** Every upstream request is charged here right before it is sent (upstream-meter.ts). */
@@ -82,7 +82,7 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
    */
   providerUses?: (input: I) => ProviderUse[];
   /**
-   * The request items of a completed call that cost credits (spec 2 rule 5: an item answered
+   * The request items of a completed call that cost credits (an item answered
    * from a cache costs nothing). Default: every request item.
    */
   billableItems?: (output: O) => number;

@@ -1,5 +1,5 @@
 /**
- * The default license filter of icon search (spec document 2, rule 2.3): MIT, ISC, Apache-2.0,
+ * The default license filter of icon search: MIT, ISC, Apache-2.0,
  * any BSD variant, CC0 and CC0-1.0, Unlicense, OFL-1.1. SPDX ids compare case-insensitively; a
  * missing or unknown license is hidden unless `license_policy` is `all`.
  */

@@ -33,7 +33,7 @@ export interface PowerCallContext {
   charge: () => Promise<void>;
 }
 
-/** The upstream search body (spec 2.1), as ./cache-key normalises it. */
+/** The upstream search body, as ./cache-key normalises it. */
 export interface PowerSearchPayload {
   vinMin: number;
   vinMax: number;

@@ -1,5 +1,5 @@
 /**
- * The normalised power-design shapes the skills return (spec document 2, 2.2): one ranked
+ * The normalised power-design shapes the skills return: one ranked
  * solution, the schematic picture with its metadata, and the parts list. Upstream field names
  * stay in ./mapping.ts.
  */
@@ -48,7 +48,7 @@ export const PartSchema = z.object({
 });
 export type Part = z.infer<typeof PartSchema>;
 
-/** What the output says about every result (spec 1.1). */
+/** What the output says about every result. */
 export const CANDIDATES_NOTE =
   'These are candidate reference designs, not PCB layouts; verify every design before use. The schematic is a picture with metadata, not a netlist.';
 export const SCHEMATIC_NOTE = 'A picture with metadata, not a netlist.';

@@ -1,7 +1,7 @@
 /**
  * The power-design service a skill uses: the upstream client (./client.ts), the mapping to the
  * normalised designs (./mapping.ts) and the search cache. The cache key is the SHA-256 of the
- * normalised requirement payload (spec document 2, 4.1: defaults applied, numbers normalised,
+ * normalised requirement payload (defaults applied, numbers normalised,
  * keys sorted), so `vout: [5]` and `vout: [5.0]` share an entry. Entries live in the platform
  * store (lib/store/owners/power-cache.ts) with POWER_CACHE_TTL_SECONDS, or in process memory
  * when a test gives no store. The cached data is the upstream's public engineering data, not

@@ -1,5 +1,5 @@
 /**
- * The public article metadata the service returns (spec 2 rule 2.4): ordered title metadata
+ * The public article metadata the service returns: ordered title metadata
  * with a disambiguation mark, and selected summary fields. Declared once here; the routes,
  * the skills and the OpenAPI document use these schemas. Never wikidata ids, the original
  * image or raw HTML.

@@ -1,5 +1,5 @@
 /**
- * The thumbnail proxy (spec 2 rule 4.3: thumbnail bytes come through the service). Only URLs
+ * The thumbnail proxy (thumbnail bytes come through the service). Only URLs
  * on ENCYCLOPEDIA_IMAGE_HOSTS are fetched; a named host must resolve to public addresses only
  * (lib/net/address-policy.ts) and the connection is pinned to the checked address; an IP entry
  * is the operator's explicit choice (the simulator on loopback). Redirects are followed only

@@ -1,5 +1,5 @@
 /**
- * Run-time delivery of `@encyclopedia:` references (spec 2 rule 2.4): the directives are
+ * Run-time delivery of `@encyclopedia:` references: the directives are
  * removed from the message and a sources block of the resolved articles (title, language, URL,
  * a bounded sanitised extract) is appended, in reference order. Only the explicit references
  * the parser finds are looked up, at most three; a message without any never contacts the

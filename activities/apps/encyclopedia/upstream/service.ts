@@ -1,5 +1,5 @@
 /**
- * Encyclopedia lookups with the spec's protections (spec 2 rules 4.3, 7, 8): the language
+ * Encyclopedia lookups with the spec's protections: the language
  * allow-list, the outbound guard (guard.ts), and a bounded TTL cache of public results keyed by
  * language and the normalised title or query. The cache is in memory only; its keys and the
  * query text are never logged or stored. Each lookup says whether it was served from the cache

@@ -5,7 +5,7 @@ import { canonicalFqdn, sameFqdn, suffixParam } from './fqdn.js';
 const err = (kind: ShopErrorKind, via: 'direct' | 'proxy' = 'direct') =>
   new ShopError({ kind, via, operation: 'lookup', message: 'x' });
 
-describe('isProxyEligible (spec 4.3 rule 9)', () => {
+describe('isProxyEligible', () => {
   it.each([
     ['timeout', true],
     ['network', true],

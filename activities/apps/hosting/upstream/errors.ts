@@ -1,5 +1,5 @@
 /**
- * Typed failures of the shop client and the proxy-fallback predicate (spec 4.3 rule 9).
+ * Typed failures of the shop client and the proxy-fallback predicate.
  * Messages and details never carry query text, results, proxy URLs or credentials.
  */
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';

@@ -1,5 +1,5 @@
 /**
- * Canonical domain names and the local checks that run before any shop call (spec 4.3 rule 1).
+ * Canonical domain names and the local checks that run before any shop call.
  * The canonical form is the lower-case ASCII (punycode) spelling without a trailing dot; IDN
  * spellings from different events join on it.
  */

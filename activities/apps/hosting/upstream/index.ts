@@ -9,7 +9,7 @@ import { createShopTransport, type ShopTransportOptions } from './transport.js';
 import type { LookupResult, ShopStreamEvent } from './wire.js';
 
 export interface ShopClient {
-  /** Origin of the shop, for building external links (spec 4.3 rule 7). */
+  /** Origin of the shop, for building external links. */
   readonly origin: string;
   /** Exact lookup of one full domain name; see {@link lookup}. */
   lookup(fqdn: string, quote: QuoteParams, opts?: LookupOptions): Promise<LookupResult>;

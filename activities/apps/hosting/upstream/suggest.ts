@@ -11,7 +11,7 @@ import type { ShopRequest, ShopTransport } from './transport.js';
 import { IGNORED_STREAM_EVENTS, STREAM_EVENT_SCHEMAS, type ShopStreamEvent } from './wire.js';
 
 export const SUGGEST_PATH = '/api/v5/suggest/suggest';
-/** Suggestions per upstream page (spec 4.3). */
+/** Suggestions per upstream page. */
 export const SUGGEST_PER_PAGE = 5;
 /** Cap on buffered, unterminated SSE data; a stream past it is malformed. */
 const MAX_EVENT_CHARS = 1_000_000;

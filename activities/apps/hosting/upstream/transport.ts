@@ -1,5 +1,5 @@
 /**
- * HTTP transport to the shop: browser-style headers (spec 4.3), direct or through the
+ * HTTP transport to the shop: browser-style headers, direct or through the
  * residential proxy, and classification of every transport failure into a {@link ShopError}.
  * Direct requests use undici's global dispatcher; proxy requests use one lazily created
  * `ProxyAgent` whose credentials come from the secret store and never leave this module. A hung

@@ -1,6 +1,6 @@
 /**
  * Wire types of the upstream shop (spec 2.4-2.6, section 6; upstream-wire-notes.md).
- * Parsed with zod at the edge. Unknown fields are stripped (spec 4.3 rule 7: retain only known
+ * Parsed with zod at the edge. Unknown fields are stripped (retain only known
  * schema fields). The shop is not a supported contract, so anything that does not parse is
  * "malformed" and may trigger the one proxy attempt.
  */
@@ -62,7 +62,7 @@ export function hasPricing(p: Prices | null): p is Extract<Prices, { currency: s
  * A pricing object as it arrives. One that does not parse (an amount that is not a finite
  * number, e.g. an overflowing exponent, or a broken shape) becomes `null`: that name's pricing
  * is unknown while its availability is kept. It is not a malformed answer: a missing price
- * never triggers the proxy fallback or a retry (spec 4.3 rule 9), and NaN or Infinity never
+ * never triggers the proxy fallback or a retry, and NaN or Infinity never
  * reach the output.
  */
 export const LenientPricesSchema = z.unknown().transform((value): Prices | null => {
@@ -146,5 +146,5 @@ export const STREAM_EVENT_SCHEMAS = {
   done: z.null(),
 } as const;
 
-/** Events the skill ignores on purpose (spec section 6). */
+/** Events the skill ignores on purpose. */
 export const IGNORED_STREAM_EVENTS = new Set(['bundle_available', 'bundle_pricing']);

@@ -1,5 +1,5 @@
 /**
- * Input of `design.search_icons` (spec document 2, rules 2.3 and 4.2): `{ requests: [1-5] }`,
+ * Input of `design.search_icons`: `{ requests: [1-5] }`,
  * each a query with a limit, optional collection include/exclude lists, a license policy and
  * optional relevance criteria. Unknown fields are rejected.
  */

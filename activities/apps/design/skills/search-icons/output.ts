@@ -1,5 +1,5 @@
 /**
- * Output of `design.search_icons`. Metadata only (spec document 2, rule 2.3): never SVG markup,
+ * Output of `design.search_icons`. Metadata only: never SVG markup,
  * PNG bytes, data URLs, raw upstream answers, credentials or preview-server URLs. `svg_url` is
  * the service's own sanitising route.
  */

@@ -1,5 +1,5 @@
 /**
- * Input of `hosting.search_domains` (spec 2.1, 2.2): the `{ requests: [group, ...] }` envelope.
+ * Input of `hosting.search_domains`: the `{ requests: [group, ...] }` envelope.
  * Every rule that can be checked locally is checked here, so one invalid group fails the whole
  * call before any upstream request (see README.md, "Validation").
  */
@@ -74,7 +74,7 @@ const QuerySchema = z
     'A keyword or a full domain name (FQDN). An FQDN triggers an exact lookup; a brief is reduced to a keyword.',
   );
 
-/** One domain search group (spec 2.2). Unknown fields are rejected. */
+/** One domain search group. Unknown fields are rejected. */
 export const SearchGroupSchema = z
   .strictObject({
     id: z

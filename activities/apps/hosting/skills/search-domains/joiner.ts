@@ -1,5 +1,5 @@
 /**
- * Joins the shop's suggestion stream (spec section 6, rule 5). Events arrive in any order:
+ * Joins the shop's suggestion stream. Events arrive in any order:
  * `das` and `billing` may precede the `suggestions` naming their FQDN, so they are buffered by
  * canonical ASCII FQDN (`bücher.ai` and `xn--bcher-kva.ai` meet). Candidate order is the
  * first-seen order of `suggestions` across pages. Pure: no clock, no I/O.

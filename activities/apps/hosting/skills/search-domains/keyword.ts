@@ -1,6 +1,6 @@
 /**
  * Reduces a natural-language brief ("a cozy bakery in Berlin selling sourdough") to one short
- * keyword, because a brief must never be sent upstream as the search term (spec 2.2). The
+ * keyword, because a brief must never be sent upstream as the search term. The
  * algorithm is deterministic and documented in README.md ("Keyword reduction").
  */
 

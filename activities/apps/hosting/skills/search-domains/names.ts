@@ -1,5 +1,5 @@
 /**
- * Domain name rules (spec 4.3 rule 1): names are validated locally before any upstream call.
+ * Domain name rules: names are validated locally before any upstream call.
  * IDN handling is UTS-46 non-transitional (so `ß` stays `ß` and becomes `xn--strae-oqa`),
  * and the canonical form of every name is lowercase ASCII without a trailing dot.
  */

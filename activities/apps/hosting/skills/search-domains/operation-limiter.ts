@@ -1,5 +1,5 @@
 /**
- * The in-activity semaphore for upstream shop operations (spec section 8: 2 in-flight provider
+ * The in-activity semaphore for upstream shop operations (2 in-flight provider
  * operations, shared by all groups of one call). A lookup holds a slot for its request; a
  * suggestion stream holds one from opening until it ends. Waiting for Retry-After or a backoff
  * never holds a slot. Slots are granted in FIFO order, so no group starves its siblings.

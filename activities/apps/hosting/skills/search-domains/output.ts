@@ -1,5 +1,5 @@
 /**
- * Group output and the skill's workflow-visible view (spec 2.3). A group that fails keeps its
+ * Group output and the skill's workflow-visible view. A group that fails keeps its
  * place (output order = request order) with `error` set; siblings are unaffected. Only when every
  * group failed does the workflow view carry a top-level error.
  */

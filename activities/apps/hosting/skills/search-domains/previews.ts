@@ -1,5 +1,5 @@
 /**
- * Short previews for a quick REST response (spec 2.1): one per selected domain, in group
+ * Short previews for a quick REST response: one per selected domain, in group
  * order, with a one-line price summary. The summary only quotes tiers as returned: it never
  * computes a per-year price and never shows a registration price as the renewal price.
  */

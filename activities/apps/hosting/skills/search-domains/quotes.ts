@@ -1,5 +1,5 @@
 /**
- * Maps the upstream pricing object (spec 2.5) to the skill's quote fields. Tiers are preserved
+ * Maps the upstream pricing object to the skill's quote fields. Tiers are preserved
  * as returned; registration (`create`) and renewal (`renew`) stay separate, so a registration
  * price is never shown as the renewal price. Nothing is invented: no currency conversion, no
  * per-year arithmetic, and a non-finite or negative value drops its tier.

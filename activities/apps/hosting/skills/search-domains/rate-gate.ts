@@ -1,12 +1,12 @@
 /**
- * The call-wide Retry-After gate (spec 4.3 rule 9, section 8). After the shop answers 429 (or
+ * The call-wide Retry-After gate. After the shop answers 429 (or
  * our own shop provider limit is used up), no operation of the same call starts a new shop
  * request before the Retry-After time: not the operation that got the 429, not the group's other
  * exact lookups, not the sibling groups. Requests already in flight may finish.
  *
  * An operation that meets a closed gate waits for it when the wait fits its group's deadline;
  * otherwise it is not sent and reports UPSTREAM_RATE_LIMITED with the remaining wait. On the
- * anonymous route nothing may wait (spec 7): `onClose` then ends the whole call at once.
+ * anonymous route nothing may wait: `onClose` then ends the whole call at once.
  */
 import { ShopError } from '../../upstream/index.js';
 import { sleep } from './deadline.js';

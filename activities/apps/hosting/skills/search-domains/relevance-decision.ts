@@ -1,5 +1,5 @@
 /**
- * The one bounded relevance decision per group (spec 4.3 rule 8) through the decision helper
+ * The one bounded relevance decision per group through the decision helper
  * client. Candidate names go as untrusted data; the skill's fixed instructions are the rubric.
  * Any failure, and a missing helper, become a {@link RelevanceOutcome} for the documented
  * fallback (provider order, availability selection, a warning): never an error.

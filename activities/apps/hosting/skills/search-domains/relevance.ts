@@ -1,5 +1,5 @@
 /**
- * Applying the relevance decision (spec 4.3 rule 8). The decision itself (an HTTP call to the
+ * Applying the relevance decision. The decision itself (an HTTP call to the
  * decision helper) happens elsewhere; here are the pure parts: the bounded candidate list sent to
  * it, and applying its scores or falling back when it failed or is not configured.
  */

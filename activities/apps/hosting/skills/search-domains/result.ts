@@ -1,5 +1,5 @@
 /**
- * Per-domain result (spec 2.3, rule 7): only known schema fields are kept, and the external link
+ * Per-domain result: only known schema fields are kept, and the external link
  * is built from the fixed shop origin, never from upstream data. The zod schemas here document
  * the skill's output (they become its JSON Schema).
  */

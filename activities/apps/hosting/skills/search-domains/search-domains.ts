@@ -1,6 +1,6 @@
 /**
  * One skill call: every group runs concurrently under one shared limiter of 2 in-flight
- * upstream operations (spec 4.2, section 8) and one shared Retry-After gate (rule 9: after a
+ * upstream operations and one shared Retry-After gate (rule 9: after a
  * 429 no operation of the call sends before the Retry-After time); the output keeps request
  * order. When every group
  * failed, {@link totalFailureError} turns the output into one catalogue error the activity

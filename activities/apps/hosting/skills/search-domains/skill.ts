@@ -59,7 +59,7 @@ function summary(d: SearchDiagnostics): Record<string, unknown> {
 }
 
 /**
- * The signal of one call. On the anonymous route nothing may wait for an upstream (spec 7): the
+ * The signal of one call. On the anonymous route nothing may wait for an upstream: the
  * first 429 ends the call at once with UPSTREAM_RATE_LIMITED and its Retry-After; in-flight
  * requests are aborted. Elsewhere the call's Retry-After gate waits within each group deadline.
  */
