@@ -9,8 +9,8 @@ import { SkillflowError } from '../lib/errors/skillflow-error.js';
 
 /**
  * `final: true` marks the outcome as the answer of the call: Temporal must not re-run the
- * activity for it, whatever the catalogue says. A skill's upstream outcomes are final (spec 4.3
- * rule 9: the one lazy proxy attempt and the per-domain retries happen inside the call; a
+ * activity for it, whatever the catalogue says. A skill's upstream outcomes are final (the
+ * one lazy proxy attempt and the per-domain retries happen inside the call; a
  * Temporal retry would repeat them). Only losing the worker (a heartbeat or start-to-close
  * timeout, raised by Temporal itself) is retried.
  */

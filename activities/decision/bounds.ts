@@ -1,5 +1,5 @@
 /**
- * Input bounds and pricing of one decision (supporting spec 2.5). Every bound is checked before
+ * Input bounds and pricing of one decision. Every bound is checked before
  * anything is sent: an oversized call takes its fallback with zero requests.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Relevance ranking on the decision service (spec document 2, 4.4 "Search relevance"), shared by
+ * Relevance ranking on the decision service , shared by
  * every search skill that has it. It runs only for non-blank criteria, on candidates the skill
  * has already hard-filtered and deduplicated; at most the skill's cap is scored, one 0-4 score
  * per candidate under the skill's own rubric (explicit result evidence only). Scores below 1

@@ -1,5 +1,5 @@
 /**
- * The decision helper as one platform service (supporting spec 2.5): bounded typed questions
+ * The decision helper as one platform service: bounded typed questions
  * (`choice`, `noul`, `score`) over labelled text or JSON state, answered by a pinned model. A
  * call never throws: it answers {@link DecisionOutcome}, and every failure (not configured, size
  * bounds, transport, timeout, HTTP status, malformed or missing answers, low confidence) is a

@@ -17,7 +17,7 @@
  * under its task id (written before the answer), or under its call id (`call_…`) when it was
  * answered inline (written within 50 ms of the answer, lib/store/owners/usage-records.ts). An
  * inline answer bills the items the skill says it charged for (`billableItems`: an
- * encyclopedia item the cache answered costs nothing, spec 2 rule 5), else every item.
+ * encyclopedia item the cache answered costs nothing), else every item.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';

@@ -1,5 +1,5 @@
 /**
- * The relevance use of the decision service (activities/decision/) for optional search relevance (supporting spec 2.5, 4.4). One
+ * The relevance use of the decision service (activities/decision/) for optional search relevance. One
  * bounded request per call. Every failure is a {@link DecisionUnavailableError}: callers keep
  * provider order and add a warning; it never becomes an API error.
  */

@@ -1,5 +1,5 @@
 /**
- * Wire types of the typed-decision model (supporting spec 2.5 and 4.4; wire notes "Decision
+ * Wire types of the typed-decision model (wire notes "Decision
  * helper"). The model answers bounded questions only: choice, noul (yes/no probability) or
  * score. A missing or ill-typed answer invalidates the whole response.
  */

@@ -1,6 +1,5 @@
 /**
- * Optional relevance ranking of power-design candidates (spec document 2, 4.4 "Search
- * relevance") on the shared ranker (activities/decision/relevance.ts): only for non-blank
+ * Optional relevance ranking of power-design candidates on the shared ranker (activities/decision/relevance.ts): only for non-blank
  * criteria, over at most 20 candidates in provider order; scores below 1 are removed and the rest
  * stably reordered; the skill slices back to `max_results`. Any failure keeps provider order
  * with the warning `RELEVANCE_FAILED` (never an error).

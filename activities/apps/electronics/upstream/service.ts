@@ -31,7 +31,7 @@ import {
 } from './designs.js';
 import { toPart, toSolutions } from './mapping.js';
 
-/** Upper bound of solutions kept per requirement (spec 8 caps a call's results at 20). */
+/** Upper bound of solutions kept per requirement (a call returns at most 20 results). */
 export const MAX_CACHED_SOLUTIONS = 20;
 
 /** Numbers in one canonical form: 5, 5.0 and "5" agree; float noise past 12 digits is dropped. */

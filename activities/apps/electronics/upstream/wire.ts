@@ -1,6 +1,5 @@
 /**
- * Wire types of the unofficial power-converter upstream (spec document 2, 2.2 and 4.1;
- * design/upstream-wire-notes.md "Power converter"). The search answer's container is not
+ * Wire types of the unofficial power-converter upstream (design/upstream-wire-notes.md "Power converter"). The search answer's container is not
  * documented, so a bare array and an object wrapper both parse. Only known fields are kept
  * (zod drops the rest); the parts list's field names are not documented either, so each field
  * accepts the names seen or likely. Upstream names never leave ./mapping.ts.

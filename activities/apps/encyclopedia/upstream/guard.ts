@@ -1,6 +1,5 @@
 /**
- * What every outbound encyclopedia request passes first (spec 2 rule 8, "Encyclopedia
- * protection"), shared by the routes, the skills and reference resolution of one process:
+ * What every outbound encyclopedia request passes first, shared by the routes, the skills and reference resolution of one process:
  * - an upstream cool-down: after the upstream's 429, nothing is sent until its Retry-After
  *   has passed; callers get UPSTREAM_RATE_LIMITED with the remaining wait at once;
  * - the shared outbound budget (ENCYCLOPEDIA_OUTBOUND_PER_MINUTE requests per minute across

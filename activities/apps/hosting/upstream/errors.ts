@@ -5,7 +5,7 @@
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import type { ErrorCode } from '../../../../lib/errors/catalogue.js';
 
-/** How a shop request was sent: the transport mode is operational metadata (rule 12). */
+/** How a shop request was sent: the transport mode is operational metadata, never part of a result. */
 export type ShopVia = 'direct' | 'proxy';
 
 /**
@@ -92,7 +92,7 @@ const PROXY_ELIGIBLE: ReadonlySet<ShopErrorKind> = new Set([
 ]);
 
 /**
- * Spec 4.3 rule 9: after a failed direct request, may the one lazy proxy attempt run?
+ * After a failed direct request, may the one lazy proxy attempt run?
  * True for timeout, transport failure, 403, 5xx, malformed and incomplete answers. False for 429
  * (honour Retry-After, never rotate), 400, local validation, aborts, any non-shop error, and
  * any failure that already went through the proxy (there is only one proxy attempt).

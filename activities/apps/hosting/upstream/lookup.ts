@@ -1,5 +1,5 @@
 /**
- * Exact lookup of one full domain name (`GET {shop_url}/api/v5/suggest/lookup`, spec 4.3).
+ * Exact lookup of one full domain name (`GET {shop_url}/api/v5/suggest/lookup`).
  * One request, no retries: the caller owns the lazy proxy attempt and per-domain retries.
  */
 import { ShopError, type ShopVia } from './errors.js';
@@ -9,7 +9,7 @@ import { LookupResultSchema, type LookupResult } from './wire.js';
 
 export const LOOKUP_PATH = '/api/v5/suggest/lookup';
 
-/** Quote parameters sent upstream: the only user data besides the name (rule 11). */
+/** Quote parameters sent upstream: the only user data besides the name. */
 export interface QuoteParams {
   /** ISO 4217, e.g. `EUR`. */
   currency: string;

@@ -1,6 +1,6 @@
 /**
- * The suggestion stream (`GET {shop_url}/api/v5/suggest/suggest`, text/event-stream; spec 4.3
- * and section 6). Events are parsed with eventsource-parser and validated with the wire
+ * The suggestion stream (`GET {shop_url}/api/v5/suggest/suggest`, text/event-stream).
+ * Events are parsed with eventsource-parser and validated with the wire
  * schemas, and yielded in arrival order; joining by FQDN is the caller's job.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';

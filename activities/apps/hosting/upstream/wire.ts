@@ -1,5 +1,5 @@
 /**
- * Wire types of the upstream shop (spec 2.4-2.6, section 6; upstream-wire-notes.md).
+ * Wire types of the upstream shop (upstream-wire-notes.md).
  * Parsed with zod at the edge. Unknown fields are stripped (retain only known
  * schema fields). The shop is not a supported contract, so anything that does not parse is
  * "malformed" and may trigger the one proxy attempt.

@@ -1,5 +1,5 @@
 /**
- * Optional relevance ranking of icon candidates (spec document 2, 4.4 "Search relevance") on the
+ * Optional relevance ranking of icon candidates on the
  * shared ranker (activities/decision/relevance.ts): only for non-blank criteria, after the hard
  * filters, over at most 40 candidates; scores below 1 are removed and the rest stably
  * reordered. Any failure keeps provider order (never an error).

@@ -1,5 +1,5 @@
 /**
- * Rules 5 and 10 and the section 8 timeouts over real HTTP: stalls, the idle timeout, the group
+ * Partial answers and the search timeouts over real HTTP: stalls, the idle timeout, the group
  * deadline and incomplete streams keep the checks that completed and mark the group partial;
  * total failure becomes one catalogue error. Deadlines are shortened through the skill options.
  */

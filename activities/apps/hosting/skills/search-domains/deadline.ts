@@ -1,5 +1,5 @@
 /**
- * The group deadline (spec section 8, fallback included; its length comes from the skill's
+ * The group deadline (fallback included; its length comes from the skill's
  * policy profile in activities/policy.ts) as an AbortSignal, plus an abortable sleep for
  * Retry-After waits and backoffs. Work that completed before the deadline is kept by the
  * caller; the signal only cuts what is still running.

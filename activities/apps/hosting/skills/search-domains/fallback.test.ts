@@ -22,7 +22,7 @@ const state: AttemptState = {
   remainingMs: 30_000,
 };
 
-describe('nextStep (rule 9)', () => {
+describe('nextStep (the proxy and retry policy)', () => {
   it.each(['timeout', 'network', 'forbidden', 'server', 'malformed', 'incomplete'] as const)(
     'a direct %s failure gets the one proxy attempt',
     (kind) => expect(nextStep(err(kind), state)).toEqual({ kind: 'proxy' }),

@@ -1,5 +1,5 @@
 /**
- * Spec 4.3 rule 9: the direct request goes first; one lazy attempt through the residential
+ * The direct request goes first; one lazy attempt through the residential
  * proxy on a transport timeout, 403, 5xx, malformed answer or incomplete stream
  * ({@link isProxyEligible}); 429 is honoured with Retry-After (never the proxy, never a rotation,
  * at most one wait and only when it fits the group deadline); a transient error on one exact

@@ -1,6 +1,5 @@
 /**
- * What cut a group short, and the group `error` built from it (spec 2.3 "partial errors",
- * rule 10). Messages name the operation by kind and extension only, never the query, so they
+ * What cut a group short, and the group `error` built from it (partial errors). Messages name the operation by kind and extension only, never the query, so they
  * are safe wherever they end up.
  */
 import { ShopError } from '../../upstream/index.js';

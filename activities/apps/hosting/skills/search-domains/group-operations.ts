@@ -3,7 +3,7 @@
  * keyword, at most one extension, one page). Each attempt passes the call's Retry-After gate,
  * holds a slot of the call's shared limiter, is charged to the shop's provider limit and follows
  * the fallback policy; neither ever rejects: what completed is returned together with the issue
- * that cut the rest (rules 5, 9, 10).
+ * that cut the rest.
  */
 import { SkillflowError } from '../../../../../lib/errors/skillflow-error.js';
 import { ShopError, type QuoteParams, type ShopClient, type ShopVia } from '../../upstream/index.js';
@@ -18,7 +18,7 @@ import { candidateFromLookup } from './result.js';
 import type { RateGate } from './rate-gate.js';
 import type { PagePlan } from './search-plan.js';
 
-/** Attempts per transport, for diagnostics (never user-facing, rule 12). */
+/** Attempts per transport, for diagnostics (never user-facing). */
 export interface TransportCounters {
   direct: number;
   proxy: number;
@@ -33,7 +33,7 @@ export interface OperationContext {
   /** The call's upstream meter (provider limit and counts). */
   meter: UpstreamMeter;
   proxyEnabled: boolean;
-  /** Currency and tax country: the only user data besides the name or keyword (rule 11). */
+  /** Currency and tax country: the only user data besides the name or keyword. */
   quote: QuoteParams;
   /** Idle timeout for lookups and for every gap in a stream. */
   idleTimeoutMs: number;

@@ -10,7 +10,7 @@ import { checkLabel, classifyQuery, type QueryTarget } from './names.js';
 import { warning, type Warning } from './warnings.js';
 
 export const MAX_GROUPS = 5;
-/** Spec section 8: exact lookup candidates per group. */
+/** Exact lookup candidates per group. */
 export const MAX_EXACT_LOOKUPS = 20;
 /** Each requested extension is one exact lookup, so `tlds` is capped by the lookup limit. */
 export const MAX_TLDS = MAX_EXACT_LOOKUPS;

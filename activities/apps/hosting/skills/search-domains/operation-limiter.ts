@@ -5,7 +5,7 @@
  * never holds a slot. Slots are granted in FIFO order, so no group starves its siblings.
  */
 
-/** Spec section 8: in-flight provider operations per call. */
+/** In-flight provider operations per call. */
 export const MAX_IN_FLIGHT_OPERATIONS = 2;
 
 /** What the limiter observed; the benchmark prints ratios from it. */

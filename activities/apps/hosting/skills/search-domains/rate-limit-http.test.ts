@@ -98,7 +98,7 @@ function afterFirst429(up: ReturnType<typeof useUpstreams>) {
   return log.map((r) => ({ call: shopCalls({ requests: () => [r] } as never)[0]!, ms: r.at - limited.at }));
 }
 
-describe('Retry-After holds for the whole call (rule 9, section 8)', () => {
+describe('Retry-After holds for the whole call', () => {
   const groups = [
     { id: 'g', query: 'gatewood', tlds: ['com', 'net', 'org', 'io'], max_results: 4 },
     { id: 'b', query: 'birchwood.com' },

@@ -1,6 +1,6 @@
 /**
  * One skill call: every group runs concurrently under one shared limiter of 2 in-flight
- * upstream operations and one shared Retry-After gate (rule 9: after a
+ * upstream operations and one shared Retry-After gate (after a
  * 429 no operation of the call sends before the Retry-After time); the output keeps request
  * order. When every group
  * failed, {@link totalFailureError} turns the output into one catalogue error the activity
@@ -17,7 +17,7 @@ import { RateGate } from './rate-gate.js';
 import type { RelevanceDecider } from './relevance-decision.js';
 import { searchGroup, type GroupDiagnostics } from './search-group.js';
 
-/** The limits of section 8 that tests and the benchmark may shorten. */
+/** The search limits that tests and the benchmark may shorten. */
 export interface SearchLimits {
   groupDeadlineMs: number;
   idleTimeoutMs: number;
@@ -49,7 +49,7 @@ export interface SearchDomainsDeps {
   onRateLimited?: (waitMs: number, fromShop: boolean) => void;
 }
 
-/** Operational metadata of a call (counts and timing only; rule 11-12). */
+/** Operational metadata of a call (counts and timing only). */
 export interface SearchDiagnostics {
   limiter: LimiterStats;
   wallMs: number;
@@ -105,7 +105,7 @@ export async function searchDomains(input: SearchDomainsInput, deps: SearchDomai
  * is {@link totalFailureCode}. With UPSTREAM_RATE_LIMITED it carries the longest Retry-After
  * (`retryAfterMs` and `details.retry_after_seconds`, which become the 429's Retry-After header,
  * also when the error comes back through a workflow). Details list each group's index and code, never a query. The error is
- * the call's final answer: Temporal never re-runs the search for it (rule 9).
+ * the call's final answer: Temporal never re-runs the search for it.
  */
 export function totalFailureError(output: SearchDomainsOutput): SkillflowError | undefined {
   const groups = output.results;

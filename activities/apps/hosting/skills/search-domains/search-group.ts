@@ -51,7 +51,7 @@ export interface GroupDeps {
 export interface GroupDiagnostics {
   index: number;
   mode: SearchMode;
-  /** Upstream attempts by transport (rule 12: metadata, never in the output). */
+  /** Upstream attempts by transport (metadata, never in the output). */
   attempts: TransportCounters;
   elapsedMs: number;
   status: 'complete' | 'partial' | 'failed';

@@ -1,5 +1,5 @@
 /**
- * Rules 2-3 and the section 8 limits over real HTTP: which upstream requests each mode sends,
+ * The search modes and their limits over real HTTP: which upstream requests each mode sends,
  * with which parameters and headers, and the shared 2-slot limiter across 5 groups.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { call, CHECKED_AT, ok, shopCalls, useUpstreams } from './orchestration.t
 
 const up = useUpstreams();
 
-describe('modes (rules 2-3)', () => {
+describe('modes', () => {
   it('an FQDN query sends exactly one lookup with the exact parameters and browser headers', async () => {
     const out = await ok(up, { requests: [{ query: 'Cedar.Online', currency: 'USD', country: 'us' }] });
     const reqs = up.sim.requests();

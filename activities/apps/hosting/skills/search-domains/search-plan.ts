@@ -1,5 +1,5 @@
 /**
- * What one group asks upstream (spec 4.3 rules 2-3, limits in section 8), decided before any
+ * What one group asks upstream, decided before any
  * request: an FQDN gets one exact lookup; a keyword with `tlds` gets bounded exact lookups
  * (keyword.tld per requested extension) and then suggestion pages to fill; a keyword without
  * `tlds` gets suggestion pages with no extension filter, so the shop's own ranking of
@@ -10,7 +10,7 @@ import { MAX_EXACT_LOOKUPS, type AvailabilityPolicy, type PreparedGroup } from '
 import type { CheckedCandidate } from './joiner.js';
 import { checkDomainName, matchesSuffixes } from './names.js';
 
-/** Spec section 8: suggestion pages per group, in total. */
+/** Suggestion pages per group, in total. */
 export const MAX_SUGGEST_PAGES = 2;
 /** One suggestion request: one keyword, one extension (undefined: no filter), one page. */
 export interface PagePlan {

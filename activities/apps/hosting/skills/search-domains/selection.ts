@@ -1,5 +1,5 @@
 /**
- * The checked pool and the availability selection policy (spec 4.3 rule 6, limits in section 8).
+ * The checked pool and the availability selection policy.
  * Unknown checks are diagnostic: they stay in the pool but never fill a result slot.
  */
 import type { AvailabilityPolicy } from './input.js';

@@ -1,7 +1,7 @@
 /**
  * The registered skill: registry loading (the app definition and its factory), configuration errors,
- * relevance (rule 8) with the decision simulator, selection warnings, the output contract
- * (JSON-safe, schema-valid, workflow view, previews) and privacy (rules 11-12).
+ * relevance with the decision simulator, selection warnings, the output contract
+ * (JSON-safe, schema-valid, workflow view, previews) and privacy (no query or result in logs, the transport never in the output).
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../../lib/config.js';
@@ -104,7 +104,7 @@ describe('registration', () => {
   });
 });
 
-describe('relevance (rule 8)', () => {
+describe('relevance', () => {
   it('one bounded decision per group: scores below 1 are removed, the rest reordered', async () => {
     const out = await ok(up, { requests: [{ ...GREENTEA, relevance_criteria: 'app lab' }] });
     const reqs = up.decision.requests();
@@ -204,7 +204,7 @@ describe('output contract', () => {
     });
   });
 
-  it('logs carry counts only: no query, keyword, criteria or result (rules 11-12)', async () => {
+  it('logs carry counts only: no query, keyword, criteria or result', async () => {
     const res = await call(up, {
       requests: [{ query: 'zebrafinch', tlds: ['io'], relevance_criteria: 'zebrafinch songbird aviary' }],
     });

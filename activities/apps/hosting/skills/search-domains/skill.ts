@@ -142,7 +142,7 @@ export function createSearchDomainsSkill(
         onRateLimited: call.onRateLimited,
       });
       options.onDiagnostics?.(diagnostics);
-      // Counts and timing only: queries and results never reach a log (rule 11).
+      // Counts and timing only: queries and results never reach a log.
       logger.debug(summary(diagnostics), 'domain search finished');
       const failure = totalFailureError(output);
       if (failure) throw failure;

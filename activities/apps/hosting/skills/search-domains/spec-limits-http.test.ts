@@ -1,5 +1,5 @@
 /**
- * The numbers of spec section 8, asserted through behaviour with the production defaults (no
+ * The search limits (deadlines, timeouts, caps), asserted through behaviour with the production defaults (no
  * shortened limits): the 40 s group deadline, the 15 s stream idle timeout and the 20-lookup
  * cap per group. The two timing tests run concurrently, so the file takes about 40 s.
  */
@@ -8,7 +8,7 @@ import { call, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
 
 const up = useUpstreams();
 
-describe.concurrent('section 8 limits, with the default settings', () => {
+describe.concurrent('search limits, with the default settings', () => {
   it('the group deadline is 40 s, fallback included: a stalled lookup is cut at 40 s and the sibling is kept', async () => {
     const res = await call(up, { requests: [{ query: 'fault-stall.com' }, { query: 'cedarwood.com' }] });
     expect(res.elapsedMs).toBeGreaterThanOrEqual(39_900);
