@@ -50,7 +50,9 @@ class TokenFeed {
   lex(): Token['type'] {
     const token = this.lexed.tokens[this.next];
     if (!token) {
-      throw new Error(`Lexical error on line ${this.lexed.lexicalErrorLine ?? this.yylineno + 1}. Unrecognized text.`);
+      throw new Error(
+        `Lexical error on line ${this.lexed.lexicalErrorLine ?? this.yylineno + 1}. Unrecognized text.`,
+      );
     }
     this.next += 1;
     this.yytext = token.text;

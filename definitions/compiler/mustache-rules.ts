@@ -40,6 +40,8 @@ export class MustacheRules {
   private readonly spaces: RunEnd;
   private readonly closeBraces: ForwardSearch;
   private readonly quotes: Record<string, ForwardSearch>;
+  /** The last index of each closing character, found once. */
+  private readonly lastOf = new Map<string, number>();
 
   constructor(private readonly text: string) {
     this.names = new RunEnd(text, isNameChar);
@@ -106,10 +108,12 @@ export class MustacheRules {
     if (number !== undefined) return { end: number, type: T.NUMBER, text: s.slice(p, number) };
     if (s.startsWith('as', p)) {
       const bar = this.spaces.at(p + 2);
-      if (bar > p + 2 && s[bar] === '|') return { end: bar + 1, type: T.OPEN_BLOCK_PARAMS, text: s.slice(p, bar + 1) };
+      if (bar > p + 2 && s[bar] === '|')
+        return { end: bar + 1, type: T.OPEN_BLOCK_PARAMS, text: s.slice(p, bar + 1) };
     }
     const end = this.names.at(p);
-    if (end > p && mayFollow(AFTER_NAME, s.charCodeAt(end))) return { end, type: T.ID, text: s.slice(p, end) };
+    if (end > p && mayFollow(AFTER_NAME, s.charCodeAt(end)))
+      return { end, type: T.ID, text: s.slice(p, end) };
     return undefined;
   }
 
@@ -145,7 +149,11 @@ export class MustacheRules {
   private closing(p: number, close: string): number | undefined {
     const first = (this.quotes[close] as ForwardSearch).next(p + 1);
     if (first >= 0) return first + 1;
-    const last = this.text.lastIndexOf(close);
+    let last = this.lastOf.get(close);
+    if (last === undefined) {
+      last = this.text.lastIndexOf(close);
+      this.lastOf.set(close, last);
+    }
     return last > p ? last + 1 : undefined;
   }
 

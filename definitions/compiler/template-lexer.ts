@@ -150,7 +150,7 @@ class TemplateLexer {
 }
 
 /** Rewrites each number token after a separator into bracketed segments (see the module comment). */
-function bracketDigitSegments(tokens: Token[]): Token[] {
+export function bracketDigitSegments(tokens: Token[]): Token[] {
   const out: Token[] = [];
   for (const token of tokens) {
     const previous = out[out.length - 1];

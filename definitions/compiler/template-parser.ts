@@ -9,30 +9,31 @@
  * caller then hands the tokens to Handlebars' own grammar, which either builds the tree or words
  * the syntax error as it always has.
  */
+import {
+  type Inverse,
+  location,
+  type Node,
+  type Opening,
+  prepareBlock,
+  programNode,
+  segmentName,
+  stripFlags,
+} from './template-nodes.js';
 import { T, type Token, type TokenType } from './template-tokens.js';
 
-type Node = Record<string, unknown>;
-interface Strip {
-  open: boolean;
-  close: boolean;
-}
-/** The opening tag of a block or of an `{{else name}}` link. */
-interface Opening {
-  open?: string;
-  path: Node;
-  params: Node[];
-  strip: Strip;
-}
-/** What follows a block's body: `{{else}}` and a body, or a chain of `{{else name}}` links. */
-interface Inverse {
-  strip: Strip;
-  program: Node;
-  chain?: true;
-}
-
-/** Thrown to give up; never leaves this module. */
-const OUTSIDE = Symbol('outside the subset');
-const PARAM_START = new Set<TokenType>([T.ID, T.DATA, T.STRING, T.NUMBER, T.BOOLEAN, T.UNDEFINED, T.NULL, T.OPEN_SEXPR]);
+/** Thrown to give up; never leaves this module (one instance: giving up costs no stack trace). */
+class OutsideSubsetError extends Error {}
+const OUTSIDE = new OutsideSubsetError('outside the subset');
+const PARAM_START = new Set<TokenType>([
+  T.ID,
+  T.DATA,
+  T.STRING,
+  T.NUMBER,
+  T.BOOLEAN,
+  T.UNDEFINED,
+  T.NULL,
+  T.OPEN_SEXPR,
+]);
 
 /** The tree of `tokens`, or undefined when they leave the subset or do not parse. */
 export function parseSubset(tokens: readonly Token[]): hbs.AST.Program | undefined {
@@ -42,24 +43,6 @@ export function parseSubset(tokens: readonly Token[]): hbs.AST.Program | undefin
     if (err === OUTSIDE) return undefined;
     throw err;
   }
-}
-
-const stripFlags = (open: string, close: string): Strip => ({
-  open: open.charAt(2) === '~',
-  close: close.charAt(close.length - 3) === '~',
-});
-
-const location = (first: Token, last: Token) => ({
-  source: undefined,
-  start: { line: first.line, column: first.column },
-  end: { line: last.endLine, column: last.endColumn },
-});
-
-/** A bracketed segment (`[a b]`, on one line) stands for its inside. */
-function segmentName(token: string): string {
-  return token.length >= 2 && token.startsWith('[') && token.endsWith(']') && !/[\n\r\u2028\u2029]/.test(token)
-    ? token.slice(1, -1)
-    : token;
 }
 
 class SubsetParser {
@@ -96,7 +79,12 @@ class SubsetParser {
       switch (token?.type) {
         case T.CONTENT:
           this.at += 1;
-          body.push({ type: 'ContentStatement', original: token.text, value: token.text, loc: location(token, token) });
+          body.push({
+            type: 'ContentStatement',
+            original: token.text,
+            value: token.text,
+            loc: location(token, token),
+          });
           break;
         case T.COMMENT:
           this.at += 1;
@@ -251,46 +239,4 @@ class SubsetParser {
     }
     return { type: 'PathExpression', data, depth, parts, original, loc: location(first, this.last) };
   }
-}
-
-/** A program node, located from its first statement to its last, as Handlebars locates it. */
-function programNode(body: Node[]): Node {
-  const first = body[0]?.loc as { start: object } | undefined;
-  const last = body[body.length - 1]?.loc as { end: object } | undefined;
-  const loc = first && last ? { source: undefined, start: first.start, end: last.end } : undefined;
-  return { type: 'Program', body, strip: {}, loc };
-}
-
-/** Handlebars' `prepareBlock`: the block node, with `{{^...}}` swapping body and inverse. */
-function prepareBlock(
-  opening: Opening,
-  program: Node,
-  inverseAndProgram: Inverse | undefined,
-  close: { strip: Strip } | undefined,
-  inverted: boolean,
-  loc: object,
-): Node {
-  program.blockParams = undefined;
-  let inverse: Node | undefined;
-  let inverseStrip: Strip | undefined;
-  if (inverseAndProgram) {
-    if (inverseAndProgram.chain) {
-      ((inverseAndProgram.program.body as Node[])[0] as Node).closeStrip = close?.strip;
-    }
-    inverseStrip = inverseAndProgram.strip;
-    inverse = inverseAndProgram.program;
-  }
-  const [body, otherwise] = inverted ? [inverse, program] : [program, inverse];
-  return {
-    type: 'BlockStatement',
-    path: opening.path,
-    params: opening.params,
-    hash: undefined,
-    program: body,
-    inverse: otherwise,
-    openStrip: opening.strip,
-    inverseStrip,
-    closeStrip: close?.strip,
-    loc,
-  };
 }
