@@ -255,25 +255,20 @@ class TemplateCompiler {
     at: number | undefined,
   ): Reference | undefined {
     const { parts, original } = node;
-    const bad = (
-      code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY',
-      message: string,
-    ): undefined => {
-      this.report(code, message, at);
-      return undefined;
-    };
     if (node.depth > 0 || original.includes('../'))
-      return bad('TEMPLATE_NOT_ALLOWED', 'Parent paths (../) are not allowed.');
-    if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', 'The reference has an empty segment.');
+      return this.refuse(at, 'TEMPLATE_NOT_ALLOWED', 'Parent paths (../) are not allowed.');
+    if (parts.some((p) => p === ''))
+      return this.refuse(at, 'INVALID_REFERENCE', 'The reference has an empty segment.');
     if (node.data) {
       const [name] = parts;
       if (parts.length !== 1 || name === undefined || !DATA_NAMES.has(name)) {
-        return bad(
+        return this.refuse(
+          at,
           'TEMPLATE_NOT_ALLOWED',
           'This @ variable is not allowed; only @index, @first and @last are.',
         );
       }
-      if (!item) return bad('INVALID_REFERENCE', `@${name} is only available inside #each.`);
+      if (!item) return this.refuse(at, 'INVALID_REFERENCE', `@${name} is only available inside #each.`);
       return { root: 'data', name: name as 'index' | 'first' | 'last' };
     }
     const segments = parts.map(toSegment);
@@ -281,7 +276,8 @@ class TemplateCompiler {
     const [first, second] = parts;
     if (!explicitThis && (first === 'steps' || first === 'inputs')) {
       if (second === undefined)
-        return bad(
+        return this.refuse(
+          at,
           'INVALID_REFERENCE',
           first === 'steps' ? 'steps. needs a step id.' : 'inputs. needs an input name.',
         );
@@ -292,8 +288,26 @@ class TemplateCompiler {
     if (explicitThis || item) return { root: 'item', path: segments };
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
     if (forbidden)
-      return bad('FORBIDDEN_PROPERTY', `The reference touches the forbidden property ${forbidden}.`);
-    return bad('INVALID_REFERENCE', 'This path is not a reference; use steps.<id>.<field> or inputs.<name>.');
+      return this.refuse(
+        at,
+        'FORBIDDEN_PROPERTY',
+        `The reference touches the forbidden property ${forbidden}.`,
+      );
+    return this.refuse(
+      at,
+      'INVALID_REFERENCE',
+      'This path is not a reference; use steps.<id>.<field> or inputs.<name>.',
+    );
+  }
+
+  /** Reports a broken reference (a method, not a closure: one is created per reference otherwise). */
+  private refuse(
+    at: number | undefined,
+    code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY',
+    message: string,
+  ): undefined {
+    this.report(code, message, at);
+    return undefined;
   }
 }
 

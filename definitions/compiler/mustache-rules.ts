@@ -56,45 +56,45 @@ export class MustacheRules {
     const s = this.text;
     if (p >= s.length) return { end: p, type: T.EOF, text: '' };
     const c = s[p] as string;
-    const token = (end: number, type: TokenType, next?: RuleMatch['next']): RuleMatch => ({
-      end,
-      type,
-      text: s.slice(p, end),
-      next,
-    });
     switch (c) {
       case '(':
-        return token(p + 1, T.OPEN_SEXPR);
+        return this.token(p, p + 1, T.OPEN_SEXPR);
       case ')':
-        return token(p + 1, T.CLOSE_SEXPR);
+        return this.token(p, p + 1, T.CLOSE_SEXPR);
       case '{':
-        return s.startsWith('{{', p) ? this.open(p) : token(p + 1, T.INVALID);
+        return s.startsWith('{{', p) ? this.open(p) : this.token(p, p + 1, T.INVALID);
       case '}':
-        if (s.startsWith('}}}}', p)) return token(p + 4, T.CLOSE_RAW_BLOCK, 'raw');
+        if (s.startsWith('}}}}', p)) return this.token(p, p + 4, T.CLOSE_RAW_BLOCK, 'raw');
         if (s.startsWith('}}}', p) || s.startsWith('}~}}', p))
-          return token(s[p + 1] === '~' ? p + 4 : p + 3, T.CLOSE_UNESCAPED, 'INITIAL');
-        return s.startsWith('}}', p) ? token(p + 2, T.CLOSE, 'INITIAL') : token(p + 1, T.INVALID);
+          return this.token(p, s[p + 1] === '~' ? p + 4 : p + 3, T.CLOSE_UNESCAPED, 'INITIAL');
+        return s.startsWith('}}', p)
+          ? this.token(p, p + 2, T.CLOSE, 'INITIAL')
+          : this.token(p, p + 1, T.INVALID);
       case '~':
-        return s.startsWith('~}}', p) ? token(p + 3, T.CLOSE, 'INITIAL') : token(p + 1, T.INVALID);
+        return s.startsWith('~}}', p)
+          ? this.token(p, p + 3, T.CLOSE, 'INITIAL')
+          : this.token(p, p + 1, T.INVALID);
       case '=':
-        return token(p + 1, T.EQUALS);
+        return this.token(p, p + 1, T.EQUALS);
       case '.':
-        if (s[p + 1] === '.') return token(p + 2, T.ID);
-        return mayFollow(AFTER_NAME, s.charCodeAt(p + 1)) ? token(p + 1, T.ID) : token(p + 1, T.SEP);
+        if (s[p + 1] === '.') return this.token(p, p + 2, T.ID);
+        return mayFollow(AFTER_NAME, s.charCodeAt(p + 1))
+          ? this.token(p, p + 1, T.ID)
+          : this.token(p, p + 1, T.SEP);
       case '/':
-        return token(p + 1, T.SEP);
+        return this.token(p, p + 1, T.SEP);
       case '"':
       case "'":
-        return this.string(p, c) ?? token(p + 1, T.INVALID);
+        return this.string(p, c) ?? this.token(p, p + 1, T.INVALID);
       case '@':
-        return token(p + 1, T.DATA);
+        return this.token(p, p + 1, T.DATA);
       case '|':
-        return token(p + 1, T.CLOSE_BLOCK_PARAMS);
+        return this.token(p, p + 1, T.CLOSE_BLOCK_PARAMS);
       case '[':
-        return this.bracketName(p) ?? token(p + 1, T.INVALID);
+        return this.bracketName(p) ?? this.token(p, p + 1, T.INVALID);
     }
     if (isSpace(s.charCodeAt(p))) return { end: this.spaces.at(p) };
-    return this.word(p) ?? token(p + 1, T.INVALID);
+    return this.word(p) ?? this.token(p, p + 1, T.INVALID);
   }
 
   /** Keywords, numbers, `as |`, and names. */
@@ -160,39 +160,38 @@ export class MustacheRules {
   /** The rules for text starting with `{{`. */
   private open(p: number): RuleMatch {
     const s = this.text;
-    const token = (end: number, type: TokenType, next?: RuleMatch['next']): RuleMatch => ({
-      end,
-      type,
-      text: s.slice(p, end),
-      next,
-    });
-    if (s.startsWith('{{{{', p)) return token(p + 4, T.OPEN_RAW_BLOCK);
+    if (s.startsWith('{{{{', p)) return this.token(p, p + 4, T.OPEN_RAW_BLOCK);
     const q = s[p + 2] === '~' ? p + 3 : p + 2;
     const c = s[q];
-    if (c === '>') return token(q + 1, T.OPEN_PARTIAL);
+    if (c === '>') return this.token(p, q + 1, T.OPEN_PARTIAL);
     if (c === '#') {
-      if (s[q + 1] === '>') return token(q + 2, T.OPEN_PARTIAL_BLOCK);
-      return token(s[q + 1] === '*' ? q + 2 : q + 1, T.OPEN_BLOCK);
+      if (s[q + 1] === '>') return this.token(p, q + 2, T.OPEN_PARTIAL_BLOCK);
+      return this.token(p, s[q + 1] === '*' ? q + 2 : q + 1, T.OPEN_BLOCK);
     }
-    if (c === '/') return token(q + 1, T.OPEN_ENDBLOCK);
+    if (c === '/') return this.token(p, q + 1, T.OPEN_ENDBLOCK);
     if (c === '^') {
       const close = this.closeAt(this.spaces.at(q + 1));
-      return close > 0 ? token(close, T.INVERSE, 'INITIAL') : token(q + 1, T.OPEN_INVERSE);
+      return close > 0 ? this.token(p, close, T.INVERSE, 'INITIAL') : this.token(p, q + 1, T.OPEN_INVERSE);
     }
     const word = this.spaces.at(q);
     if (s.startsWith('else', word)) {
       const close = this.closeAt(this.spaces.at(word + 4));
-      if (close > 0) return token(close, T.INVERSE, 'INITIAL');
-      if (!isWordChar(s.charCodeAt(word + 4))) return token(word + 4, T.OPEN_INVERSE_CHAIN);
+      if (close > 0) return this.token(p, close, T.INVERSE, 'INITIAL');
+      if (!isWordChar(s.charCodeAt(word + 4))) return this.token(p, word + 4, T.OPEN_INVERSE_CHAIN);
     }
-    if (c === '{') return token(q + 1, T.OPEN_UNESCAPED);
-    if (c === '&') return token(q + 1, T.OPEN);
+    if (c === '{') return this.token(p, q + 1, T.OPEN_UNESCAPED);
+    if (c === '&') return this.token(p, q + 1, T.OPEN);
     if (c === '!') {
       if (s.startsWith('--', q + 1)) return { end: p, next: 'com' };
       const close = this.closeBraces.next(q + 1);
-      if (close >= 0) return token(close + 2, T.COMMENT, 'INITIAL');
+      if (close >= 0) return this.token(p, close + 2, T.COMMENT, 'INITIAL');
     }
-    return token(c === '*' ? q + 1 : q, T.OPEN);
+    return this.token(p, c === '*' ? q + 1 : q, T.OPEN);
+  }
+
+  /** The token of the text from `p` to `end`. */
+  private token(p: number, end: number, type: TokenType, next?: RuleMatch['next']): RuleMatch {
+    return { end, type, text: this.text.slice(p, end), next };
   }
 
   /** `~?}}` at `at`: where it ends, or -1. */

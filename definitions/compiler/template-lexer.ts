@@ -158,20 +158,24 @@ export function bracketDigitSegments(tokens: Token[]): Token[] {
       out.push(token);
       continue;
     }
-    const segment = (digits: string, column: number): Token => ({
-      ...token,
-      type: T.ID,
-      text: `[${digits}]`,
-      length: digits.length,
-      column,
-      endColumn: column + digits.length,
-    });
     const [whole, fraction] = token.text.split('.') as [string, string | undefined];
-    out.push(segment(whole, token.column));
+    out.push(digitSegment(token, whole, token.column));
     if (fraction === undefined) continue;
     const dot = token.column + whole.length;
     out.push({ ...token, type: T.SEP, text: '.', length: 1, column: dot, endColumn: dot + 1 });
-    out.push(segment(fraction, dot + 1));
+    out.push(digitSegment(token, fraction, dot + 1));
   }
   return out;
+}
+
+/** The bracketed segment `[digits]` at `column` of a number token. */
+function digitSegment(token: Token, digits: string, column: number): Token {
+  return {
+    ...token,
+    type: T.ID,
+    text: `[${digits}]`,
+    length: digits.length,
+    column,
+    endColumn: column + digits.length,
+  };
 }

@@ -193,10 +193,6 @@ class SubsetParser {
   private helperName(): Node {
     const token = this.tokens[this.at];
     if (!token) throw OUTSIDE;
-    const literal = (type: string, value: unknown): Node => {
-      this.at += 1;
-      return { type, value, original: value, loc: location(token, token) };
-    };
     switch (token.type) {
       case T.ID:
         return this.path(false, token);
@@ -204,18 +200,23 @@ class SubsetParser {
         this.at += 1;
         return this.path(true, token);
       case T.STRING:
-        return literal('StringLiteral', token.text);
+        return this.literal(token, 'StringLiteral', token.text);
       case T.NUMBER:
-        return literal('NumberLiteral', Number(token.text));
+        return this.literal(token, 'NumberLiteral', Number(token.text));
       case T.BOOLEAN:
-        return literal('BooleanLiteral', token.text === 'true');
+        return this.literal(token, 'BooleanLiteral', token.text === 'true');
       case T.UNDEFINED:
-        return literal('UndefinedLiteral', undefined);
+        return this.literal(token, 'UndefinedLiteral', undefined);
       case T.NULL:
-        return literal('NullLiteral', null);
+        return this.literal(token, 'NullLiteral', null);
       default:
         throw OUTSIDE;
     }
+  }
+
+  private literal(token: Token, type: string, value: unknown): Node {
+    this.at += 1;
+    return { type, value, original: value, loc: location(token, token) };
   }
 
   /** Segments joined by `.` or `/`; `this`, `.` and `..` only at the start. */
