@@ -1,15 +1,15 @@
 /**
- * Compiles handlebars text into the plan's template nodes. `Handlebars.parse` only produces an
- * AST; nothing is ever compiled to JavaScript. The AST is reduced to a small sandboxed subset:
- * plain paths, `#if`/`#unless`/`#each` blocks and the helpers `len`, `json` and `default`.
+ * Compiles handlebars text into the plan's template nodes. The text is parsed to Handlebars'
+ * tree (parse-template.ts); nothing is ever compiled to JavaScript. The tree is reduced to a
+ * small sandboxed subset: plain paths, `#if`/`#unless`/`#each` blocks and the helpers `len`,
+ * `json` and `default`.
  */
-import Handlebars from 'handlebars';
 import { LIMITS } from '../limits.js';
 import type { HelperName, Reference, TemplateNode, ValueExpr } from '../runtime/plan.js';
 import { listElement, type SchemaShape, type SchemaWalk } from '../schema/schema-path.js';
 import { lineStarts } from '../source/source-map.js';
 import { checkReference, type ReferenceScope, type ReferenceSite } from './reference-checker.js';
-import { bracketNumericSegments, type BracketedTemplate } from './numeric-segments.js';
+import { parseTemplate, type ParsedTemplate, type TemplateParser } from './parse-template.js';
 import { toSegment } from './reference-syntax.js';
 
 const HELPER_ARITY: Record<HelperName, number> = { len: 1, json: 1, default: 2 };
@@ -18,15 +18,23 @@ const DATA_NAMES = new Set(['index', 'first', 'last']);
 
 type Loc = hbs.AST.SourceLocation | undefined;
 
-/** Compiles one template string found at `site.path`. */
-export function compileTemplate(text: string, scope: ReferenceScope, site: ReferenceSite): TemplateNode[] {
-  return new TemplateCompiler(text, scope, site).compile();
+/**
+ * Compiles one template string found at `site.path`. `parse` is the parser (a parameter so that
+ * tests can compare it with Handlebars' own).
+ */
+export function compileTemplate(
+  text: string,
+  scope: ReferenceScope,
+  site: ReferenceSite,
+  parse: TemplateParser = parseTemplate,
+): TemplateNode[] {
+  return new TemplateCompiler(text, scope, site, parse).compile();
 }
 
 class TemplateCompiler {
   private starts: number[] = [];
-  /** The text given to the parser: digit segments at the end of a path in bracket form. */
-  private parsed: BracketedTemplate = { text: '', toSource: (offset) => offset };
+  /** The text line and column numbers count in, with the way back to source offsets. */
+  private parsed: Pick<ParsedTemplate, 'text' | 'toSource'> = { text: '', toSource: (offset) => offset };
   /** How many `#each` blocks enclose the node being compiled. */
   private eachDepth = 0;
 
@@ -34,6 +42,7 @@ class TemplateCompiler {
     private readonly text: string,
     private readonly scope: ReferenceScope,
     private readonly site: ReferenceSite,
+    private readonly parse: TemplateParser,
   ) {}
 
   compile(): TemplateNode[] {
@@ -49,21 +58,19 @@ class TemplateCompiler {
       this.report('TEMPLATE_NOT_ALLOWED', 'Raw blocks ({{{{...}}}}) are not allowed.', raw);
       return [];
     }
-    this.parsed = bracketNumericSegments(this.text);
-    this.starts = lineStarts(this.parsed.text);
-    let program: hbs.AST.Program;
-    try {
-      program = Handlebars.parse(this.parsed.text);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 1);
+    const parsed = this.parse(this.text);
+    this.parsed = parsed;
+    this.starts = lineStarts(parsed.text);
+    if ('error' in parsed.result) {
+      const line = Number(/on line (\d+)/.exec(parsed.result.error)?.[1] ?? 1);
       this.report(
         'TEMPLATE_SYNTAX',
-        syntaxMessage(message),
-        this.parsed.toSource(this.starts[line - 1] ?? 0),
+        syntaxMessage(parsed.result.error),
+        parsed.toSource(this.starts[line - 1] ?? 0),
       );
       return [];
     }
+    const { program } = parsed.result;
     return this.program(program, undefined);
   }
 
@@ -248,25 +255,20 @@ class TemplateCompiler {
     at: number | undefined,
   ): Reference | undefined {
     const { parts, original } = node;
-    const bad = (
-      code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY',
-      message: string,
-    ): undefined => {
-      this.report(code, message, at);
-      return undefined;
-    };
     if (node.depth > 0 || original.includes('../'))
-      return bad('TEMPLATE_NOT_ALLOWED', 'Parent paths (../) are not allowed.');
-    if (parts.some((p) => p === '')) return bad('INVALID_REFERENCE', 'The reference has an empty segment.');
+      return this.refuse(at, 'TEMPLATE_NOT_ALLOWED', 'Parent paths (../) are not allowed.');
+    if (parts.some((p) => p === ''))
+      return this.refuse(at, 'INVALID_REFERENCE', 'The reference has an empty segment.');
     if (node.data) {
       const [name] = parts;
       if (parts.length !== 1 || name === undefined || !DATA_NAMES.has(name)) {
-        return bad(
+        return this.refuse(
+          at,
           'TEMPLATE_NOT_ALLOWED',
           'This @ variable is not allowed; only @index, @first and @last are.',
         );
       }
-      if (!item) return bad('INVALID_REFERENCE', `@${name} is only available inside #each.`);
+      if (!item) return this.refuse(at, 'INVALID_REFERENCE', `@${name} is only available inside #each.`);
       return { root: 'data', name: name as 'index' | 'first' | 'last' };
     }
     const segments = parts.map(toSegment);
@@ -274,7 +276,8 @@ class TemplateCompiler {
     const [first, second] = parts;
     if (!explicitThis && (first === 'steps' || first === 'inputs')) {
       if (second === undefined)
-        return bad(
+        return this.refuse(
+          at,
           'INVALID_REFERENCE',
           first === 'steps' ? 'steps. needs a step id.' : 'inputs. needs an input name.',
         );
@@ -285,8 +288,26 @@ class TemplateCompiler {
     if (explicitThis || item) return { root: 'item', path: segments };
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
     if (forbidden)
-      return bad('FORBIDDEN_PROPERTY', `The reference touches the forbidden property ${forbidden}.`);
-    return bad('INVALID_REFERENCE', 'This path is not a reference; use steps.<id>.<field> or inputs.<name>.');
+      return this.refuse(
+        at,
+        'FORBIDDEN_PROPERTY',
+        `The reference touches the forbidden property ${forbidden}.`,
+      );
+    return this.refuse(
+      at,
+      'INVALID_REFERENCE',
+      'This path is not a reference; use steps.<id>.<field> or inputs.<name>.',
+    );
+  }
+
+  /** Reports a broken reference (a method, not a closure: one is created per reference otherwise). */
+  private refuse(
+    at: number | undefined,
+    code: 'TEMPLATE_NOT_ALLOWED' | 'INVALID_REFERENCE' | 'FORBIDDEN_PROPERTY',
+    message: string,
+  ): undefined {
+    this.report(code, message, at);
+    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@
 import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
 import { compileDefinition } from './compile-definition.js';
-import { bracketNumericSegments } from './numeric-segments.js';
+import { bracketNumericSegments } from '../testing/numeric-segments.js';
 import { renderTemplate } from '../runtime/render-template.js';
 import type { ChatPlanStep } from '../runtime/plan.js';
 import { createTestCatalog } from '../testing/test-catalog.js';
