@@ -3,6 +3,7 @@
  * node and its 1-based line and column. docs/workflow-language.md lists every code (a test checks).
  */
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 
 /** Every diagnostic code, with the one-line meaning the docs expand on. */
 export const DIAGNOSTIC_CODES = {
@@ -69,6 +70,22 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   return [...diagnostics].sort(
     (a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
   );
+}
+
+/**
+ * The answer's diagnostics: sorted, the first `LIMITS.maxDiagnostics` of them, then (when there
+ * were more) one TOO_LARGE diagnostic at the first one left out that says how many were.
+ */
+export function listDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const sorted = sortDiagnostics(diagnostics);
+  const first = sorted[LIMITS.maxDiagnostics];
+  if (!first) return sorted;
+  const more = sorted.length - LIMITS.maxDiagnostics;
+  const message = `${more} more problems were found; only the first ${LIMITS.maxDiagnostics} are listed.`;
+  return [
+    ...sorted.slice(0, LIMITS.maxDiagnostics),
+    { code: 'TOO_LARGE', message, path: '', line: first.line, column: first.column },
+  ];
 }
 
 /** Formats diagnostics for a terminal: one `file:line:col: CODE message` line each. */
