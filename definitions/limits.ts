@@ -22,6 +22,8 @@ export const LIMITS = {
    * counted before they are parsed: the `yaml` package's parse costs a few µs per token.
    */
   maxYamlTokens: 16_384,
+  /** YAML anchors and aliases diagnosed one by one (none are allowed); past it the parse stops. */
+  maxYamlAliases: 100,
   /** Diagnostics listed in one answer; one more says how many others were found. */
   maxDiagnostics: 100,
   /** Declared run inputs of a manual trigger. */

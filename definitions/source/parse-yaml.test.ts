@@ -92,6 +92,30 @@ describe('parseYaml', () => {
     ]);
   });
 
+  it('diagnoses 100 anchors and aliases one by one, and stops at the next one', () => {
+    // Line 1 holds one anchor, each later line one alias: 100 in all, then the 101st on line 101.
+    const hundred = `a0: &x 1\n${Array.from({ length: 99 }, (_, i) => `a${i + 1}: *x\n`).join('')}`;
+    const { diagnostics } = parseYaml(hundred);
+    expect(diagnostics).toHaveLength(100);
+    expect(diagnostics[99]).toEqual({
+      code: 'ALIAS_NOT_ALLOWED',
+      message: 'Aliases (*name) are not allowed; write the value out.',
+      path: 'a99',
+      line: 100,
+      column: 6,
+    });
+    expect(parseYaml(`${hundred}b: *x\n`)).toMatchObject({ value: undefined, fatal: true });
+    expect(parseYaml(`${hundred}b: *x\n`).diagnostics).toEqual([
+      {
+        code: 'ALIAS_NOT_ALLOWED',
+        message: 'The YAML has more than 100 anchors and aliases (&name, *name); none are allowed.',
+        path: '',
+        line: 101,
+        column: 4,
+      },
+    ]);
+  });
+
   it('reports many duplicate keys of one mapping each at its own line', () => {
     const source = `a: 0\n${Array.from({ length: 3000 }, (_, i) => `k${i}: 1\n`).join('')}a: 1\nk2999: 2\n`;
     expect(parseYaml(source).diagnostics).toEqual([

@@ -26,7 +26,7 @@ export function parseYaml(source: string): ParsedSource {
   const { doc, limit } = composeBounded(source);
   if (limit) {
     const diagnostic: Diagnostic = {
-      code: 'TOO_LARGE',
+      code: limit.code,
       message: limit.message,
       path: '',
       ...map.lineColumn(limit.offset),

@@ -4,7 +4,9 @@
  * run, indicator, scalar and comment), and 64 KiB of short tokens take several hundred
  * milliseconds, so the token stream is counted as the lexer produces it, before the parser sees
  * a token: past `LIMITS.maxYamlTokens` tokens, or past `LIMITS.maxDepth` open flow brackets, the
- * parse stops there with a TOO_LARGE diagnostic at that position.
+ * parse stops there with a TOO_LARGE diagnostic at that position. Anchors and aliases are not
+ * allowed, and each is diagnosed at its node; past `LIMITS.maxYamlAliases` of them (an alias bomb,
+ * whose walk and diagnostics cost more than the parse) the parse stops with ALIAS_NOT_ALLOWED.
  */
 import { Composer, CST, type Document, Lexer, Parser, YAMLParseError } from 'yaml';
 import { LIMITS } from '../limits.js';
@@ -12,6 +14,7 @@ import { TOO_DEEP_MESSAGE } from './parsed-source.js';
 
 /** Why and where the token stream was cut short. */
 export interface YamlLimitHit {
+  code: 'TOO_LARGE' | 'ALIAS_NOT_ALLOWED';
   message: string;
   /** Offset of the token that passed the limit. */
   offset: number;
@@ -23,6 +26,9 @@ export type BoundedYaml =
 
 /** The message of a source with more tokens than the limit. */
 export const TOO_MANY_TOKENS_MESSAGE = `The YAML has more than ${LIMITS.maxYamlTokens} tokens (line breaks, indentation, indicators, values, comments); the limit is ${LIMITS.maxYamlTokens}.`;
+
+/** The message of a source with more anchors and aliases than are diagnosed one by one. */
+export const TOO_MANY_ALIASES_MESSAGE = `The YAML has more than ${LIMITS.maxYamlAliases} anchors and aliases (&name, *name); none are allowed.`;
 
 /** Lexemes that mark a state change and take no place in the source. */
 const CONTROL = new Set<string>([CST.DOCUMENT, CST.FLOW_END, CST.SCALAR]);
@@ -52,14 +58,19 @@ function* boundedTokens(source: string, hit: { limit?: YamlLimitHit }) {
   const parser = new Parser();
   let tokens = 0;
   let depth = 0;
+  let aliases = 0;
+  const stop = (code: YamlLimitHit['code'], message: string) => {
+    hit.limit = { code, message, offset: parser.offset };
+  };
   for (const lexeme of new Lexer().lex(source)) {
     if (!CONTROL.has(lexeme)) tokens += 1;
     if (lexeme === '[' || lexeme === '{') depth += 1;
     else if ((lexeme === ']' || lexeme === '}') && depth > 0) depth -= 1;
     else if (lexeme === CST.FLOW_END) depth = 0;
-    if (tokens > LIMITS.maxYamlTokens)
-      hit.limit = { message: TOO_MANY_TOKENS_MESSAGE, offset: parser.offset };
-    else if (depth > LIMITS.maxDepth) hit.limit = { message: TOO_DEEP_MESSAGE, offset: parser.offset };
+    else if (lexeme[0] === '&' || lexeme[0] === '*') aliases += 1;
+    if (tokens > LIMITS.maxYamlTokens) stop('TOO_LARGE', TOO_MANY_TOKENS_MESSAGE);
+    else if (depth > LIMITS.maxDepth) stop('TOO_LARGE', TOO_DEEP_MESSAGE);
+    else if (aliases > LIMITS.maxYamlAliases) stop('ALIAS_NOT_ALLOWED', TOO_MANY_ALIASES_MESSAGE);
     if (hit.limit) return;
     yield* parser.next(lexeme);
   }
