@@ -116,6 +116,13 @@ describe('parseYaml', () => {
     ]);
   });
 
+  it('counts no anchor or alias inside text', () => {
+    const text = Array.from({ length: 150 }, () => '*x &y [').join('\n  ');
+    const source = `a: |\n  ${text}\nb: '*x &y ['\nc: "*x"\n`;
+    expect(parseYaml(source)).toMatchObject({ fatal: false, diagnostics: [] });
+    expect((parseYaml(source).value as { a: string }).a).toBe(`${text.replaceAll('\n  ', '\n')}\n`);
+  });
+
   it('reports many duplicate keys of one mapping each at its own line', () => {
     const source = `a: 0\n${Array.from({ length: 3000 }, (_, i) => `k${i}: 1\n`).join('')}a: 1\nk2999: 2\n`;
     expect(parseYaml(source).diagnostics).toEqual([

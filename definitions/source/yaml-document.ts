@@ -62,9 +62,13 @@ function* boundedTokens(source: string, hit: { limit?: YamlLimitHit }) {
   const stop = (code: YamlLimitHit['code'], message: string) => {
     hit.limit = { code, message, offset: parser.offset };
   };
+  let scalar = false;
   for (const lexeme of new Lexer().lex(source)) {
     if (!CONTROL.has(lexeme)) tokens += 1;
-    if (lexeme === '[' || lexeme === '{') depth += 1;
+    // The lexeme after a SCALAR mark is the scalar's text, whatever its first character.
+    if (scalar) scalar = false;
+    else if (lexeme === CST.SCALAR) scalar = true;
+    else if (lexeme === '[' || lexeme === '{') depth += 1;
     else if ((lexeme === ']' || lexeme === '}') && depth > 0) depth -= 1;
     else if (lexeme === CST.FLOW_END) depth = 0;
     else if (lexeme[0] === '&' || lexeme[0] === '*') aliases += 1;
