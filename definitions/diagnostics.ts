@@ -7,7 +7,8 @@ import { LIMITS } from './limits.js';
 
 /** Every diagnostic code, with the one-line meaning the docs expand on. */
 export const DIAGNOSTIC_CODES = {
-  TOO_LARGE: 'A size limit is exceeded (source, steps, template, nesting depth, run inputs).',
+  TOO_LARGE:
+    'A size limit is exceeded (source, steps, template, nesting depth, YAML tokens, run inputs), or more than 100 problems were found.',
   YAML_SYNTAX: 'The YAML does not parse.',
   JSON_SYNTAX: 'The JSON does not parse.',
   DUPLICATE_KEY: 'A key appears twice in one mapping.',
