@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { compileForTest } from '../testing/compile.js';
 
 /** Measured compiles per case, after one warm-up compile. */
-const RUNS = 3;
+const RUNS = 5;
 
 /** What one case cost: the least over the runs. */
 export interface ProbeMeasure {
