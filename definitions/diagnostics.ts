@@ -3,10 +3,12 @@
  * node and its 1-based line and column. docs/workflow-language.md lists every code (a test checks).
  */
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 
 /** Every diagnostic code, with the one-line meaning the docs expand on. */
 export const DIAGNOSTIC_CODES = {
-  TOO_LARGE: 'A size limit is exceeded (source, steps, template, nesting depth, run inputs).',
+  TOO_LARGE:
+    'A size limit is exceeded (source, steps, template, nesting depth, YAML tokens, run inputs), or more than 100 problems were found.',
   YAML_SYNTAX: 'The YAML does not parse.',
   JSON_SYNTAX: 'The JSON does not parse.',
   DUPLICATE_KEY: 'A key appears twice in one mapping.',
@@ -69,6 +71,22 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   return [...diagnostics].sort(
     (a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
   );
+}
+
+/**
+ * The answer's diagnostics: sorted, the first `LIMITS.maxDiagnostics` of them, then (when there
+ * were more) one TOO_LARGE diagnostic at the first one left out that says how many were.
+ */
+export function listDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const sorted = sortDiagnostics(diagnostics);
+  const first = sorted[LIMITS.maxDiagnostics];
+  if (!first) return sorted;
+  const more = sorted.length - LIMITS.maxDiagnostics;
+  const message = `${more} more problems were found; only the first ${LIMITS.maxDiagnostics} are listed.`;
+  return [
+    ...sorted.slice(0, LIMITS.maxDiagnostics),
+    { code: 'TOO_LARGE', message, path: '', line: first.line, column: first.column },
+  ];
 }
 
 /** Formats diagnostics for a terminal: one `file:line:col: CODE message` line each. */

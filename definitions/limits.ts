@@ -15,8 +15,17 @@ export const LIMITS = {
   maxRunInputChars: 64 * 1024,
   /** Characters per `if` expression. */
   maxConditionChars: 1024,
-  /** Nesting depth of objects and lists in the source. */
+  /** Nesting depth of objects and lists in the source (YAML and JSON alike). */
   maxDepth: 32,
+  /**
+   * Lexical tokens of a YAML source (line breaks, indentation, indicators, values, comments),
+   * counted before they are parsed: the `yaml` package's parse costs a few µs per token.
+   */
+  maxYamlTokens: 16_384,
+  /** YAML anchors and aliases diagnosed one by one (none are allowed); past it the parse stops. */
+  maxYamlAliases: 100,
+  /** Diagnostics listed in one answer; one more says how many others were found. */
+  maxDiagnostics: 100,
   /** Declared run inputs of a manual trigger. */
   maxRunInputs: 100,
   /** Upper bound of a `send_chat_message` step's `timeout`. */

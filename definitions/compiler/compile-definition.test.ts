@@ -284,4 +284,32 @@ describe('size limits', () => {
       { code: 'TOO_LARGE', path: 'start_when.manual.inputs', line: 4, column: 5 },
     ]);
   });
+
+  it(`lists the first ${LIMITS.maxDiagnostics} diagnostics and says how many more were found`, () => {
+    // Lines 10-139: 130 unknown fields, each a diagnostic at its key.
+    const fields = Array.from({ length: 130 }, (_, i) => `f${i}: 1\n`).join('');
+    const unknown = (line: number) => ({
+      code: 'UNKNOWN_FIELD',
+      message: 'Unknown field: it is not defined here.',
+      path: `f${line - 10}`,
+      line,
+      column: 1,
+    });
+    const diagnostics = diagnosticsOf(withSteps(SEARCH_STEP) + fields);
+    expect(diagnostics).toHaveLength(LIMITS.maxDiagnostics + 1);
+    expect(diagnostics.slice(0, LIMITS.maxDiagnostics)).toEqual(
+      Array.from({ length: LIMITS.maxDiagnostics }, (_, i) => unknown(i + 10)),
+    );
+    expect(diagnostics[LIMITS.maxDiagnostics]).toEqual({
+      code: 'TOO_LARGE',
+      message: '30 more problems were found; only the first 100 are listed.',
+      path: '',
+      line: 110,
+      column: 1,
+    });
+    const exactly = Array.from({ length: LIMITS.maxDiagnostics }, (_, i) => `f${i}: 1\n`).join('');
+    expect(diagnosticsOf(withSteps(SEARCH_STEP) + exactly)).toEqual(
+      Array.from({ length: LIMITS.maxDiagnostics }, (_, i) => unknown(i + 10)),
+    );
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * The compiler's entry point: parse → validate shape → compile trigger and steps (checking
- * references and skill capabilities) → plan. Every problem found is reported at once.
+ * references and skill capabilities) → plan. Every problem found is reported at once, up to
+ * `LIMITS.maxDiagnostics` of them (then one more diagnostic says how many were left out).
  */
 import type { SkillCatalog } from '../catalog.js';
-import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import { type Diagnostic, listDiagnostics } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { type Plan, PLAN_VERSION, type PlanStep } from '../runtime/plan.js';
 import { definitionSchema } from '../schema/definition-schema.js';
@@ -30,7 +31,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   const parsed = parseSource(source, opts.format ?? 'auto', opts.fileName);
   const { map } = parsed;
   const diagnostics = [...parsed.diagnostics];
-  if (parsed.fatal) return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+  if (parsed.fatal) return { ok: false, diagnostics: listDiagnostics(diagnostics) };
 
   const value = parsed.value;
   const top = definitionSchema.safeParse(value);
@@ -47,7 +48,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   if (rawSteps.length > LIMITS.maxSteps) {
     const message = `The definition has ${rawSteps.length} steps; the limit is ${LIMITS.maxSteps}.`;
     diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps'], { key: true }));
-    return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+    return { ok: false, diagnostics: listDiagnostics(diagnostics) };
   }
   const { entries, symbols } = collectSteps(rawSteps, {
     map,
@@ -70,7 +71,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   }
 
   if (diagnostics.length > 0 || !top.success || !trigger.trigger) {
-    return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+    return { ok: false, diagnostics: listDiagnostics(diagnostics) };
   }
   const plan: Plan = {
     planVersion: PLAN_VERSION,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from './parse-json.js';
+import { parseYaml } from './parse-yaml.js';
 
 describe('parseJson', () => {
   it('parses JSON and records positions', () => {
@@ -57,9 +58,17 @@ describe('parseJson', () => {
   });
 
   it('limits nesting depth', () => {
-    expect(parseJson('['.repeat(40) + ']'.repeat(40)).diagnostics[0]).toMatchObject({
-      code: 'TOO_LARGE',
-      column: 34,
-    });
+    expect(parseJson('['.repeat(40) + ']'.repeat(40)).diagnostics).toEqual([
+      { code: 'TOO_LARGE', message: 'Nesting is deeper than 32 levels.', path: '', line: 1, column: 34 },
+    ]);
+  });
+
+  it('has the nesting limit of the YAML front end', () => {
+    const flow = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(parseJson(`{"x": ${flow(32)}}`).diagnostics).toEqual([]);
+    expect(parseYaml(`x: ${flow(32)}`).diagnostics).toEqual([]);
+    const tooDeep = { code: 'TOO_LARGE', message: 'Nesting is deeper than 32 levels.', path: '', line: 1 };
+    expect(parseJson(`{"x": ${flow(33)}}`).diagnostics).toEqual([{ ...tooDeep, column: 39 }]);
+    expect(parseYaml(`x: ${flow(33)}`).diagnostics).toEqual([{ ...tooDeep, column: 36 }]);
   });
 });

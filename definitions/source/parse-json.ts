@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
-import { DUPLICATE_KEY_MESSAGE } from './parsed-source.js';
+import { DUPLICATE_KEY_MESSAGE, TOO_DEEP_MESSAGE } from './parsed-source.js';
 import { defineField } from '../runtime/lookup.js';
 import type { ParsedSource } from './parsed-source.js';
 import { type DocPath, SourceMap } from './source-map.js';
@@ -65,7 +65,7 @@ class JsonParser {
 
   private parseValue(path: DocPath, depth: number, keyStart: number | undefined): unknown {
     if (depth > LIMITS.maxDepth) {
-      throw new JsonSyntaxError(`Nesting is deeper than ${LIMITS.maxDepth} levels.`, this.pos, 'TOO_LARGE');
+      throw new JsonSyntaxError(TOO_DEEP_MESSAGE, this.pos, 'TOO_LARGE');
     }
     const start = this.pos;
     this.map.set(path, { start, keyStart });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnosticsOf } from '../testing/compile.js';
 import { parseYaml } from './parse-yaml.js';
+import { DUPLICATE_KEY_MESSAGE } from './parsed-source.js';
 
 describe('parseYaml', () => {
   it('reports a duplicate key with its path and the position of the second key', () => {
@@ -52,14 +53,87 @@ describe('parseYaml', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('limits nesting depth', () => {
+  it('stops at the first flow bracket deeper than the nesting limit, before parsing', () => {
     const deep = `title: t\nx: ${'['.repeat(40)}${']'.repeat(40)}\n`;
-    expect(parseYaml(deep).diagnostics).toMatchObject([{ code: 'TOO_LARGE', line: 2 }]);
+    expect(parseYaml(deep)).toMatchObject({ value: undefined, fatal: true });
+    expect(parseYaml(deep).diagnostics).toEqual([
+      { code: 'TOO_LARGE', message: 'Nesting is deeper than 32 levels.', path: '', line: 2, column: 36 },
+    ]);
+  });
+
+  it('counts block nesting and flow brackets together towards the nesting limit', () => {
+    const flow = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(parseYaml(`x:\n- ${flow(31)}\n`).diagnostics).toEqual([]);
+    expect(parseYaml(`x:\n- ${flow(32)}\n`).diagnostics).toEqual([
+      {
+        code: 'TOO_LARGE',
+        message: 'Nesting is deeper than 32 levels.',
+        path: `x${'[0]'.repeat(32)}`,
+        line: 2,
+        column: 34,
+      },
+    ]);
+  });
+
+  it('limits the number of tokens, counted before they are parsed', () => {
+    // `x:` and its line break are 3 tokens, each `- 1` line 4: 16,383 tokens, then a comment.
+    const atLimit = `x:\n${'- 1\n'.repeat(4095)}# c`;
+    expect(parseYaml(atLimit).diagnostics).toEqual([]);
+    expect(parseYaml(`${atLimit}\n`)).toMatchObject({ value: undefined, fatal: true });
+    expect(parseYaml(`${atLimit}\n`).diagnostics).toEqual([
+      {
+        code: 'TOO_LARGE',
+        message:
+          'The YAML has more than 16384 tokens (line breaks, indentation, indicators, values, comments); the limit is 16384.',
+        path: '',
+        line: 4097,
+        column: 4,
+      },
+    ]);
+  });
+
+  it('diagnoses 100 anchors and aliases one by one, and stops at the next one', () => {
+    // Line 1 holds one anchor, each later line one alias: 100 in all, then the 101st on line 101.
+    const hundred = `a0: &x 1\n${Array.from({ length: 99 }, (_, i) => `a${i + 1}: *x\n`).join('')}`;
+    const { diagnostics } = parseYaml(hundred);
+    expect(diagnostics).toHaveLength(100);
+    expect(diagnostics[99]).toEqual({
+      code: 'ALIAS_NOT_ALLOWED',
+      message: 'Aliases (*name) are not allowed; write the value out.',
+      path: 'a99',
+      line: 100,
+      column: 6,
+    });
+    expect(parseYaml(`${hundred}b: *x\n`)).toMatchObject({ value: undefined, fatal: true });
+    expect(parseYaml(`${hundred}b: *x\n`).diagnostics).toEqual([
+      {
+        code: 'ALIAS_NOT_ALLOWED',
+        message: 'The YAML has more than 100 anchors and aliases (&name, *name); none are allowed.',
+        path: '',
+        line: 101,
+        column: 4,
+      },
+    ]);
+  });
+
+  it('counts no anchor or alias inside text', () => {
+    const text = Array.from({ length: 150 }, () => '*x &y [').join('\n  ');
+    const source = `a: |\n  ${text}\nb: '*x &y ['\nc: "*x"\n`;
+    expect(parseYaml(source)).toMatchObject({ fatal: false, diagnostics: [] });
+    expect((parseYaml(source).value as { a: string }).a).toBe(`${text.replaceAll('\n  ', '\n')}\n`);
+  });
+
+  it('reports many duplicate keys of one mapping each at its own line', () => {
+    const source = `a: 0\n${Array.from({ length: 3000 }, (_, i) => `k${i}: 1\n`).join('')}a: 1\nk2999: 2\n`;
+    expect(parseYaml(source).diagnostics).toEqual([
+      { code: 'DUPLICATE_KEY', message: DUPLICATE_KEY_MESSAGE, path: 'a', line: 3002, column: 1 },
+      { code: 'DUPLICATE_KEY', message: DUPLICATE_KEY_MESSAGE, path: 'k2999', line: 3003, column: 1 },
+    ]);
   });
 
   it('reports a second document as a syntax error', () => {
-    expect(parseYaml('a: 1\n---\nb: 2\n').diagnostics).toMatchObject([
-      { code: 'YAML_SYNTAX', line: 2, column: 1 },
+    expect(parseYaml('a: 1\n---\nb: 2\n').diagnostics).toEqual([
+      { code: 'YAML_SYNTAX', message: 'A definition is one YAML document.', path: '', line: 2, column: 1 },
     ]);
   });
 });

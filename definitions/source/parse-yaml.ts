@@ -7,8 +7,6 @@ import {
   isMap,
   isScalar,
   isSeq,
-  LineCounter,
-  parseDocument,
   type Node,
   type Scalar,
   type ErrorCode,
@@ -18,21 +16,28 @@ import { formatPath } from '../../lib/errors/skillflow-error.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { defineField } from '../runtime/lookup.js';
-import { DUPLICATE_KEY_MESSAGE, type ParsedSource } from './parsed-source.js';
+import { DUPLICATE_KEY_MESSAGE, type ParsedSource, TOO_DEEP_MESSAGE } from './parsed-source.js';
 import { type DocPath, SourceMap } from './source-map.js';
+import { composeBounded } from './yaml-document.js';
 
 /** Parses YAML text into plain data plus positions. */
 export function parseYaml(source: string): ParsedSource {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const map = new SourceMap(source);
+  const { doc, limit } = composeBounded(source);
+  if (limit) {
+    const diagnostic: Diagnostic = {
+      code: limit.code,
+      message: limit.message,
+      path: '',
+      ...map.lineColumn(limit.offset),
+    };
+    return { value: undefined, map, diagnostics: [diagnostic], fatal: true };
+  }
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
   for (const error of doc.errors) {
-    // Duplicate keys are reported by the walk below, which knows their path.
-    if (error.code === 'DUPLICATE_KEY') continue;
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    diagnostics.push({ code: 'YAML_SYNTAX', message: yamlMessage(error), path: '', line, column: col });
+    const at = map.lineColumn(error.pos[0]);
+    diagnostics.push({ code: 'YAML_SYNTAX', message: yamlMessage(error), path: '', ...at });
     fatal = true;
   }
   if (fatal) return { value: undefined, map, diagnostics, fatal };
@@ -56,7 +61,6 @@ const FIXED_TEXT_CODES = new Set<ErrorCode>([
   'MISSING_CHAR',
   'MULTILINE_IMPLICIT_KEY',
   'MULTIPLE_ANCHORS',
-  'MULTIPLE_DOCS',
   'MULTIPLE_TAGS',
   'TAB_AS_INDENT',
 ]);
@@ -67,6 +71,7 @@ const OWN_MESSAGES: Partial<Record<ErrorCode, string>> = {
   TAG_RESOLVE_FAILED: 'Tags are not allowed.',
   BAD_COLLECTION_TYPE: 'Tags are not allowed.',
   BAD_PROP_ORDER: 'Anchors and tags are not allowed.',
+  MULTIPLE_DOCS: 'A definition is one YAML document.',
   UNEXPECTED_TOKEN: 'Unexpected token; check indentation, quotes and flow brackets.',
 };
 
@@ -89,7 +94,7 @@ class YamlWalker {
     this.map.set(path, { start, keyStart });
     if (!node) return null;
     if (depth > LIMITS.maxDepth) {
-      if (!this.tooDeep) this.report('TOO_LARGE', `Nesting is deeper than ${LIMITS.maxDepth} levels.`, path);
+      if (!this.tooDeep) this.report('TOO_LARGE', TOO_DEEP_MESSAGE, path);
       this.tooDeep = true;
       return undefined;
     }

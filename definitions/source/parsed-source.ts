@@ -1,5 +1,6 @@
 /** The common result of the YAML and JSON front ends. */
 import type { Diagnostic } from '../diagnostics.js';
+import { LIMITS } from '../limits.js';
 import type { SourceMap } from './source-map.js';
 
 /** Plain data with positions, plus the problems found while parsing. */
@@ -14,3 +15,6 @@ export interface ParsedSource {
 
 /** The message of every DUPLICATE_KEY diagnostic; the path names the key. */
 export const DUPLICATE_KEY_MESSAGE = 'Duplicate key: a key may appear only once in a mapping.';
+
+/** The message of the TOO_LARGE diagnostic of a source nested deeper than the limit. */
+export const TOO_DEEP_MESSAGE = `Nesting is deeper than ${LIMITS.maxDepth} levels.`;

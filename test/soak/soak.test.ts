@@ -1,8 +1,9 @@
 /**
  * The soak in CI: two minutes of the mixed traffic (quick skill calls, workflow runs polled to
  * their end, task polls, workspace pages) at half of the capacity measured just before, against
- * the real stack on loopback, with the same goals as `npm run soak`. Runs alone, after every other
- * test file (`npm run test:soak`): beside them, latency ratios would measure the other tests.
+ * the real stack on loopback, with the same goals as `npm run soak`. Runs alone, after the parallel
+ * suite, one file at a time with the compiler budget test (`npm run test:quiet`; this file only:
+ * `npm run test:soak`): beside other test files, latency ratios would measure them.
  */
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../bench/soak/recorder.js';
