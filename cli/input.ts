@@ -20,8 +20,13 @@ export function parseJsonInput(value: string, flag = '--input'): Record<string, 
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${flag} is not valid JSON: ${(e as Error).message}`, EXIT.USAGE, 'INVALID_INPUT');
+  } catch {
+    // The parser's own message quotes the text, which may be a secret or a query: never echo it.
+    throw new CliError(
+      `${flag} is not valid JSON: give a JSON object such as '{"name":"value"}', @file.json, or @- for stdin.`,
+      EXIT.USAGE,
+      'INVALID_INPUT',
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new CliError(`${flag} must be a JSON object.`, EXIT.USAGE, 'INVALID_INPUT');
