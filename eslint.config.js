@@ -15,9 +15,10 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 /**
  * Layering (lib/store/owners/README.md): lib/ is the bottom layer and knows
- * neither the activities, the API nor the HTTP framework; routes reach the store only through
- * services, which call the table owners in lib/store/owners/. test/layering-lint.test.ts proves
- * these rules fire.
+ * neither the activities, the API nor the HTTP framework; activities/ never imports api/ (the API
+ * mounts the apps, and hands an app's own routes what they need: activities/registry/routes.ts);
+ * routes reach the store only through services, which call the table owners in
+ * lib/store/owners/. test/layering-lint.test.ts proves these rules fire.
  */
 const layerZones = [
   {
@@ -27,6 +28,12 @@ const layerZones = [
       'lib/ is the bottom layer: it imports neither activities/, api/, worker/, workflows/ nor scripts/.',
   },
   {
+    target: './activities',
+    from: ['./api'],
+    message:
+      'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.',
+  },
+  {
     target: './api/routes',
     from: ['./lib/store', './lib/crypto/sealed-value.ts', './lib/crypto/aead.ts'],
     message:
@@ -34,6 +41,8 @@ const layerZones = [
   },
 ];
 const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
+/** The only modules under activities/ that may import the HTTP framework: an app's own routes and their contract. */
+const appRouteModules = ['activities/apps/*/routes*.ts', 'activities/registry/routes.ts'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'web/dist/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
@@ -75,6 +84,24 @@ export default tseslint.config(
             {
               group: httpFramework,
               message: 'lib/ knows no HTTP framework: the API (api/) adapts it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    ignores: appRouteModules,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: httpFramework,
+              message:
+                "activities/ knows no HTTP framework, except an app's own routes (activities/apps/<app>/routes*.ts) and their contract (activities/registry/routes.ts).",
             },
           ],
         },
@@ -134,7 +161,7 @@ export default tseslint.config(
   },
   {
     // Fastify plugins and route handlers are async by convention, with or without an await.
-    files: ['api/**/*.ts'],
+    files: ['api/**/*.ts', ...appRouteModules],
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {
