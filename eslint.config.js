@@ -17,8 +17,9 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
  * Layering (lib/store/owners/README.md): lib/ is the bottom layer and knows
  * neither the activities, the API nor the HTTP framework; activities/ never imports api/ (the API
  * mounts the apps, and hands an app's own routes what they need: activities/registry/routes.ts);
- * routes reach the store only through services, which call the table owners in
- * lib/store/owners/. test/layering-lint.test.ts proves these rules fire.
+ * routes (api/routes/, and an app's own activities/apps/<app>/routes*.ts) reach the store only
+ * through services, which call the table owners in lib/store/owners/.
+ * test/layering-lint.test.ts proves these rules fire.
  */
 const layerZones = [
   {
@@ -34,7 +35,7 @@ const layerZones = [
       'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.',
   },
   {
-    target: './api/routes',
+    target: ['./api/routes', './activities/apps/*/routes*.ts'],
     from: ['./lib/store', './lib/crypto/sealed-value.ts', './lib/crypto/aead.ts'],
     message:
       'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.',
@@ -109,7 +110,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/routes/**/*.ts'],
+    files: ['api/routes/**/*.ts', 'activities/apps/*/routes*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -44,6 +44,7 @@ describe('layering lint rules', () => {
     [ROUTE, '../../lib/crypto/aead.js', ROUTE_LAYER],
     [SKILL, '../../../../api/auth.js', ACTIVITIES_LAYER],
     [APP_ROUTES, '../../../api/schemas.js', ACTIVITIES_LAYER],
+    [APP_ROUTES, '../../../lib/store/db.js', ROUTE_LAYER],
   ])('%s may not import %s', async (file, spec, message) => {
     for (const code of [
       `import * as m from '${spec}';\nvoid m;`,
@@ -54,8 +55,8 @@ describe('layering lint rules', () => {
       ]);
   });
 
-  it('routes may not import kysely', async () => {
-    expect(await layeringErrors(ROUTE, "import { sql } from 'kysely';\nvoid sql;")).toEqual([NO_SQL]);
+  it.each([ROUTE, APP_ROUTES])('%s may not import kysely', async (file) => {
+    expect(await layeringErrors(file, "import { sql } from 'kysely';\nvoid sql;")).toEqual([NO_SQL]);
   });
 
   it.each([["import type { FastifyReply } from 'fastify';"], ["import cors from '@fastify/cors';"]])(
@@ -83,6 +84,10 @@ describe('layering lint rules', () => {
     [APP_ROUTES, "import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';"],
     ['activities/apps/design/routes.ts', "import type { FastifyRequest } from 'fastify';"],
     ['activities/registry/routes.ts', "import type { FastifyReply } from 'fastify';"],
+    [
+      'activities/apps/encyclopedia/route-service.ts',
+      "import type { Store } from '../../../lib/store/db.js';",
+    ],
     [LIB, "import { openStore } from '../store/db.js';"],
     [LIB, "import { SkillflowError } from '../errors/skillflow-error.js';"],
     [ROUTE, "import { ChatIdSchema } from '../../lib/chat-id.js';"],
