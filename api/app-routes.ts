@@ -24,7 +24,6 @@ export async function mountAppRoutes(
 ): Promise<void> {
   const ctx: AppRouteContext = {
     config: deps.config,
-    logger: deps.logger,
     store: deps.store,
     keyring: deps.keyring,
     usage,

@@ -15,14 +15,12 @@ import type { Config } from '../../lib/config.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { ErrorEnvelopeSchema } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
-import type { Logger } from '../../lib/logger.js';
 import type { Store } from '../../lib/store/db.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 
 /** What the API gives an app's routes. */
 export interface AppRouteContext {
   config: Config;
-  logger: Logger;
   store: Store;
   keyring: Keyring;
   /** The API's usage records (written in batches, flushed when the API closes). */
