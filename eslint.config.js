@@ -15,9 +15,11 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 /**
  * Layering (lib/store/owners/README.md): lib/ is the bottom layer and knows
- * neither the activities, the API nor the HTTP framework; routes reach the store only through
- * services, which call the table owners in lib/store/owners/. test/layering-lint.test.ts proves
- * these rules fire.
+ * neither the activities, the API nor the HTTP framework; activities/ never imports api/ (the API
+ * mounts the apps, and hands an app's own routes what they need: activities/registry/routes.ts);
+ * routes (api/routes/, and an app's own activities/apps/<app>/routes*.ts) reach the store only
+ * through services, which call the table owners in lib/store/owners/.
+ * test/layering-lint.test.ts proves these rules fire.
  */
 const layerZones = [
   {
@@ -27,13 +29,21 @@ const layerZones = [
       'lib/ is the bottom layer: it imports neither activities/, api/, worker/, workflows/ nor scripts/.',
   },
   {
-    target: './api/routes',
+    target: './activities',
+    from: ['./api'],
+    message:
+      'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.',
+  },
+  {
+    target: ['./api/routes', './activities/apps/*/routes*.ts'],
     from: ['./lib/store', './lib/crypto/sealed-value.ts', './lib/crypto/aead.ts'],
     message:
       'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.',
   },
 ];
 const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
+/** The only modules under activities/ that may import the HTTP framework: an app's own routes and their contract. */
+const appRouteModules = ['activities/apps/*/routes*.ts', 'activities/registry/routes.ts'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'web/dist/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
@@ -82,7 +92,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/routes/**/*.ts'],
+    files: ['activities/**/*.ts'],
+    ignores: appRouteModules,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: httpFramework,
+              message:
+                "activities/ knows no HTTP framework, except an app's own routes (activities/apps/<app>/routes*.ts) and their contract (activities/registry/routes.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['api/routes/**/*.ts', 'activities/apps/*/routes*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -134,7 +162,7 @@ export default tseslint.config(
   },
   {
     // Fastify plugins and route handlers are async by convention, with or without an await.
-    files: ['api/**/*.ts'],
+    files: ['api/**/*.ts', ...appRouteModules, 'test/fixtures/toy-app/routes.ts'],
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {

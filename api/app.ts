@@ -18,6 +18,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ApiDeps } from './deps.js';
+import { appRouteTags, mountAppRoutes } from './app-routes.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
 import { addOpenApiLinks } from './links.js';
@@ -32,11 +33,9 @@ import { anonymousRoutes } from './routes/anonymous.js';
 import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
 import { embedRoutes } from './routes/embeds.js';
-import { encyclopediaRoutes } from './routes/encyclopedia.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { iconRoutes } from './routes/icons.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
@@ -100,7 +99,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
         { name: 'skills', description: 'App and skill calls' },
         { name: 'workflows', description: 'Workflow definitions and runs' },
         { name: 'tasks', description: 'Long-running work' },
-        { name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' },
+        ...appRouteTags(deps),
         { name: 'operations', description: 'Health and operator tools' },
       ],
     },
@@ -146,13 +145,13 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   await app.register(anonymousRoutes(deps));
-  await app.register(iconRoutes(deps));
+  // The routes the apps of the catalogue serve themselves (activities/apps/<app>/routes.ts).
+  await mountAppRoutes(app, deps, services.usageRecords);
   await app.register(keyRoutes(deps, services.keys));
   await app.register(usageRoutes(deps, services.usage));
   await app.register(embedRoutes(deps, services.embeds));
   await app.register(chatRoutes(deps, services.chats));
   await app.register(workspaceRoutes(deps, services.workspace));
-  await app.register(encyclopediaRoutes(deps, services.encyclopedia));
   await app.register(webRoutes());
   return app;
 }

@@ -11,10 +11,11 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { request } from 'undici';
 import { offlineIndex } from '../activities/apps/design/upstream/index.js';
 import { searchOffline } from '../activities/apps/design/upstream/offline.js';
+import { iconRoutes } from '../activities/apps/design/routes.js';
 import { registerErrorHandling } from '../api/errors.js';
 import { trackAllowedMethods } from '../api/allowed-methods.js';
-import type { ApiDeps } from '../api/deps.js';
-import { iconRoutes } from '../api/routes/icons.js';
+import { clientKey } from '../api/client-limits.js';
+import { errorResponses } from '../api/schemas.js';
 import { loadConfig } from '../lib/config.js';
 import { best, measure, percentile, printTable } from './stats.js';
 
@@ -41,8 +42,7 @@ async function main(): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, trackAllowedMethods(app));
-  // The route reads only the config from its deps.
-  await app.register(iconRoutes({ config } as ApiDeps));
+  await app.register(iconRoutes({ config, clientKey, errorResponses }));
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const warm = await request(`${base}/v1/apps/design/icons/upstream/mdi/home.svg`);
   const bytes = await warm.body.text();

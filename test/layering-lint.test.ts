@@ -1,7 +1,8 @@
 /**
  * The lint rules that keep the layers apart (eslint.config.js, lib/store/owners/README.md): lib/
- * imports neither activities/, api/ nor the HTTP framework, and routes touch neither the store,
- * SQL nor sealing. Linted with the real config, so turning a rule off fails here.
+ * imports neither activities/, api/ nor the HTTP framework; activities/ imports no api/ and no
+ * HTTP framework outside an app's own route modules; routes touch neither the store, SQL nor
+ * sealing. Linted with the real config, so turning a rule off fails here.
  */
 import { ESLint } from 'eslint';
 import path from 'node:path';
@@ -25,6 +26,10 @@ const LIB_LAYER =
   'lib/ is the bottom layer: it imports neither activities/, api/, worker/, workflows/ nor scripts/.';
 const ROUTE_LAYER =
   'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.';
+const SKILL = 'activities/apps/encyclopedia/skills/get-summary.ts';
+const APP_ROUTES = 'activities/apps/encyclopedia/routes.ts';
+const ACTIVITIES_LAYER =
+  'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.';
 const NO_SQL =
   "'kysely' import is restricted from being used. Routes run no SQL: call a service, which calls the table owner (lib/store/owners/).";
 
@@ -37,6 +42,9 @@ describe('layering lint rules', () => {
     [ROUTE, '../../lib/store/db.js', ROUTE_LAYER],
     [ROUTE, '../../lib/crypto/sealed-value.js', ROUTE_LAYER],
     [ROUTE, '../../lib/crypto/aead.js', ROUTE_LAYER],
+    [SKILL, '../../../../api/auth.js', ACTIVITIES_LAYER],
+    [APP_ROUTES, '../../../api/schemas.js', ACTIVITIES_LAYER],
+    [APP_ROUTES, '../../../lib/store/db.js', ROUTE_LAYER],
   ])('%s may not import %s', async (file, spec, message) => {
     for (const code of [
       `import * as m from '${spec}';\nvoid m;`,
@@ -47,8 +55,8 @@ describe('layering lint rules', () => {
       ]);
   });
 
-  it('routes may not import kysely', async () => {
-    expect(await layeringErrors(ROUTE, "import { sql } from 'kysely';\nvoid sql;")).toEqual([NO_SQL]);
+  it.each([ROUTE, APP_ROUTES])('%s may not import kysely', async (file) => {
+    expect(await layeringErrors(file, "import { sql } from 'kysely';\nvoid sql;")).toEqual([NO_SQL]);
   });
 
   it.each([["import type { FastifyReply } from 'fastify';"], ["import cors from '@fastify/cors';"]])(
@@ -61,6 +69,25 @@ describe('layering lint rules', () => {
   );
 
   it.each([
+    [SKILL, "import type { FastifyRequest } from 'fastify';"],
+    [
+      'activities/apps/design/icon-svgs.ts',
+      "import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';",
+    ],
+  ])('%s may not import the HTTP framework: %s', async (file, code) => {
+    expect(await layeringErrors(file, code)).toEqual([
+      `'${/'([^']+)'/.exec(code)![1]}' import is restricted from being used by a pattern. activities/ knows no HTTP framework, except an app's own routes (activities/apps/<app>/routes*.ts) and their contract (activities/registry/routes.ts).`,
+    ]);
+  });
+
+  it.each([
+    [APP_ROUTES, "import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';"],
+    ['activities/apps/design/routes.ts', "import type { FastifyRequest } from 'fastify';"],
+    ['activities/registry/routes.ts', "import type { FastifyReply } from 'fastify';"],
+    [
+      'activities/apps/encyclopedia/route-service.ts',
+      "import type { Store } from '../../../lib/store/db.js';",
+    ],
     [LIB, "import { openStore } from '../store/db.js';"],
     [LIB, "import { SkillflowError } from '../errors/skillflow-error.js';"],
     [ROUTE, "import { ChatIdSchema } from '../../lib/chat-id.js';"],

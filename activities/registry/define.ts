@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { SkillDeadlines } from '../policy.js';
 import type { SkillMetaSchema } from './manifest.js';
+import type { AppRoutes } from './routes.js';
 import type { Platform, SkillImplementation } from './types.js';
 
 /** A skill's metadata as written in its definition (defaults allowed). */
@@ -33,6 +34,8 @@ export interface AppDefinition {
   title: string;
   description: string;
   skills: readonly SkillDefinition[];
+  /** The HTTP routes only this app serves (its `routes.ts`), mounted by the API (routes.ts). */
+  routes?: AppRoutes;
 }
 
 /**

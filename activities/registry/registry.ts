@@ -8,6 +8,7 @@ import { formatPath } from '../../lib/errors/skillflow-error.js';
 import { resolvePolicy } from '../policy.js';
 import type { AppDefinition, SkillDefinition } from './define.js';
 import { AppMetaSchema } from './manifest.js';
+import type { AppRoutes } from './routes.js';
 import type { AppManifest, LoadedSkill, Platform, SkillImplementation } from './types.js';
 
 export interface LoadProblem {
@@ -19,6 +20,8 @@ export interface LoadProblem {
 
 export interface Registry {
   apps: AppManifest[];
+  /** The HTTP routes of the loaded apps that serve their own, in app id order. */
+  routes: AppRoutes[];
   problems: LoadProblem[];
   /** A loaded skill, or undefined. Hyphens in ids resolve to underscores. */
   get(appId: string, skillId: string): LoadedSkill | undefined;
@@ -35,7 +38,8 @@ export function normaliseId(id: string): string {
 
 /** The app's metadata without its factories, parsed; throws the first issue with its path. */
 function parseApp(app: AppDefinition): AppManifest {
-  const meta = { ...app, skills: app.skills.map(({ create: _create, ...skill }) => skill) };
+  const { routes: _routes, ...rest } = app;
+  const meta = { ...rest, skills: app.skills.map(({ create: _create, ...skill }) => skill) };
   const parsed = AppMetaSchema.safeParse(meta);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
@@ -58,6 +62,7 @@ async function createImplementation(
  */
 export async function loadRegistry(platform: Platform, apps: readonly AppDefinition[]): Promise<Registry> {
   const manifests: AppManifest[] = [];
+  const routes: AppRoutes[] = [];
   const problems: LoadProblem[] = [];
   const skills = new Map<string, LoadedSkill>();
   for (const app of [...apps].sort((a, b) => a.id.localeCompare(b.id))) {
@@ -70,6 +75,7 @@ export async function loadRegistry(platform: Platform, apps: readonly AppDefinit
       continue;
     }
     manifests.push(manifest);
+    if (app.routes) routes.push(app.routes);
     for (const [i, sk] of manifest.skills.entries()) {
       const ref = `${sk.appId}.${sk.id}`;
       const policy = resolvePolicy(sk.policy);
@@ -91,6 +97,7 @@ export async function loadRegistry(platform: Platform, apps: readonly AppDefinit
   const get = (appId: string, skillId: string) => skills.get(`${normaliseId(appId)}.${normaliseId(skillId)}`);
   return {
     apps: manifests,
+    routes,
     problems,
     get,
     available(appId, skillId) {

@@ -8,7 +8,6 @@ import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
-import { EncyclopediaRoutes } from './encyclopedia.js';
 import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
@@ -29,7 +28,6 @@ export interface Services {
   chats: ChatsService;
   embeds: EmbedsService;
   workspace: WorkspaceService;
-  encyclopedia: EncyclopediaRoutes;
   /** The usage records owner: its deferred records must be flushed on close. */
   usageRecords: UsageRecords;
 }
@@ -60,7 +58,6 @@ export function createServices(deps: ApiDeps, limits: AppLimits = {}): Services 
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),
-    encyclopedia: new EncyclopediaRoutes(deps.config, deps.store, deps.keyring, usage),
     usageRecords: usage,
   };
 }

@@ -8,10 +8,15 @@
  * is answered inline and opens no task, so the quick task here is a queued one.
  *
  * The fixture apps stand in for the real ones: `echo` for hosting (`echo.shout` for
- * `hosting.search_domains`), `metered` for an unrelated app such as design.
+ * `hosting.search_domains`), `metered` for an unrelated app such as design. The design and
+ * encyclopedia apps are in the catalogue too, for the routes they serve themselves (mounted only
+ * for the apps of the catalogue).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { designApp } from '../../activities/apps/design/app.js';
+import { encyclopediaApp } from '../../activities/apps/encyclopedia/app.js';
 import { createKey, type Scope } from '../../lib/keys.js';
+import { FIXTURE_APPS } from '../helpers/api.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
 /** The scope shapes, in the order of each row's statuses. `none` sends no token. */
@@ -278,6 +283,36 @@ const ROWS: Row[] = [
     statuses: [...PUBLIC_200],
   },
   {
+    method: 'POST',
+    route: '/v1/apps/design/skills/search_icons',
+    note: 'the design app is served for its own route; its skill needs app:design',
+    request: () => ({
+      url: '/v1/apps/design/skills/search_icons',
+      body: { requests: [{ query: 'home' }] },
+    }),
+    statuses: [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/encyclopedia/skills/search_articles',
+    note: 'no ENCYCLOPEDIA_URL here: an authorised call answers 503 before any upstream',
+    request: () => ({
+      url: '/v1/apps/encyclopedia/skills/search_articles',
+      body: { requests: [{ query: 'Paris', language: 'en' }] },
+    }),
+    statuses: [401, 503, 403, 403, 403, 403, 403, 403, 403],
+  },
+  {
+    method: 'POST',
+    route: '/v1/apps/encyclopedia/skills/get_summary',
+    note: 'no ENCYCLOPEDIA_URL here: an authorised call answers 503 before any upstream',
+    request: () => ({
+      url: '/v1/apps/encyclopedia/skills/get_summary',
+      body: { requests: [{ title: 'Paris', language: 'en' }] },
+    }),
+    statuses: [401, 503, 403, 403, 403, 403, 403, 403, 403],
+  },
+  {
     method: 'GET',
     route: '/v1/apps/:app_id',
     request: () => ({ url: '/v1/apps/echo' }),
@@ -449,6 +484,7 @@ describe('scopes × routes', () => {
 
   beforeAll(async () => {
     h = await startEngine({
+      apps: [...FIXTURE_APPS, designApp, encyclopediaApp],
       config: {
         RATE_LIMIT_STANDARD_PER_MINUTE: 100_000,
         RATE_LIMIT_PRO_PER_MINUTE: 1,

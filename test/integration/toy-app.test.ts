@@ -1,11 +1,12 @@
 /**
  * Adding an app is one folder plus one entry in the catalogue list: a toy app defined only in
  * the tests (test/fixtures/toy-app/) is served beside the real apps, described by the API, called
- * over HTTP and run as a workflow step on a real Temporal server under its `<app>.<skill>`
- * activity name.
+ * over HTTP, run as a workflow step on a real Temporal server under its `<app>.<skill>`
+ * activity name, and its own route is mounted, authenticated, scoped and documented.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS } from '../../activities/apps/index.js';
+import { createKey } from '../../lib/keys.js';
 import { toyApp } from '../fixtures/toy-app/app.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
@@ -100,5 +101,40 @@ steps:
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
     );
     expect(scheduled).toContain('toy.count_letters');
+  });
+
+  it('serves its own route: authenticated, scoped to its skill, and in the OpenAPI document', async () => {
+    const ok = await h.request('GET', '/v1/apps/toy/letters?text=Gr%C3%BC%C3%9Fe%2042');
+    expect(ok.status).toBe(200);
+    expect(ok.json).toEqual({ letters: 5 });
+    const anonymous = await h.request('GET', '/v1/apps/toy/letters?text=abc', undefined, undefined, 'nope');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json).toEqual({
+      error: { code: 'UNAUTHENTICATED', message: 'The API token is unknown or revoked.', details: {} },
+    });
+    const { token } = await createKey(h.api.deps.store, {
+      name: 'design only',
+      scopes: ['app:design'],
+      ownerId: 'owner_a',
+    });
+    const scoped = await h.request('GET', '/v1/apps/toy/letters?text=abc', undefined, undefined, token);
+    expect(scoped.status).toBe(403);
+    expect(scoped.json).toEqual({
+      error: {
+        code: 'FORBIDDEN',
+        message: 'The API key is not scoped to toy.count_letters.',
+        details: { required_scope: ['app:toy', 'skill:toy.count_letters'] },
+      },
+    });
+    const doc = await h.request('GET', '/v1/openapi.json');
+    expect(doc.json.paths['/v1/apps/toy/letters'].get.tags).toEqual(['toy']);
+    expect(doc.json.tags.map((t: { name: string }) => t.name)).toEqual([
+      'skills',
+      'workflows',
+      'tasks',
+      'encyclopedia',
+      'toy',
+      'operations',
+    ]);
   });
 });

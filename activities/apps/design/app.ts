@@ -3,6 +3,7 @@
  * service. See docs/design-icons.md.
  */
 import { defineApp } from '../../registry/define.js';
+import { designRoutes } from './routes.js';
 import { searchIcons } from './skills/search-icons/index.js';
 
 export const designApp = defineApp({
@@ -10,4 +11,5 @@ export const designApp = defineApp({
   title: 'Design',
   description: 'Find icons you are allowed to use, and get sanitised SVGs for them.',
   skills: [searchIcons],
+  routes: designRoutes,
 });

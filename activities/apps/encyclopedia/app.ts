@@ -2,6 +2,7 @@
  * The encyclopedia app: article title search and article summaries. See docs/encyclopedia.md.
  */
 import { defineApp } from '../../registry/define.js';
+import { encyclopediaRoutes } from './routes.js';
 import { searchArticles } from './skills/search-articles.js';
 import { getSummary } from './skills/get-summary.js';
 
@@ -10,4 +11,5 @@ export const encyclopediaApp = defineApp({
   title: 'Encyclopedia',
   description: 'Search article titles and read public article summaries through the service.',
   skills: [searchArticles, getSummary],
+  routes: encyclopediaRoutes,
 });

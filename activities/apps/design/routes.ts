@@ -7,12 +7,10 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ICON_PART } from '../../activities/apps/design/upstream/index.js';
-import { MemoryIpLimit } from '../../lib/limits/memory-ip-limit.js';
-import { clientKey } from '../client-limits.js';
-import type { ApiDeps } from '../deps.js';
-import { errorResponses } from '../schemas.js';
-import { IconSvgService } from '../services/icon-svgs.js';
+import { MemoryIpLimit } from '../../../lib/limits/memory-ip-limit.js';
+import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
+import { IconSvgService } from './icon-svgs.js';
+import { ICON_PART } from './upstream/index.js';
 
 export const ICON_SVG_PATH = '/v1/apps/design/icons/upstream/:prefix/:file';
 export const ICON_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -46,11 +44,16 @@ const IconQuery = z.object({
     .describe('Replaces currentColor; #rgb or #rrggbb (URL-encode the # as %23).'),
 });
 
+/** The design app's routes: the sanitised icon SVG. */
+export const designRoutes: AppRoutes = { plugin: (ctx) => iconRoutes(ctx) };
+
+/** The icon SVG route; it needs only these parts of the context. */
 export const iconRoutes =
-  (deps: ApiDeps, service = new IconSvgService(deps.config)): FastifyPluginAsyncZod =>
+  (ctx: Pick<AppRouteContext, 'config' | 'clientKey' | 'errorResponses'>): FastifyPluginAsyncZod =>
   async (app) => {
-    const limit = new MemoryIpLimit(deps.config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
-    app.addHook('onRequest', async (req) => limit.consume(clientKey(req)));
+    const service = new IconSvgService(ctx.config);
+    const limit = new MemoryIpLimit(ctx.config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
+    app.addHook('onRequest', async (req) => limit.consume(ctx.clientKey(req)));
     app.get(
       ICON_SVG_PATH,
       {
@@ -65,7 +68,7 @@ export const iconRoutes =
               .meta({ contentMediaType: 'image/svg+xml' })
               .describe('The sanitised SVG (image/svg+xml).'),
             304: z.null().describe('Not modified (If-None-Match matched the ETag).'),
-            ...errorResponses(404, 429, 502, 503),
+            ...ctx.errorResponses(404, 429, 502, 503),
           },
         },
       },

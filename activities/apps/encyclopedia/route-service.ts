@@ -5,19 +5,16 @@
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { hkdfSync, randomUUID } from 'node:crypto';
-import type { ArticleSummary, SearchResult } from '../../activities/apps/encyclopedia/upstream/articles.js';
-import {
-  encyclopediaFor,
-  type EncyclopediaService,
-} from '../../activities/apps/encyclopedia/upstream/service.js';
-import type { Config } from '../../lib/config.js';
-import type { Keyring } from '../../lib/crypto/keyring.js';
-import { requireLanguage } from '../../lib/encyclopedia/languages.js';
-import type { Principal } from '../../lib/keys.js';
-import { KeyedRateLimit } from '../../lib/limits/keyed-rate-limit.js';
-import type { ProxiedImage } from '../../activities/apps/encyclopedia/upstream/image-proxy.js';
-import type { Store } from '../../lib/store/db.js';
-import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { Config } from '../../../lib/config.js';
+import type { Keyring } from '../../../lib/crypto/keyring.js';
+import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
+import type { Principal } from '../../../lib/keys.js';
+import { KeyedRateLimit } from '../../../lib/limits/keyed-rate-limit.js';
+import type { Store } from '../../../lib/store/db.js';
+import type { UsageRecords } from '../../../lib/store/owners/usage-records.js';
+import type { ArticleSummary, SearchResult } from './upstream/articles.js';
+import type { ProxiedImage } from './upstream/image-proxy.js';
+import { encyclopediaFor, type EncyclopediaService } from './upstream/service.js';
 
 /** The caller of one route request: its principal and address key (lib/net/client-ip.ts). */
 export interface RouteCaller {

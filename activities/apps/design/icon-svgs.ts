@@ -4,17 +4,13 @@
  * Content that cannot be made safe is UNSAFE_CONTENT (502), never the raw SVG.
  */
 import { createHash } from 'node:crypto';
-import {
-  iconProviderFor,
-  type IconProvider,
-  type SvgOptions,
-} from '../../activities/apps/design/upstream/index.js';
-import { POLICY_PROFILES } from '../../activities/policy.js';
-import { ByteLru } from '../../lib/cache/byte-lru.js';
-import type { Config } from '../../lib/config.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import { sanitizeSvg, UnsafeSvgError } from '../../lib/sanitize/svg.js';
-import { recordCacheLookup } from '../../lib/metrics/upstream.js';
+import { ByteLru } from '../../../lib/cache/byte-lru.js';
+import type { Config } from '../../../lib/config.js';
+import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
+import { recordCacheLookup } from '../../../lib/metrics/upstream.js';
+import { sanitizeSvg, UnsafeSvgError } from '../../../lib/sanitize/svg.js';
+import { POLICY_PROFILES } from '../../policy.js';
+import { iconProviderFor, type IconProvider, type SvgOptions } from './upstream/index.js';
 
 /** Longest a cold request waits for the provider. */
 export const ICON_SVG_TIMEOUT_MS = 10_000;

@@ -1,22 +1,16 @@
 /**
  * Encyclopedia routes: title search and article summary for API keys scoped
  * to the encyclopedia app (`app:encyclopedia`, or the skill), and the public thumbnail proxy
- * that every returned thumbnail URL points at. Query strings are never logged (request-log.ts).
+ * that every returned thumbnail URL points at. Query strings are never logged (api/request-log.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ArticleSummarySchema,
-  SearchResultSchema,
-} from '../../activities/apps/encyclopedia/upstream/articles.js';
-import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../../activities/apps/encyclopedia/skills/schemas.js';
-import { LanguageSchema } from '../../lib/encyclopedia/languages.js';
-import { authenticate, BEARER, requireSkillScope } from '../auth.js';
-import { clientKey } from '../client-limits.js';
-import type { ApiDeps } from '../deps.js';
-import { errorResponses } from '../schemas.js';
-import type { EncyclopediaRoutes } from '../services/encyclopedia.js';
+import { LanguageSchema } from '../../../lib/encyclopedia/languages.js';
+import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
+import { EncyclopediaRoutes } from './route-service.js';
+import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from './skills/schemas.js';
+import { ArticleSummarySchema, SearchResultSchema } from './upstream/articles.js';
 
 const language = LanguageSchema.default('en');
 const SearchQuery = z.object({
@@ -37,12 +31,18 @@ const ThumbnailQuery = z.object({
 });
 const cached = z.boolean().describe('True when the cache answered (no credit charged).');
 
-export const encyclopediaRoutes =
-  (deps: ApiDeps, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+/** The encyclopedia's routes, with the OpenAPI tag they use. */
+export const encyclopediaRoutes: AppRoutes = {
+  tags: [{ name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' }],
+  plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.config, ctx.store, ctx.keyring, ctx.usage)),
+};
+
+const routes =
+  (ctx: AppRouteContext, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['encyclopedia'];
 
-    await app.register(authedRoutes(deps, service));
+    await app.register(authedRoutes(ctx, service));
 
     app.get(
       '/v1/encyclopedia/thumbnail',
@@ -55,12 +55,12 @@ export const encyclopediaRoutes =
           querystring: ThumbnailQuery,
           response: {
             200: z.unknown().describe('The image bytes.'),
-            ...errorResponses(400, 403, 404, 429, 503),
+            ...ctx.errorResponses(400, 403, 404, 429, 503),
           },
         },
       },
       async (req, reply) => {
-        const image = await service.thumbnail(clientKey(req), req.query.src, abortOnClose(req.raw));
+        const image = await service.thumbnail(ctx.clientKey(req), req.query.src, abortOnClose(req.raw));
         return reply
           .header('content-type', image.contentType)
           .header('cache-control', 'public, max-age=86400')
@@ -72,29 +72,29 @@ export const encyclopediaRoutes =
   };
 
 const authedRoutes =
-  (deps: ApiDeps, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+  (ctx: AppRouteContext, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
   async (authed) => {
     const tags = ['encyclopedia'];
-    authed.addHook('onRequest', authenticate(deps.store));
+    authed.addHook('onRequest', ctx.authenticate);
     authed.get(
       '/v1/encyclopedia/search',
       {
         schema: {
           tags,
-          security: BEARER,
+          security: ctx.bearer,
           summary: 'Search article titles',
           description:
             'Ordered public title metadata, best match first, disambiguation pages marked. One credit on a cache miss, none on a hit.',
           querystring: SearchQuery,
           response: {
             200: SearchResultSchema.extend({ cached }),
-            ...errorResponses(400, 401, 403, 429, 503),
+            ...ctx.errorResponses(400, 401, 403, 429, 503),
           },
         },
       },
       async (req) => {
-        const principal = requireSkillScope(req, 'encyclopedia', 'search_articles');
-        return service.search({ principal, ipKey: clientKey(req) }, req.query, abortOnClose(req.raw));
+        const principal = ctx.requireSkillScope(req, 'encyclopedia', 'search_articles');
+        return service.search({ principal, ipKey: ctx.clientKey(req) }, req.query, abortOnClose(req.raw));
       },
     );
     authed.get(
@@ -102,20 +102,20 @@ const authedRoutes =
       {
         schema: {
           tags,
-          security: BEARER,
+          security: ctx.bearer,
           summary: 'Summary of one article',
           description:
             'Selected public metadata of an article; the extract is sanitised plain text. One credit on a cache miss, none on a hit.',
           querystring: SummaryQuery,
           response: {
             200: ArticleSummarySchema.extend({ cached }),
-            ...errorResponses(400, 401, 403, 404, 429, 502, 503),
+            ...ctx.errorResponses(400, 401, 403, 404, 429, 502, 503),
           },
         },
       },
       async (req) => {
-        const principal = requireSkillScope(req, 'encyclopedia', 'get_summary');
-        return service.summary({ principal, ipKey: clientKey(req) }, req.query, abortOnClose(req.raw));
+        const principal = ctx.requireSkillScope(req, 'encyclopedia', 'get_summary');
+        return service.summary({ principal, ipKey: ctx.clientKey(req) }, req.query, abortOnClose(req.raw));
       },
     );
   };

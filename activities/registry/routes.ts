@@ -1,0 +1,48 @@
+/**
+ * The contract between an app's own HTTP routes and the API. An app that serves routes of its
+ * own (a sanitised image, a proxy, a lookup outside the skill calls) puts them in its folder as
+ * `routes.ts` and names them in its definition (`defineApp({ routes })`); the API mounts the
+ * routes of every app of the catalogue and hands each the {@link AppRouteContext}. Apps never
+ * import api/: what they need from it (authentication, scopes, the client address key, the error
+ * schemas) arrives here.
+ *
+ * This file and `activities/apps/<app>/routes*.ts` are the only modules under activities/ that
+ * may import the HTTP framework's types (eslint.config.js).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../lib/config.js';
+import type { Keyring } from '../../lib/crypto/keyring.js';
+import type { ErrorEnvelopeSchema } from '../../lib/errors/skillflow-error.js';
+import type { Principal } from '../../lib/keys.js';
+import type { Store } from '../../lib/store/db.js';
+import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
+
+/** What the API gives an app's routes. */
+export interface AppRouteContext {
+  config: Config;
+  store: Store;
+  keyring: Keyring;
+  /** The API's usage records (written in batches, flushed when the API closes). */
+  usage: UsageRecords;
+  /**
+   * The `onRequest` hook of authenticated routes: verifies the bearer token and applies the
+   * caller's tier limit (UNAUTHENTICATED, RATE_LIMITED).
+   */
+  authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The caller's principal, if it may call this skill; FORBIDDEN otherwise. */
+  requireSkillScope: (req: FastifyRequest, appId: string, skillId: string) => Principal;
+  /** The OpenAPI security requirement of authenticated routes. */
+  bearer: { bearerAuth: never[] }[];
+  /** The key the per-address limits count the request under. */
+  clientKey: (req: FastifyRequest) => string;
+  /** The documented error answers of a route, one envelope schema per status. */
+  errorResponses: (...statuses: number[]) => Record<number, typeof ErrorEnvelopeSchema>;
+}
+
+/** An app's routes: a Fastify plugin built from the API's context. */
+export interface AppRoutes {
+  /** OpenAPI tags these routes use that the API does not declare itself. */
+  tags?: readonly { name: string; description: string }[];
+  plugin: (ctx: AppRouteContext) => FastifyPluginAsyncZod;
+}
