@@ -19,7 +19,8 @@ export const LIMITS = {
   maxDepth: 32,
   /**
    * Lexical tokens of a YAML source (line breaks, indentation, indicators, values, comments),
-   * counted before they are parsed: the `yaml` package's parse costs a few µs per token.
+   * counted before they are parsed: the `yaml` package's parse costs a few µs per token, and
+   * about twice as much inside a flow collection (`[ ]`, `{ }`), where a token counts twice.
    */
   maxYamlTokens: 16_384,
   /** YAML anchors and aliases diagnosed one by one (none are allowed); past it the parse stops. */

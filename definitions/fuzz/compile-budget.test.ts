@@ -4,6 +4,9 @@
  * others are mutated, and every case is measured in a child process of its own
  * (compile-probe.ts: one warm-up compile, the least CPU of five more, then the heap of one
  * between two collections), so that neither the test runner nor another test's heap is counted.
+ * The child runs with V8's --single-threaded, so the CPU figure is the compile's own work, its
+ * collections and optimising compiles included, done on the one thread: with V8's helper
+ * threads the same compile counts up to 1.5-2 times its wall time.
  * The test runs in the quiet phase after the parallel suite, where no other test file runs beside
  * it: `npm run test:quiet`, or alone `npx vitest run --config vitest.quiet.config.ts
  * definitions/fuzz/compile-budget.test.ts`.
@@ -84,10 +87,14 @@ function probe(all: Case[]): ProbeMeasure[] {
     const file = join(dir, 'cases.json');
     writeFileSync(file, JSON.stringify(all.map(({ source, format }) => ({ source, format }))));
     const script = fileURLToPath(new URL('./compile-probe.ts', import.meta.url));
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, file], {
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--single-threaded', '--import', 'tsx', script, file],
+      {
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return JSON.parse(out) as ProbeMeasure[];
   } finally {
     rmSync(dir, { recursive: true, force: true });

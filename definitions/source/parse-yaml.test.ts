@@ -84,10 +84,26 @@ describe('parseYaml', () => {
       {
         code: 'TOO_LARGE',
         message:
-          'The YAML has more than 16384 tokens (line breaks, indentation, indicators, values, comments); the limit is 16384.',
+          'The YAML has more than 16384 tokens (line breaks, indentation, indicators, values, comments; one inside [ ] or { } counts twice); the limit is 16384.',
         path: '',
         line: 4097,
         column: 4,
+      },
+    ]);
+  });
+
+  it('counts a token inside a flow collection twice', () => {
+    // Each `1,` is 2 tokens, 4 inside the brackets: 5,000 of them would be 10,000 tokens in a
+    // block list, and pass the limit near the 4,096th here; 3,000 stay within it.
+    expect(parseYaml(`x: [${'1,'.repeat(3000)}1]\n`).diagnostics).toEqual([]);
+    expect(parseYaml(`x: [${'1,'.repeat(5000)}1]\n`).diagnostics).toEqual([
+      {
+        code: 'TOO_LARGE',
+        message:
+          'The YAML has more than 16384 tokens (line breaks, indentation, indicators, values, comments; one inside [ ] or { } counts twice); the limit is 16384.',
+        path: '',
+        line: 1,
+        column: 8195,
       },
     ]);
   });
