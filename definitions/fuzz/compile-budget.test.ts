@@ -2,7 +2,7 @@
  * The compiler's budget: each compile of a source up to the 64 KiB limit takes at most 100 ms of
  * CPU and 50 MB of heap. Generated definitions are grown to 50-100 % of the limit in nine ways,
  * others are mutated, and every case is measured in a child process of its own
- * (compile-probe.ts: one warm-up compile, the least CPU of five more, then the heap of one
+ * (compile-probe.ts: one warm-up compile, the least CPU of nine more taken in rounds over all the cases, then the heap of one
  * between two collections), so that neither the test runner nor another test's heap is counted.
  * The child runs with V8's --single-threaded, so the CPU figure is the compile's own work, its
  * collections and optimising compiles included, done on the one thread: with V8's helper

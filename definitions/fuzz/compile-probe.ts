@@ -1,16 +1,16 @@
 /**
  * Measures compiles in a process of its own, for the compiler budget test: nothing else runs in
- * it (no test runner, no other test's heap), so its CPU time (all of its threads, the collector's
- * included) is the compile's. Reads a JSON file of cases (`{ source, format }[]`, the path is the
+ * it (no test runner, no other test's heap), and with V8's --single-threaded its CPU time is the
+ * compile's own work, collections and optimising compiles included. Reads a JSON file of cases (`{ source, format }[]`, the path is the
  * first argument) and writes one JSON line of measures to stdout. Each case is compiled once to
  * warm up, then `RUNS` times for the least CPU and wall time, then once between two collections
- * for the heap. Run it with `node --expose-gc --import tsx`.
+ * for the heap. Run it with `node --expose-gc --single-threaded --import tsx`.
  */
 import { readFileSync } from 'node:fs';
 import { compileForTest } from '../testing/compile.js';
 
 /** Measured compiles per case, after one warm-up compile. */
-const RUNS = 5;
+const RUNS = 9;
 
 /** What one case cost: the least over the runs. */
 export interface ProbeMeasure {
@@ -57,19 +57,24 @@ function heapOnce({ source, format }: ProbeCase): { heapBytes: number; grownByte
 /**
  * Times are taken without a forced collection just before: a full collection also shrinks the
  * young generation, and the compile would then pay for growing it again (up to 3 times the CPU),
- * which no long-running process does.
+ * which no long-running process does. The runs are interleaved (every case once per round), so a
+ * slow stretch of the machine (another tenant, a frequency drop) costs one run of several cases,
+ * not every run of one case; each case keeps its least time.
  */
-function measure(item: ProbeCase): ProbeMeasure {
-  timeOnce(item);
-  const runs = Array.from({ length: RUNS }, () => timeOnce(item));
-  return {
-    cpuMs: Math.min(...runs.map((r) => r.cpuMs)),
-    wallMs: Math.min(...runs.map((r) => r.wallMs)),
-    ...heapOnce(item),
-  };
+function measureAll(items: readonly ProbeCase[]): ProbeMeasure[] {
+  for (const item of items) timeOnce(item);
+  const best = items.map(() => ({ cpuMs: Infinity, wallMs: Infinity }));
+  for (let round = 0; round < RUNS; round += 1) {
+    items.forEach((item, i) => {
+      const t = timeOnce(item);
+      best[i]!.cpuMs = Math.min(best[i]!.cpuMs, t.cpuMs);
+      best[i]!.wallMs = Math.min(best[i]!.wallMs, t.wallMs);
+    });
+  }
+  return items.map((item, i) => ({ ...best[i]!, ...heapOnce(item) }));
 }
 
 const path = process.argv[2];
 if (!path) throw new Error('usage: compile-probe.ts <cases.json>');
 const cases = JSON.parse(readFileSync(path, 'utf8')) as ProbeCase[];
-process.stdout.write(`${JSON.stringify(cases.map(measure))}\n`);
+process.stdout.write(`${JSON.stringify(measureAll(cases))}\n`);
