@@ -11,7 +11,8 @@
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../lib/config.js';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
+import type { SkillflowError } from '../lib/errors/skillflow-error.js';
 import { isRejection, storeLimiter } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
 import { parseProviderRules, type LimitCounter, type ProviderRule } from './provider-limits.js';
@@ -78,13 +79,12 @@ export class OwnerProviderShare {
   }
 
   private usedUp(provider: string, msBeforeNext: number): SkillflowError {
-    const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-    return new SkillflowError(
-      'UPSTREAM_RATE_LIMITED',
-      `This account's share of the ${provider} provider limit is used up; retry in ${seconds} s.`,
-      { provider, owner_share_percent: this.percent, retry_after_seconds: seconds },
-      seconds * 1000,
-    );
+    return errors.upstreamRateLimited({
+      rule: `This account's share of the ${provider} provider limit is used up`,
+      provider,
+      details: { owner_share_percent: this.percent },
+      retryAfterMs: msBeforeNext,
+    });
   }
 
   /**

@@ -3,7 +3,7 @@
  * that does not match, is UPSTREAM_MALFORMED naming the provider (never quoting the body).
  */
 import type { z } from 'zod';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
 
 /** `text` parsed as JSON and checked by `schema`; `label` names the upstream in the message. */
 export function parseWire<S extends z.ZodType>(
@@ -19,9 +19,6 @@ export function parseWire<S extends z.ZodType>(
     json = undefined;
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new SkillflowError('UPSTREAM_MALFORMED', `The ${label} sent an answer that does not parse.`, {
-      provider,
-    });
+  if (!parsed.success) throw errors.upstreamMalformed({ upstream: label, provider });
   return parsed.data;
 }

@@ -15,7 +15,8 @@
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../lib/config.js';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
+import type { SkillflowError } from '../lib/errors/skillflow-error.js';
 import { isRejection, storeLimiter, type CounterCharge } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
 import type { ProviderUse } from './registry/types.js';
@@ -101,8 +102,7 @@ export class ProviderLimits {
       }
     }
     if (!worst) return undefined;
-    const seconds = Math.max(1, Math.ceil(worst.ms / 1000));
-    return providerLimitError(worst.use.provider, skill, worst.use.model, seconds);
+    return providerLimitError(worst.use.provider, skill, worst.use.model, worst.ms);
   }
 
   /**
@@ -119,7 +119,7 @@ export class ProviderLimits {
         durationSec: rule.durationSec,
       },
       limit: rule.points,
-      error: (ms) => providerLimitError(provider, skill, model, Math.max(1, Math.ceil(ms / 1000))),
+      error: (ms) => providerLimitError(provider, skill, model, ms),
     };
   }
 
@@ -131,8 +131,7 @@ export class ProviderLimits {
       await this.limiterFor(rule).consume(counterKey(provider, skill, model), 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw providerLimitError(provider, skill, model, seconds);
+      throw providerLimitError(provider, skill, model, err.msBeforeNext);
     }
   }
 }
@@ -142,14 +141,14 @@ export function providerLimitError(
   provider: string,
   skill: string,
   model: string | undefined,
-  seconds: number,
+  retryAfterMs: number,
 ): SkillflowError {
-  return new SkillflowError(
-    'UPSTREAM_RATE_LIMITED',
-    `The ${provider} provider limit for ${skill} is reached; retry in ${seconds} s.`,
-    { provider, skill, model: model ?? null, retry_after_seconds: seconds },
-    seconds * 1000,
-  );
+  return errors.upstreamRateLimited({
+    rule: `The ${provider} provider limit for ${skill} is reached`,
+    provider,
+    details: { skill, model: model ?? null },
+    retryAfterMs,
+  });
 }
 
 /** Provider limits from PROVIDER_RATE_LIMITS, on the store when one is given. */

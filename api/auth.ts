@@ -8,7 +8,7 @@ import type { PrincipalCache } from '../lib/key-cache.js';
 import type { TierRateLimits } from '../lib/limits/tier-limits.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
 import type { Store } from '../lib/store/db.js';
 
 declare module 'fastify' {
@@ -46,13 +46,12 @@ declare module 'fastify' {
 export function authenticate(store: Store) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const header = req.headers.authorization;
-    if (!header) throw new SkillflowError('UNAUTHENTICATED', 'Send Authorization: Bearer <API token>.');
+    if (!header) throw errors.unauthenticated('Send Authorization: Bearer <API token>.');
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m)
-      throw new SkillflowError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API token>".');
+    if (!m) throw errors.unauthenticated('The Authorization header must be "Bearer <API token>".');
     const token = m[1]!;
     const principal = await (req.server.principals?.verify(token) ?? verifyToken(store, token));
-    if (!principal) throw new SkillflowError('UNAUTHENTICATED', 'The API token is unknown or revoked.');
+    if (!principal) throw errors.unauthenticated('The API token is unknown or revoked.');
     req.principal = principal;
     if (req.routeOptions.config.queueWhenLimited === true) {
       req.tierDeferred = req.server.tierRateLimits !== undefined;
@@ -90,7 +89,7 @@ export function takeDeferredTier(req: FastifyRequest, reply: FastifyReply): Fast
 }
 
 export function principalOf(req: FastifyRequest): Principal {
-  if (!req.principal) throw new SkillflowError('UNAUTHENTICATED');
+  if (!req.principal) throw errors.unauthenticated();
   return req.principal;
 }
 

@@ -10,7 +10,8 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isErrorCode, type ErrorCode } from '../lib/errors/catalogue.js';
-import { issuesFromZod, SkillflowError, toEnvelope, type FieldIssue } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
+import { issuesFromZod, SkillflowError, toEnvelope } from '../lib/errors/skillflow-error.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 /** `/requests/0/tlds` → `['requests', 0, 'tlds']` */
@@ -64,33 +65,28 @@ export function toSkillflowError(err: unknown): SkillflowError {
   if (err instanceof SkillflowError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const location = (err as { validationContext?: string }).validationContext ?? 'body';
-    const issues: FieldIssue[] = issuesFromZod(
+    const issues = issuesFromZod(
       err.validation.map((v: FastifyValidationIssue) => ({
         path: pointerSegments(v.instancePath),
         message: v.message ?? 'invalid',
         code: v.keyword,
         keys: v.params?.keys,
       })),
-    ).map((issue) => ({ ...issue, location }));
-    return new SkillflowError(
-      'INVALID_PARAMETER',
-      `Invalid ${location} at ${issues[0]?.path || '(root)'}: ${issues[0]?.message ?? 'invalid'}`,
-      { issues },
     );
+    return errors.invalidRequest(location, issues);
   }
   const fromTemporal = fromTemporalFailure(err);
   if (fromTemporal) return fromTemporal;
   // A schedule removed meanwhile (its definition deleted by a concurrent request).
-  if (err instanceof ScheduleNotFoundError) return new SkillflowError('NOT_FOUND');
+  if (err instanceof ScheduleNotFoundError) return errors.notFound();
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // The router refuses these before zod sees them; the message names the rule, not the text.
-      return new SkillflowError(
-        'INVALID_PARAMETER',
+      return errors.invalidParameter(
+        [{ path: '', message: 'too long or not valid URL encoding', location: 'params' }],
         'Invalid params: a path parameter is too long or not valid URL encoding.',
-        { issues: [{ path: '', message: 'too long or not valid URL encoding', location: 'params' }] },
       );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new SkillflowError('UNSUPPORTED_MEDIA_TYPE');

@@ -4,13 +4,13 @@
  * a FORBIDDEN envelope naming the scope that would have allowed the call.
  */
 import type { Plan } from '../definitions/index.js';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { errors } from '../lib/errors/errors.js';
 import { allows, allowsSkill, allowsSkillRef, type NamedScope, type Principal } from '../lib/keys.js';
 
 /** The principal, if it holds the named scope (`workflows`, `keys`, `admin`). */
 export function requireNamedScope(p: Principal, scope: NamedScope): Principal {
   if (!allows(p, scope))
-    throw new SkillflowError('FORBIDDEN', `The API key lacks the "${scope}" scope.`, {
+    throw errors.forbidden(`The API key lacks the "${scope}" scope.`, {
       required_scope: scope,
     });
   return p;
@@ -19,7 +19,7 @@ export function requireNamedScope(p: Principal, scope: NamedScope): Principal {
 /** The principal, if it may call the skill (`*`, `app:<app>` or `skill:<app>.<skill>`). */
 export function requireSkill(p: Principal, appId: string, skillId: string): Principal {
   if (!allowsSkill(p, appId, skillId)) {
-    throw new SkillflowError('FORBIDDEN', `The API key is not scoped to ${appId}.${skillId}.`, {
+    throw errors.forbidden(`The API key is not scoped to ${appId}.${skillId}.`, {
       required_scope: [`app:${appId}`, `skill:${appId}.${skillId}`],
     });
   }
@@ -33,7 +33,7 @@ export function requireSkill(p: Principal, appId: string, skillId: string): Prin
 export function requireSkillRefs(p: Principal, refs: readonly string[]): Principal {
   const missing = [...new Set(refs)].filter((ref) => !allowsSkillRef(p, ref)).sort();
   if (missing.length > 0) {
-    throw new SkillflowError('FORBIDDEN', 'The API key is not scoped to every skill this workflow uses.', {
+    throw errors.forbidden('The API key is not scoped to every skill this workflow uses.', {
       skills: missing,
       required_scope: missing.map((ref) => `skill:${ref}`),
     });

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { clientKey, limitPerIp } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js';
-import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
+import { invalidParameter } from '../../lib/errors/skillflow-error.js';
 import { FreeUsageStatusSchema } from '../../lib/limits/anonymous-credits.js';
 import { appView, AppViewSchema, skillDetails, SkillDetailsSchema } from './skill-views.js';
 
@@ -53,7 +54,7 @@ export const anonymousRoutes =
       { schema: { hide: true, params: SkillParams, response: { 200: SkillDetailsSchema } } },
       async (req) => {
         const skill = deps.registry.available(req.params.app_id, req.params.skill_id);
-        if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
+        if (!skill) throw errors.skillNotFound();
         return skillDetails(skill);
       },
     );

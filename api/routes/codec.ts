@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AesGcmPayloadCodec } from '../../lib/crypto/codec.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
 import type { ApiDeps } from '../deps.js';
 
 const JsonPayload = z.object({
@@ -66,12 +66,11 @@ export const codecRoutes =
       if (token) {
         const header = req.headers.authorization ?? '';
         if (!header.startsWith('Bearer ') || !sameToken(header.slice(7), token))
-          throw new SkillflowError('UNAUTHENTICATED');
+          throw errors.unauthenticated();
       } else if (production) {
-        throw new SkillflowError('FORBIDDEN', 'The codec endpoint needs codec_auth_token in production.');
+        throw errors.forbidden('The codec endpoint needs codec_auth_token in production.');
       } else if (!isLoopback(req.ip)) {
-        throw new SkillflowError(
-          'FORBIDDEN',
+        throw errors.forbidden(
           'The codec endpoint is open to loopback clients only unless codec_auth_token is set.',
         );
       }
@@ -94,12 +93,9 @@ export const codecRoutes =
             const out = op === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
             return { payloads: out.map(toJson) };
           } catch {
-            throw new SkillflowError(
-              'INVALID_PARAMETER',
+            throw errors.invalidParameter(
+              [{ path: 'payloads', message: 'undecodable payload' }],
               'A payload could not be decoded with the keys this server holds.',
-              {
-                issues: [{ path: 'payloads', message: 'undecodable payload' }],
-              },
             );
           }
         },

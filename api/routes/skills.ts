@@ -9,7 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
-import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
+import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, chargeDeferredTier, requireSkillScope, takeDeferredTier } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
@@ -39,7 +40,7 @@ function findSkill(
   skillId: string,
 ): LoadedSkill & { impl: SkillImplementation } {
   const skill = registry.available(appId, skillId);
-  if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
+  if (!skill) throw errors.skillNotFound();
   return skill;
 }
 
@@ -63,7 +64,7 @@ export const skillRoutes =
       },
       async (req) => {
         const manifest = deps.registry.app(req.params.app_id);
-        if (!manifest) throw new SkillflowError('SKILL_NOT_FOUND', 'No such app.');
+        if (!manifest) throw errors.skillNotFound('No such app.');
         return appView(deps.registry, manifest);
       },
     );

@@ -12,6 +12,7 @@ import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
+import { errors } from '../../lib/errors/errors.js';
 import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
@@ -75,9 +76,7 @@ function definitionSource(req: { body: string; headers: { 'content-type'?: strin
     throw new SkillflowError('INVALID_BODY', undefined, { diagnostics: sortDiagnostics(parsed.diagnostics) });
   if (!parsed.fatal && !mapping) {
     const message = 'must be a definition (a JSON object or YAML mapping)';
-    throw new SkillflowError('INVALID_PARAMETER', `Invalid body at (root): ${message}`, {
-      issues: [{ path: '', message, location: 'body' }],
-    });
+    throw errors.invalidRequest('body', [{ path: '', message }]);
   }
   return { source: req.body, format };
 }

@@ -14,6 +14,7 @@ import {
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
 import { createUpstreamMeter } from '../../activities/upstream-meter.js';
+import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
   allowancesFromConfig,
@@ -73,7 +74,7 @@ export class AnonymousCallsService {
   /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
   eligible(appId: string, skillId: string): Skill {
     const skill = this.deps.registry.available(appId, skillId);
-    if (!skill) throw new SkillflowError('SKILL_NOT_FOUND', 'No available skill with that id.');
+    if (!skill) throw errors.skillNotFound();
     if (skill.manifest.anonymousAccess !== 'inline') {
       throw new SkillflowError(
         'ANONYMOUS_NOT_ALLOWED',

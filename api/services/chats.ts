@@ -4,7 +4,8 @@
  * reachable (a change makes the caller's own chat, a read of one it never used is 404). Rows
  * are read and written by their owner, lib/store/owners/chats.ts.
  */
-import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
+import { invalidParameter } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
 import {
   hasChat,
@@ -51,7 +52,7 @@ export class ChatsService {
     const messages = await listChatMessages(store, keyring, ownerId, chatId, page);
     // Messages can arrive before the chat row exists (no focus or webhook set yet).
     if (messages.length === 0 && !(await hasChat(store, ownerId, chatId)))
-      throw new SkillflowError('NOT_FOUND', 'No chat with this id.');
+      throw errors.notFound('No chat with this id.');
     return messages;
   }
 

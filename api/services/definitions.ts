@@ -12,6 +12,7 @@ import {
   type SourceFormat,
 } from '../../definitions/index.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
+import { errors } from '../../lib/errors/errors.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
 import {
@@ -92,14 +93,14 @@ export class DefinitionsService {
     const plan = await this.compileOrThrow(source, format, check, current);
     const version = current.version + 1;
     if (!(await insertDefinitionVersion(this.store, this.keyring, { id, ownerId, version, source, plan })))
-      throw new SkillflowError('CONFLICT', 'The definition changed meanwhile; retry.');
+      throw errors.conflict('The definition changed meanwhile; retry.');
     return { definition: await this.get(ownerId, id), changed: true };
   }
 
   /** The current version of the owner's definition; NOT_FOUND otherwise. */
   async get(ownerId: string, id: string): Promise<StoredDefinition> {
     const def = await findDefinition(this.store, this.keyring, ownerId, id);
-    if (!def) throw new SkillflowError('NOT_FOUND', 'No workflow definition with this id.');
+    if (!def) throw errors.notFound('No workflow definition with this id.');
     return def;
   }
 
@@ -121,6 +122,6 @@ export class DefinitionsService {
 
   async delete(ownerId: string, id: string): Promise<void> {
     if (!(await deleteDefinition(this.store, ownerId, id)))
-      throw new SkillflowError('NOT_FOUND', 'No workflow definition with this id.');
+      throw errors.notFound('No workflow definition with this id.');
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { FullSkillResult } from '../../activities/skill-activity.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
+import { errors } from '../../lib/errors/errors.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
 import { ownerEmbed, type Embed } from '../../lib/store/owners/embeds.js';
@@ -21,7 +22,7 @@ export class EmbedsService {
   /** The owner's embed; NOT_FOUND otherwise. */
   async find(ownerId: string, embedId: string): Promise<Embed<FullSkillResult>> {
     const embed = await ownerEmbed<FullSkillResult>(this.store, this.keyring, ownerId, embedId);
-    if (!embed) throw new SkillflowError('NOT_FOUND', 'No embed with this id.');
+    if (!embed) throw errors.notFound('No embed with this id.');
     return embed;
   }
 

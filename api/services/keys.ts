@@ -3,7 +3,7 @@
  * neither scopes the caller lacks nor a higher tier. Rows are read and written by their owner,
  * lib/store/owners/api-keys.ts.
  */
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
 import {
   asTier,
   createKey,
@@ -36,12 +36,12 @@ export class KeysService {
   ): Promise<CreatedKey> {
     const denied = req.scopes.filter((s) => !mayGrant(p, s));
     if (denied.length > 0)
-      throw new SkillflowError('FORBIDDEN', 'A key cannot grant scopes its creator lacks.', {
+      throw errors.forbidden('A key cannot grant scopes its creator lacks.', {
         scopes: denied,
       });
     const tier: Tier = req.tier ?? p.tier;
     if (TIERS.indexOf(tier) > TIERS.indexOf(p.tier)) {
-      throw new SkillflowError('FORBIDDEN', `A key cannot have a higher tier than its creator (${p.tier}).`, {
+      throw errors.forbidden(`A key cannot have a higher tier than its creator (${p.tier}).`, {
         tier,
       });
     }
@@ -60,6 +60,6 @@ export class KeysService {
   async revoke(ownerId: string, keyId: string): Promise<void> {
     const revoked = await revokeApiKey(this.store, ownerId, keyId);
     this.principals?.forgetKey(keyId);
-    if (!revoked) throw new SkillflowError('NOT_FOUND', 'No active key with this id.');
+    if (!revoked) throw errors.notFound('No active key with this id.');
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { Plan } from '../../definitions/index.js';
 import type { Config } from '../../lib/config.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors, type OwnerLimitName } from '../../lib/errors/errors.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import type { DefinitionsService, StoredDefinition } from './definitions.js';
 
@@ -32,21 +32,7 @@ export function ownerLimitsFromConfig(c: Config): OwnerLimits {
   };
 }
 
-type LimitName = 'definitions' | 'schedules' | 'running_runs' | 'queued_tasks';
-
-const WHAT: Record<LimitName, string> = {
-  definitions: 'workflow definitions',
-  schedules: 'scheduled workflow definitions',
-  running_runs: 'running workflow runs',
-  queued_tasks: 'open skill-call tasks',
-};
-
-function reached(limit: LimitName, max: number): SkillflowError {
-  return new SkillflowError('OWNER_LIMIT_REACHED', `This account may have at most ${max} ${WHAT[limit]}.`, {
-    limit,
-    max,
-  });
-}
+const reached = (limit: OwnerLimitName, max: number) => errors.ownerLimitReached({ limit, max });
 
 /** A search-attribute string literal for a visibility query. */
 function literal(value: string): string {

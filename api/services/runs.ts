@@ -15,7 +15,7 @@ import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { Plan } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import {
   DefinitionId,
@@ -201,7 +201,7 @@ export class RunsService {
 
   async controlSchedule(def: StoredDefinition, op: 'pause' | 'resume' | 'trigger'): Promise<ScheduleState> {
     if (def.plan.trigger.type !== 'schedule') {
-      throw new SkillflowError('CONFLICT', 'This workflow has no schedule (start_when is manual).');
+      throw errors.conflict('This workflow has no schedule (start_when is manual).');
     }
     const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
     if (op === 'pause') await handle.pause('paused through the API');
@@ -210,10 +210,7 @@ export class RunsService {
       // A manual trigger never piles up runs: refused while one is running, and SKIP (not
       // ALLOW_ALL) as the backstop for two triggers racing past this check.
       if ((await handle.describe()).info.runningActions.length > 0)
-        throw new SkillflowError(
-          'CONFLICT',
-          'A run of this schedule is still running; trigger it again later.',
-        );
+        throw errors.conflict('A run of this schedule is still running; trigger it again later.');
       await handle.trigger(ScheduleOverlapPolicy.SKIP);
     }
     return this.scheduleState(def.id);

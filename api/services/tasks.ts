@@ -9,7 +9,7 @@
  */
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
 import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import {
@@ -64,18 +64,16 @@ export class TasksService {
 
   /** The caller's own task, after the scope check of its kind. */
   private async describeOwned(principal: Principal, taskId: string): Promise<WorkflowExecutionDescription> {
-    if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId))
-      throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+    if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId)) throw errors.notFound('No task with this id.');
     let desc: WorkflowExecutionDescription;
     try {
       desc = await this.temporal.client.workflow.getHandle(taskId).describe();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError)
-        throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      if (err instanceof WorkflowNotFoundError) throw errors.notFound('No task with this id.');
       throw err;
     }
     if (desc.typedSearchAttributes.get(OwnerId) !== principal.ownerId)
-      throw new SkillflowError('NOT_FOUND', 'No task with this id.');
+      throw errors.notFound('No task with this id.');
     if (desc.typedSearchAttributes.get(TaskKind) === 'skill_call') {
       const [appId = '', skillId = ''] = (desc.typedSearchAttributes.get(SkillRef) ?? '').split('.');
       requireSkill(principal, appId, skillId);

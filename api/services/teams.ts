@@ -5,7 +5,7 @@
  * spend gets 403.
  */
 import type { Principal } from '../../lib/keys.js';
-import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { errors } from '../../lib/errors/errors.js';
 import type { Store } from '../../lib/store/db.js';
 import { teamMembership, type TeamMembership } from '../../lib/store/owners/teams.js';
 
@@ -15,14 +15,14 @@ export class TeamsService {
   /** The caller's membership of the team, or 404 (a team the caller is not in looks missing). */
   async requireMember(principal: Principal, teamId: string): Promise<TeamMembership> {
     const member = await teamMembership(this.store, teamId, principal.ownerId);
-    if (!member) throw new SkillflowError('NOT_FOUND', 'No team with this id.');
+    if (!member) throw errors.notFound('No team with this id.');
     return member;
   }
 
   async requireSpender(principal: Principal, teamId: string): Promise<void> {
     const member = await this.requireMember(principal, teamId);
     if (!member.can_spend || member.role === 'viewer') {
-      throw new SkillflowError('FORBIDDEN', 'This team role may not spend credits.', {
+      throw errors.forbidden('This team role may not spend credits.', {
         team_id: teamId,
         role: member.role,
       });

@@ -49,6 +49,8 @@ export interface FieldIssue {
   path: string;
   message: string;
   code?: string;
+  /** At the HTTP edge: where the field was (`body`, `querystring`, `params`). */
+  location?: string;
 }
 
 /** Formats a path array such as ['requests', 0, 'tlds', 2] as `requests[0].tlds[2]`. */

@@ -9,7 +9,8 @@ import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { SkillflowError } from '../errors/skillflow-error.js';
+import { errors } from '../errors/errors.js';
+import type { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
 import { inLimiterTransaction, isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
@@ -204,11 +205,5 @@ export function remainingPercent(left: number, points: number): number {
 
 /** The 429 for an exhausted allowance: rejected at once, never queued. */
 export function exhausted(reason: LimitReason, retryAfterMs: number): SkillflowError {
-  const seconds = Math.ceil(retryAfterMs / 1000);
-  return new SkillflowError(
-    'ANONYMOUS_LIMIT_EXHAUSTED',
-    `The free allowance is used up (${reason.replaceAll('_', ' ')}); retry in ${seconds} s or use an API token.`,
-    { reason, retry_after_seconds: seconds },
-    retryAfterMs,
-  );
+  return errors.anonymousLimitExhausted({ reason, retryAfterMs });
 }

@@ -7,7 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
-import { SkillflowError } from '../errors/skillflow-error.js';
+import { errors } from '../errors/errors.js';
 import type { Store } from '../store/db.js';
 import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
@@ -35,13 +35,11 @@ export class IpRateLimit {
       await this.limiter.consume(createHmac('sha256', this.hashKey).update(ipKey).digest('base64url'), 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new SkillflowError(
-        'RATE_LIMITED',
-        `Unauthenticated routes allow ${this.perMinute} requests per minute from one address; retry in ${seconds} s.`,
-        { limit: this.perMinute, window_seconds: IP_WINDOW_SECONDS, retry_after_seconds: seconds },
-        seconds * 1000,
-      );
+      throw errors.rateLimited({
+        rule: `Unauthenticated routes allow ${this.perMinute} requests per minute from one address`,
+        details: { limit: this.perMinute, window_seconds: IP_WINDOW_SECONDS },
+        retryAfterMs: err.msBeforeNext,
+      });
     }
   }
 }

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
-import { SkillflowError } from '../errors/skillflow-error.js';
+import { errors } from '../errors/errors.js';
 import type { Store } from '../store/db.js';
 import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
 
@@ -35,18 +35,11 @@ export class KeyedRateLimit {
       await this.limiter.consume(createHmac('sha256', this.hashKey).update(subject).digest('base64url'), 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new SkillflowError(
-        'RATE_LIMITED',
-        `The ${this.name} limit allows ${this.perMinute} requests per minute; retry in ${seconds} s.`,
-        {
-          limit: this.perMinute,
-          scope: this.name,
-          window_seconds: KEYED_WINDOW_SECONDS,
-          retry_after_seconds: seconds,
-        },
-        seconds * 1000,
-      );
+      throw errors.rateLimited({
+        rule: `The ${this.name} limit allows ${this.perMinute} requests per minute`,
+        details: { limit: this.perMinute, scope: this.name, window_seconds: KEYED_WINDOW_SECONDS },
+        retryAfterMs: err.msBeforeNext,
+      });
     }
   }
 }

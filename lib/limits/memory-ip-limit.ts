@@ -4,7 +4,7 @@
  * counts on its own. Keys are the address keys of lib/net/client-ip.ts. `0` turns it off.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { SkillflowError } from '../errors/skillflow-error.js';
+import { errors } from '../errors/errors.js';
 
 export class MemoryIpLimit {
   private readonly limiter: RateLimiterMemory | undefined;
@@ -23,13 +23,11 @@ export class MemoryIpLimit {
       await this.limiter.consume(ipKey, 1);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new SkillflowError(
-        'RATE_LIMITED',
-        `${this.label} allows ${this.perMinute} requests per minute from one address; retry in ${seconds} s.`,
-        { limit: this.perMinute, window_seconds: 60, retry_after_seconds: seconds },
-        seconds * 1000,
-      );
+      throw errors.rateLimited({
+        rule: `${this.label} allows ${this.perMinute} requests per minute from one address`,
+        details: { limit: this.perMinute, window_seconds: 60 },
+        retryAfterMs: err.msBeforeNext,
+      });
     }
   }
 }

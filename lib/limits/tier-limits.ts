@@ -7,7 +7,8 @@
  */
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
-import { SkillflowError } from '../errors/skillflow-error.js';
+import { errors } from '../errors/errors.js';
+import type { SkillflowError } from '../errors/skillflow-error.js';
 import { TIERS, type Principal, type Tier } from '../keys.js';
 import type { Store } from '../store/db.js';
 import {
@@ -90,12 +91,10 @@ export class TierRateLimits {
     reply.header('x-ratelimit-remaining', Math.max(limit - state.consumed, 0));
     reply.header('x-ratelimit-reset', Math.ceil(Math.max(state.msBeforeNext, 0) / 1000));
     if (!over) return undefined;
-    const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-    return new SkillflowError(
-      'RATE_LIMITED',
-      `The ${principal.tier} tier allows ${limit} requests per minute; retry in ${seconds} s.`,
-      { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS, retry_after_seconds: seconds },
-      seconds * 1000,
-    );
+    return errors.rateLimited({
+      rule: `The ${principal.tier} tier allows ${limit} requests per minute`,
+      details: { tier: principal.tier, limit, window_seconds: TIER_WINDOW_SECONDS },
+      retryAfterMs: state.msBeforeNext,
+    });
   }
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { ByteLru } from '../../../lib/cache/byte-lru.js';
 import type { Config } from '../../../lib/config.js';
+import { errors } from '../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import { recordCacheLookup } from '../../../lib/metrics/upstream.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../../lib/sanitize/svg.js';
@@ -44,9 +45,7 @@ export class IconSvgService {
       });
     } catch (err) {
       if (err instanceof SkillflowError) throw err;
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The icon upstream is unavailable.', {
-        provider: 'icons',
-      });
+      throw errors.upstreamUnavailable({ provider: 'icons', message: 'The icon upstream is unavailable.' });
     }
     if (raw === undefined) throw new SkillflowError('ICON_NOT_FOUND', 'No icon with this prefix and name.');
     let clean: string;

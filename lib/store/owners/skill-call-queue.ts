@@ -6,7 +6,7 @@
  * times only.
  */
 import { sql } from 'kysely';
-import { SkillflowError } from '../../errors/skillflow-error.js';
+import { errors } from '../../errors/errors.js';
 import type { Store } from '../db.js';
 
 export interface QueuedCall {
@@ -45,13 +45,11 @@ export class CallQueue {
       if (waiting.length >= this.maxPerKey) {
         // The earliest queued call frees a place; with no queue at all, this call's own start.
         const first = waiting[0] ? new Date(waiting[0].run_at).getTime() : call.runAt.getTime();
-        const seconds = Math.max(1, Math.ceil((first - now.getTime()) / 1000));
-        throw new SkillflowError(
-          'RATE_LIMITED',
-          `This API key already has ${this.maxPerKey} calls queued; retry in ${seconds} s.`,
-          { queue_depth: waiting.length, max_queue_depth: this.maxPerKey, retry_after_seconds: seconds },
-          seconds * 1000,
-        );
+        throw errors.rateLimited({
+          rule: `This API key already has ${this.maxPerKey} calls queued`,
+          details: { queue_depth: waiting.length, max_queue_depth: this.maxPerKey },
+          retryAfterMs: first - now.getTime(),
+        });
       }
       await tx
         .insertInto('skill_call_queue')

@@ -6,7 +6,8 @@
  */
 import { request } from 'undici';
 import type { z } from 'zod';
-import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
+import { errors } from '../../../../lib/errors/errors.js';
+import type { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { parseWire } from '../../../parse-wire.js';
 import type { IconCallContext, IconCollection, IconProvider, IconSize } from './provider.js';
 import { WireIconSetSchema, WireSearchSchema, type WireCollection } from './wire.js';
@@ -26,8 +27,11 @@ export interface IconClientOptions {
 }
 
 function unavailable(message: string, details: Record<string, unknown> = {}): SkillflowError {
-  return new SkillflowError('UPSTREAM_UNAVAILABLE', message, { provider: 'icons', ...details });
+  return errors.upstreamUnavailable({ provider: 'icons', message, details });
 }
+
+const slowDown = (retryAfterMs: number) =>
+  errors.upstreamSlowDown({ upstream: 'The icon upstream', provider: 'icons', retryAfterMs });
 
 function retryAfterSeconds(header: string | string[] | undefined, now: number): number {
   const value = Array.isArray(header) ? header[0] : header;
@@ -51,13 +55,7 @@ export function createIconClient(opts: IconClientOptions): IconProvider {
   /** GET one path; undefined on 404. */
   async function get(path: string, ctx: IconCallContext): Promise<string | undefined> {
     if (now() < blockedUntil) {
-      const seconds = Math.max(1, Math.ceil((blockedUntil - now()) / 1000));
-      throw new SkillflowError(
-        'UPSTREAM_RATE_LIMITED',
-        `The icon upstream asked us to slow down; retry in ${seconds} s.`,
-        { provider: 'icons', retry_after_seconds: seconds },
-        seconds * 1000,
-      );
+      throw slowDown(blockedUntil - now());
     }
     await ctx.beforeRequest?.();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
@@ -82,12 +80,7 @@ export function createIconClient(opts: IconClientOptions): IconProvider {
       await res.body.dump();
       const seconds = retryAfterSeconds(res.headers['retry-after'], now());
       blockedUntil = now() + seconds * 1000;
-      throw new SkillflowError(
-        'UPSTREAM_RATE_LIMITED',
-        `The icon upstream asked us to slow down; retry in ${seconds} s.`,
-        { provider: 'icons', retry_after_seconds: seconds },
-        seconds * 1000,
-      );
+      throw slowDown(seconds * 1000);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump();

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { z } from 'zod';
-import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
+import { errors } from '../../../../lib/errors/errors.js';
 import { parseWire } from '../../../parse-wire.js';
 import { WireBomSchema, WireSearchSchema, type WireBomComponent, type WireSolution } from './wire.js';
 
@@ -53,7 +53,7 @@ export interface PowerClient {
 }
 
 const unavailable = (message: string, details: Record<string, unknown> = {}) =>
-  new SkillflowError('UPSTREAM_UNAVAILABLE', message, { provider: 'power', ...details });
+  errors.upstreamUnavailable({ provider: 'power', message, details });
 
 function retryAfterMs(header: string | string[] | undefined): number {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
@@ -94,22 +94,20 @@ export function createPowerClient(opts: PowerClientOptions): PowerClient {
         await res.body.dump();
         const wait = retryAfterMs(res.headers['retry-after']);
         if (attempt >= maxRetries || wait > maxWait) {
-          const seconds = Math.ceil(wait / 1000);
-          throw new SkillflowError(
-            'UPSTREAM_RATE_LIMITED',
-            `The power upstream asked us to slow down; retry in ${seconds} s.`,
-            { provider: 'power', retry_after_seconds: seconds },
-            wait,
-          );
+          // The wait stays exact: an HTTP-date Retry-After is not a whole number of seconds.
+          throw errors.upstreamSlowDown({
+            upstream: 'The power upstream',
+            provider: 'power',
+            retryAfterMs: wait,
+            exactMs: true,
+          });
         }
         await sleep(wait, undefined, { signal: ctx.signal });
         continue;
       }
       if (res.statusCode === 404) {
         await res.body.dump();
-        throw new SkillflowError('NOT_FOUND', 'The power upstream has no solution with this id.', {
-          provider: 'power',
-        });
+        throw errors.notFound('The power upstream has no solution with this id.', { provider: 'power' });
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
         await res.body.dump();

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
 import type { Config } from '../../../../lib/config.js';
+import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { recordCacheLookup } from '../../../../lib/metrics/upstream.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../../../lib/sanitize/svg.js';
@@ -89,8 +90,9 @@ export function createPowerService(
   const memory = new TtlCache<PowerSolution[]>({ maxEntries: 500, ttlMs: Math.max(1, ttlMs) });
   const need = (): PowerClient => {
     if (!upstream)
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The power upstream is not configured (POWER_URL).', {
+      throw errors.upstreamUnavailable({
         provider: 'power',
+        message: 'The power upstream is not configured (POWER_URL).',
       });
     return upstream;
   };

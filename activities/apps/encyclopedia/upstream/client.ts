@@ -7,6 +7,7 @@
  */
 import { request } from 'undici';
 import type { z } from 'zod';
+import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { parseWire } from '../../../parse-wire.js';
 import type { EncyclopediaLanguage } from '../../../../lib/encyclopedia/languages.js';
@@ -51,10 +52,14 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 }
 
 const unavailable = (reason: string) =>
-  new SkillflowError('UPSTREAM_UNAVAILABLE', 'The encyclopedia is unavailable; try again later.', {
+  errors.upstreamUnavailable({
     provider: 'encyclopedia',
-    reason,
+    message: 'The encyclopedia is unavailable; try again later.',
+    details: { reason },
   });
+
+const tooSlow = () =>
+  errors.deadlineExceeded('The encyclopedia did not answer in time.', { provider: 'encyclopedia' });
 
 /** Encodes a title as MediaWiki writes it in paths: spaces as underscores. */
 export function titlePath(title: string): string {
@@ -81,10 +86,7 @@ export function createEncyclopediaClient(opts: EncyclopediaClientOptions): Encyc
         });
       } catch (err) {
         if (signal.aborted) throw err;
-        if (timeout.aborted)
-          throw new SkillflowError('DEADLINE_EXCEEDED', 'The encyclopedia did not answer in time.', {
-            provider: 'encyclopedia',
-          });
+        if (timeout.aborted) throw tooSlow();
         throw unavailable('unreachable');
       }
       const { statusCode: status, headers } = res;
@@ -100,18 +102,15 @@ export function createEncyclopediaClient(opts: EncyclopediaClientOptions): Encyc
       }
       await res.body.dump().catch(() => undefined);
       if (status === 404)
-        throw new SkillflowError('NOT_FOUND', 'No article with this title exists in this language.', {
+        throw errors.notFound('No article with this title exists in this language.', {
           provider: 'encyclopedia',
         });
       if (status === 429) {
-        const wait = retryAfterMs(headers['retry-after']);
-        const seconds = Math.max(1, Math.ceil(wait / 1000));
-        throw new SkillflowError(
-          'UPSTREAM_RATE_LIMITED',
-          `The encyclopedia asked us to slow down; retry in ${seconds} s.`,
-          { provider: 'encyclopedia', retry_after_seconds: seconds },
-          seconds * 1000,
-        );
+        throw errors.upstreamSlowDown({
+          upstream: 'The encyclopedia',
+          provider: 'encyclopedia',
+          retryAfterMs: retryAfterMs(headers['retry-after']),
+        });
       }
       throw unavailable(status >= 500 ? 'server_error' : 'refused');
     }
@@ -147,9 +146,7 @@ export function createEncyclopediaClient(opts: EncyclopediaClientOptions): Encyc
 }
 
 function malformed(): SkillflowError {
-  return new SkillflowError('UPSTREAM_MALFORMED', 'The encyclopedia sent an answer that does not parse.', {
-    provider: 'encyclopedia',
-  });
+  return errors.upstreamMalformed({ upstream: 'encyclopedia', provider: 'encyclopedia' });
 }
 
 /** Reads a body up to {@link MAX_BODY_BYTES}; more is malformed. */
@@ -165,10 +162,7 @@ async function readBounded(body: AsyncIterable<Buffer>, timeout: AbortSignal): P
     }
   } catch (err) {
     if (err instanceof SkillflowError) throw err;
-    if (timeout.aborted)
-      throw new SkillflowError('DEADLINE_EXCEEDED', 'The encyclopedia did not answer in time.', {
-        provider: 'encyclopedia',
-      });
+    if (timeout.aborted) throw tooSlow();
     throw malformed();
   }
   return Buffer.concat(chunks).toString('utf8');

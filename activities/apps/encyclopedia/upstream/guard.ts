@@ -7,6 +7,7 @@
  * - bounded concurrency (ENCYCLOPEDIA_MAX_CONCURRENCY requests in flight; the rest wait).
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { isRejection } from '../../../../lib/store/owners/rate-limits.js';
 
@@ -61,13 +62,11 @@ export class OutboundGuard {
   private checkCoolDown(): void {
     const wait = this.coolDownUntil - this.now();
     if (wait <= 0) return;
-    const seconds = Math.max(1, Math.ceil(wait / 1000));
-    throw new SkillflowError(
-      'UPSTREAM_RATE_LIMITED',
-      `The encyclopedia asked us to slow down; retry in ${seconds} s.`,
-      { provider: 'encyclopedia', retry_after_seconds: seconds },
-      seconds * 1000,
-    );
+    throw errors.upstreamSlowDown({
+      upstream: 'The encyclopedia',
+      provider: 'encyclopedia',
+      retryAfterMs: wait,
+    });
   }
 
   private async charge(): Promise<void> {
@@ -112,16 +111,10 @@ export class OutboundGuard {
 }
 
 function budgetError(perMinute: number, msBeforeNext: number): SkillflowError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new SkillflowError(
-    'BUDGET_EXHAUSTED',
-    `The encyclopedia's outbound budget of ${perMinute} requests per minute is used up; retry in ${seconds} s.`,
-    {
-      provider: 'encyclopedia',
-      limit: perMinute,
-      window_seconds: BUDGET_WINDOW_SECONDS,
-      retry_after_seconds: seconds,
-    },
-    seconds * 1000,
-  );
+  return errors.budgetExhausted({
+    rule: `The encyclopedia's outbound budget of ${perMinute} requests per minute is used up`,
+    provider: 'encyclopedia',
+    details: { limit: perMinute, window_seconds: BUDGET_WINDOW_SECONDS },
+    retryAfterMs: msBeforeNext,
+  });
 }

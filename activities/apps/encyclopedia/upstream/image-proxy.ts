@@ -8,6 +8,7 @@
  */
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { isAllowedAddress } from '../../../../lib/net/address-policy.js';
 import { pinnedLookup, systemResolve, type ResolveHost } from '../../../../lib/net/webhook.js';
@@ -100,8 +101,9 @@ async function get(
       headers: { 'user-agent': opts.userAgent, accept: 'image/*' },
       signal: AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]),
     }).catch(() => {
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', {
+      throw errors.upstreamUnavailable({
         provider: 'encyclopedia',
+        message: 'The image host is unavailable.',
       });
     });
     const location = res.headers.location;
@@ -111,9 +113,10 @@ async function get(
     }
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => undefined);
-      if (res.statusCode === 404) throw new SkillflowError('NOT_FOUND', 'The image does not exist.');
-      throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'The image host is unavailable.', {
+      if (res.statusCode === 404) throw errors.notFound('The image does not exist.');
+      throw errors.upstreamUnavailable({
         provider: 'encyclopedia',
+        message: 'The image host is unavailable.',
       });
     }
     const contentType = String(res.headers['content-type'] ?? '')

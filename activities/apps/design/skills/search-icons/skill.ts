@@ -5,6 +5,7 @@
  * and its build time logged. Queries and results never reach a log.
  */
 import { performance } from 'node:perf_hooks';
+import { errors } from '../../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../../lib/errors/skillflow-error.js';
 import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { iconProviderFor, offlineIndex, OFFLINE_SETS } from '../../upstream/index.js';
@@ -76,7 +77,7 @@ export function createSearchIconsSkill(platform: Platform, deadlines: SkillDeadl
         return await run(input, ctx);
       } catch (err) {
         if (err instanceof SkillflowError || ctx.signal.aborted) throw err;
-        throw new SkillflowError('UPSTREAM_UNAVAILABLE', 'Icon search failed.', { provider: 'icons' });
+        throw errors.upstreamUnavailable({ provider: 'icons', message: 'Icon search failed.' });
       }
     },
     toWorkflowOutput,

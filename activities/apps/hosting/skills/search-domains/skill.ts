@@ -4,6 +4,7 @@
  * in the config); a call without any shop URL fails with SERVICE_UNAVAILABLE. Per call it opens
  * one shop client (its lazy proxy agent is closed afterwards) and one limiter of 2 slots.
  */
+import { errors } from '../../../../../lib/errors/errors.js';
 import { SkillflowError, invalidParameter } from '../../../../../lib/errors/skillflow-error.js';
 import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { createShopClient } from '../../upstream/index.js';
@@ -75,16 +76,8 @@ function callSignal(ctx: SkillContext): {
   return {
     signal: controller.signal,
     onRateLimited: (waitMs, fromShop) => {
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      const why = fromShop ? 'The shop asked us to slow down' : 'The shop provider limit is used up';
-      controller.abort(
-        new SkillflowError(
-          'UPSTREAM_RATE_LIMITED',
-          `${why}; retry in ${seconds} s.`,
-          { provider: 'shop', retry_after_seconds: seconds },
-          seconds * 1000,
-        ),
-      );
+      const rule = fromShop ? 'The shop asked us to slow down' : 'The shop provider limit is used up';
+      controller.abort(errors.upstreamRateLimited({ rule, provider: 'shop', retryAfterMs: waitMs }));
     },
     dispose: () => ctx.signal.removeEventListener('abort', onAbort),
   };
