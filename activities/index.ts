@@ -2,8 +2,8 @@
  * Entry module: every activity the worker registers. Skill activities are named by their
  * `<app>.<skill>` reference; platform activities by verb.
  */
-import type { OwnerProviderShare } from './owner-provider-share.js';
-import type { ProviderLimits } from './provider-limits.js';
+import type { OwnerProviderShare } from '../lib/limits/owner-provider-share.js';
+import type { ProviderLimits } from '../lib/limits/provider-limits.js';
 import type { Registry } from './registry/registry.js';
 import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
 import type { UsageRecords } from '../lib/store/owners/usage-records.js';
@@ -36,4 +36,3 @@ export function createActivities(
 }
 
 export { runSkill, type SkillActivityInput, type FullSkillResult } from './skill-activity.js';
-export { createOwnerProviderShare, OwnerProviderShare, ANONYMOUS_OWNER } from './owner-provider-share.js';

@@ -12,8 +12,8 @@
 import { Context } from '@temporalio/activity';
 import { parseOrThrow, SkillflowError } from '../lib/errors/skillflow-error.js';
 import { toApplicationFailure } from './boundary.js';
-import type { OwnerProviderShare } from './owner-provider-share.js';
-import type { ProviderLimits } from './provider-limits.js';
+import type { OwnerProviderShare } from '../lib/limits/owner-provider-share.js';
+import type { ProviderLimits } from '../lib/limits/provider-limits.js';
 import type { LoadedSkill, SkillContext, SkillImplementation } from './registry/types.js';
 import { createUpstreamMeter, providerUsesOf, type OwnerShare } from './upstream-meter.js';
 import { recordTaskDecisionUsage } from './task-decision-usage.js';

@@ -5,11 +5,11 @@
  * made, and counts what was sent, so the platform knows whether a call reached any upstream
  * (an anonymous call that sent nothing is refunded) and can record it in the usage records.
  */
-import type { OwnerProviderShare } from './owner-provider-share.js';
-import type { ProviderLimits } from './provider-limits.js';
+import type { OwnerProviderShare } from '../lib/limits/owner-provider-share.js';
+import type { ProviderLimits } from '../lib/limits/provider-limits.js';
 import type { LoadedSkill, ProviderUse, SkillImplementation, UpstreamMeter } from './registry/types.js';
 
-/** The calling owner's share of the provider limits (activities/owner-provider-share.ts). */
+/** The calling owner's share of the provider limits (lib/limits/owner-provider-share.ts). */
 export interface OwnerShare {
   share: OwnerProviderShare;
   ownerId: string;

@@ -1,10 +1,11 @@
 /**
  * Mounts the HTTP routes the apps of the catalogue serve themselves (`defineApp({ routes })`,
  * activities/registry/routes.ts), each with the same context: the API's store, keyring, usage
- * records, authentication, scope check, client address key and error schemas.
+ * records, limits, authentication, scope check, client address key and error schemas.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppRouteContext } from '../activities/registry/routes.js';
+import type { Limits } from '../lib/limits/index.js';
 import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { authenticate, BEARER, requireSkillScope } from './auth.js';
 import { clientKey } from './client-limits.js';
@@ -21,12 +22,14 @@ export async function mountAppRoutes(
   app: FastifyInstance,
   deps: ApiDeps,
   usage: UsageRecords,
+  limits: Limits,
 ): Promise<void> {
   const ctx: AppRouteContext = {
     config: deps.config,
     store: deps.store,
     keyring: deps.keyring,
     usage,
+    limits,
     authenticate: authenticate(deps.store),
     requireSkillScope,
     bearer: BEARER,

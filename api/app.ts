@@ -6,7 +6,6 @@
  * X-Forwarded-For); the server bounds how long a client may take to send its headers and its
  * whole request (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS).
  */
-import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -25,8 +24,7 @@ import { addOpenApiLinks } from './links.js';
 import { declareMediaTypes } from './media-types.js';
 import { RoutePatternLogController } from './request-log.js';
 import { PrincipalCache } from '../lib/key-cache.js';
-import { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
-import { tierLimitsFromConfig, TierRateLimits } from '../lib/limits/tier-limits.js';
+import { createLimits } from '../lib/limits/index.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
@@ -115,25 +113,15 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
   const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.API_KEY_CACHE_TTL_MS });
   app.decorate('principals', principals);
-  // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429), and by
-  // skill calls together with their provider limits (api/services/call-limits.ts).
-  const tier = new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config));
-  app.decorate('tierRateLimits', tier);
-  const services = createServices(deps, { principals, tier });
+  // Every limit of the API (lib/limits/index.ts): the tier limit applied by `authenticate` on
+  // every authenticated route (X-RateLimit-* headers, 429) and by skill calls together with
+  // their provider limits (api/services/call-limits.ts); the per-IP limit applied by
+  // `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
+  const limits = deps.limits ?? createLimits(deps);
+  app.decorate('limits', limits);
+  const services = createServices(deps, { principals, limits });
   // Usage records of inline calls are written in batches: write what is left before closing.
   app.addHook('onClose', () => services.usageRecords.close());
-  // Applied by `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
-  const ipHashKey = hkdfSync(
-    'sha256',
-    deps.keyring.keys.get(deps.keyring.activeKeyId)!,
-    '',
-    'skillflow ip rate limit',
-    32,
-  );
-  app.decorate(
-    'ipRateLimit',
-    new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
-  );
   // Every limiter above (and the worker's provider limits) counts in `rate_limits`: sweep old windows.
   const sweep = setInterval(() => void clearExpiredCounters(deps.store).catch(() => undefined), 10 * 60_000);
   sweep.unref();
@@ -141,12 +129,12 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(healthRoutes(deps));
   await app.register(metricsRoutes(deps));
   await app.register(codecRoutes(deps));
-  await app.register(workflowRoutes(deps, services.engine, services.quotas));
+  await app.register(workflowRoutes(deps, services.engine, limits));
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
-  await app.register(anonymousRoutes(deps));
+  await app.register(anonymousRoutes(deps, limits));
   // The routes the apps of the catalogue serve themselves (activities/apps/<app>/routes.ts).
-  await mountAppRoutes(app, deps, services.usageRecords);
+  await mountAppRoutes(app, deps, services.usageRecords, limits);
   await app.register(keyRoutes(deps, services.keys));
   await app.register(usageRoutes(deps, services.usage));
   await app.register(embedRoutes(deps, services.embeds));

@@ -5,7 +5,6 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PrincipalCache } from '../lib/key-cache.js';
-import type { TierRateLimits } from '../lib/limits/tier-limits.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
 import { errors } from '../lib/errors/errors.js';
@@ -13,8 +12,6 @@ import type { Store } from '../lib/store/db.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Set by api/app.ts; `authenticate` applies it after verifying the token. */
-    tierRateLimits?: TierRateLimits;
     /** Set by api/app.ts: verified keys cached for API_KEY_CACHE_TTL_MS (lib/key-cache.ts). */
     principals?: PrincipalCache;
   }
@@ -37,7 +34,7 @@ declare module 'fastify' {
  * The onRequest hook of authenticated routes (register it with `addHook('onRequest', …)`, never
  * as a preHandler: the body must not be read for a caller without a valid token). Verifies the
  * bearer token (through the app's key cache, lib/key-cache.ts), then applies the per-tier rate
- * limit (lib/limits/tier-limits.ts) when the app has one, which sets the X-RateLimit-* headers
+ * limit (`limits.charge('tier')`, lib/limits/tier-limits.ts), which sets the X-RateLimit-* headers
  * on every authenticated response; once it is used up, the route answers 429 RATE_LIMITED.
  * A route that queues instead (`config.queueWhenLimited`, skill calls) gets
  * `request.tierDeferred`: the call charges the tier counter with its other limits and queues
@@ -54,10 +51,10 @@ export function authenticate(store: Store) {
     if (!principal) throw errors.unauthenticated('The API token is unknown or revoked.');
     req.principal = principal;
     if (req.routeOptions.config.queueWhenLimited === true) {
-      req.tierDeferred = req.server.tierRateLimits !== undefined;
+      req.tierDeferred = true;
       return;
     }
-    const limited = await req.server.tierRateLimits?.apply(principal, reply);
+    const limited = await req.server.limits.charge('tier', { principal, headers: reply });
     if (limited) throw limited;
   };
 }
@@ -73,7 +70,7 @@ export async function chargeDeferredTier(
 ): Promise<unknown> {
   if (req.tierDeferred && req.principal) {
     req.tierDeferred = false;
-    await req.server.tierRateLimits?.apply(req.principal, reply);
+    await req.server.limits.charge('tier', { principal: req.principal, headers: reply });
   }
   return payload;
 }

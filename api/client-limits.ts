@@ -3,13 +3,13 @@
  * on the client address Fastify derives from TRUST_PROXY, counted per /64 for IPv6.
  */
 import type { FastifyRequest } from 'fastify';
-import type { IpRateLimit } from '../lib/limits/ip-rate-limit.js';
+import type { Limits } from '../lib/limits/index.js';
 import { ipLimitKey } from '../lib/net/client-ip.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Set by api/app.ts: the per-IP limit of the unauthenticated routes. */
-    ipRateLimit: IpRateLimit;
+    /** Set by api/app.ts: every limit of the API (lib/limits/index.ts). */
+    limits: Limits;
   }
 }
 
@@ -19,8 +19,8 @@ export function clientKey(req: FastifyRequest): string {
 }
 
 /** Register with `addHook('onRequest', limitPerIp(...))` on a public route plugin. */
-export function limitPerIp(limit: IpRateLimit) {
+export function limitPerIp(limits: Pick<Limits, 'charge'>) {
   return async (req: FastifyRequest): Promise<void> => {
-    await limit.consume(clientKey(req));
+    await limits.charge('ip', clientKey(req));
   };
 }

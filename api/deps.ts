@@ -2,6 +2,7 @@
 import type { Registry } from '../activities/registry/registry.js';
 import type { Config } from '../lib/config.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
+import type { Limits } from '../lib/limits/index.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretStore } from '../lib/secrets.js';
 import type { Store } from '../lib/store/db.js';
@@ -16,6 +17,8 @@ export interface ApiDeps {
   registry: Registry;
   keyring: Keyring;
   secrets: SecretStore;
+  /** Every limit (lib/limits/index.ts); built from the rest when unset. */
+  limits?: Limits;
   /** Resolves chat webhook hosts; the system resolver when unset (tests inject a fixed table). */
   resolveHost?: ResolveHost;
 }

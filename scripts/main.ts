@@ -7,9 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { platformActivities } from '../activities/platform/index.js';
 import { decideStepDeps } from '../activities/decision/index.js';
-import { createOwnerProviderShare } from '../activities/owner-provider-share.js';
 import { webhookPolicy } from '../lib/net/webhook.js';
-import { createProviderLimits } from '../activities/provider-limits.js';
 import { buildApp } from '../api/app.js';
 import { createServices } from '../api/services/index.js';
 import { ensureDevKey } from '../lib/dev-key.js';
@@ -23,6 +21,7 @@ import { referenceResolver } from '../activities/apps/encyclopedia/upstream/refe
 import { encyclopediaFor } from '../activities/apps/encyclopedia/upstream/service.js';
 import { startWorker } from '../worker/index.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
+import { createLimits } from '../lib/limits/index.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -108,6 +107,8 @@ async function main(): Promise<void> {
 
     const temporal = await connectTemporal(address, config.TEMPORAL_NAMESPACE, platform.keyring);
     started.push({ name: 'temporal client', stop: () => temporal.close() });
+    // Built once: the worker and the API of this process share every limiter.
+    const limits = createLimits({ ...platform, config, temporal });
 
     if (config.RUN_WORKER) {
       const worker = await startWorker({
@@ -123,8 +124,7 @@ async function main(): Promise<void> {
           referenceResolver(encyclopediaFor(config)),
           decideStepDeps(config, platform.secrets, platform.store),
         ),
-        providerLimits: createProviderLimits(config, platform.store),
-        ownerShare: createOwnerProviderShare(config, platform.store),
+        limits,
         usage: new UsageRecords(platform.store),
         maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       });
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     }
     let devKey: string | undefined;
     if (config.RUN_API) {
-      const deps = { ...platform, config, temporal };
+      const deps = { ...platform, config, temporal, limits };
       const app = await buildApp(deps);
       await app.listen({ host: config.HOST, port: config.PORT });
       started.push({ name: 'api', stop: () => app.close() });

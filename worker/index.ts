@@ -5,10 +5,9 @@
 import path from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
-import type { ProviderLimits } from '../activities/provider-limits.js';
-import type { OwnerProviderShare } from '../activities/owner-provider-share.js';
 import type { Registry } from '../activities/registry/registry.js';
 import type { Keyring } from '../lib/crypto/keyring.js';
+import type { Limits } from '../lib/limits/index.js';
 import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/temporal/client.js';
 
@@ -49,13 +48,18 @@ export interface WorkerOptions {
    * replayed from its history on its next task. Unset: the SDK's default, sized from the heap.
    */
   maxCachedWorkflows?: number;
-  /** Our limits per provider, skill and model; unset = none (see activities/provider-limits.ts). */
-  providerLimits?: ProviderLimits;
-  /** Each owner's share of the provider limits (activities/owner-provider-share.ts); unset = none. */
-  ownerShare?: OwnerProviderShare;
+  /**
+   * The limits skill activities charge per upstream request (lib/limits/index.ts): each
+   * provider's limit per skill and model, and each owner's share of it first (unset: no
+   * share). Unset = none.
+   */
+  limits?: WorkerLimits;
   /** Usage records: a skill-call task's decision usage is written on its record; unset = not. */
   usage?: UsageRecords;
 }
+
+/** The parts of {@link Limits} the worker charges. */
+export type WorkerLimits = Pick<Limits, 'providers'> & Partial<Pick<Limits, 'ownerShare'>>;
 
 export interface RunningWorker {
   worker: Worker;
@@ -72,7 +76,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: {
-      ...createActivities(opts.registry, opts.providerLimits, opts.ownerShare, opts.usage),
+      ...createActivities(opts.registry, opts.limits?.providers, opts.limits?.ownerShare, opts.usage),
       ...opts.extraActivities,
     },
     dataConverter: dataConverterFor(opts.keyring),

@@ -15,6 +15,7 @@ import type { Config } from '../../lib/config.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { ErrorEnvelopeSchema } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
+import type { Limits } from '../../lib/limits/index.js';
 import type { Store } from '../../lib/store/db.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 
@@ -25,6 +26,8 @@ export interface AppRouteContext {
   keyring: Keyring;
   /** The API's usage records (written in batches, flushed when the API closes). */
   usage: UsageRecords;
+  /** The API's limits (lib/limits/index.ts): routes charge theirs here, never build a limiter. */
+  limits: Pick<Limits, 'charge'>;
   /**
    * The `onRequest` hook of authenticated routes: verifies the bearer token and applies the
    * caller's tier limit (UNAUTHENTICATED, RATE_LIMITED).

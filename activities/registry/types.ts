@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretStore } from '../../lib/secrets.js';
+import type { ProviderUse } from '../../lib/limits/provider-limits.js';
 import type { Store } from '../../lib/store/db.js';
 import type { ResolvedPolicy } from '../policy.js';
 import type { SkillManifest } from './manifest.js';
@@ -22,11 +23,8 @@ export interface Platform {
   store?: Store;
 }
 
-/** One provider a call will use, with the model for model providers. */
-export interface ProviderUse {
-  provider: string;
-  model?: string | undefined;
-}
+/** One provider a call will use (the provider limits count requests per provider, skill and model). */
+export type { ProviderUse };
 
 /** Counts and limits one call's upstream requests (activities/upstream-meter.ts). */
 export interface UpstreamMeter {

@@ -14,6 +14,7 @@ import { AnonymousCallsService, GUEST_ID } from '../services/anonymous-calls.js'
 import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter } from '../../lib/errors/skillflow-error.js';
 import { FreeUsageStatusSchema } from '../../lib/limits/anonymous-credits.js';
+import type { Limits } from '../../lib/limits/index.js';
 import { appView, AppViewSchema, skillDetails, SkillDetailsSchema } from './skill-views.js';
 
 export const GUEST_HEADER = 'x-skillflow-anonymous-id';
@@ -33,10 +34,10 @@ export const ANONYMOUS_RESPONSE_SCHEMAS = {
 } as const;
 
 export const anonymousRoutes =
-  (deps: ApiDeps): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, limits: Limits): FastifyPluginAsyncZod =>
   async (app) => {
-    const service = new AnonymousCallsService(deps);
-    app.addHook('onRequest', limitPerIp(app.ipRateLimit));
+    const service = new AnonymousCallsService(deps, limits);
+    app.addHook('onRequest', limitPerIp(app.limits));
 
     app.get(
       '/v1/anonymous/apps',
@@ -94,7 +95,7 @@ export const anonymousRoutes =
             { path: 'anonymous_id', message: 'must be 16 to 128 letters, digits, _ or -' },
           ]);
         }
-        return service.credits.status(service.credits.keysFor(id, clientKey(req)));
+        return limits.anonymous.status(limits.anonymous.keysFor(id, clientKey(req)));
       },
     );
   };

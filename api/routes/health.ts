@@ -92,7 +92,7 @@ export const healthRoutes =
     };
 
     await app.register(async (open) => {
-      open.addHook('onRequest', limitPerIp(app.ipRateLimit));
+      open.addHook('onRequest', limitPerIp(app.limits));
       open.get(
         '/v1/health',
         {

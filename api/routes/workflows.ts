@@ -27,7 +27,7 @@ import {
   ScheduleStateSchema,
 } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
-import type { OwnerQuotas } from '../services/owner-quotas.js';
+import type { Limits } from '../../lib/limits/index.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
@@ -99,7 +99,7 @@ async function view(
 }
 
 export const workflowRoutes =
-  (deps: ApiDeps, engine: WorkflowEngine, quotas: OwnerQuotas): FastifyPluginAsyncZod =>
+  (deps: ApiDeps, engine: WorkflowEngine, limits: Pick<Limits, 'charge'>): FastifyPluginAsyncZod =>
   async (app) => {
     // Encapsulated: only these routes read JSON and YAML bodies as text.
     app.removeContentTypeParser('application/json');
@@ -121,7 +121,7 @@ export const workflowRoutes =
      */
     const scopedTo = (req: FastifyRequest) => async (plan: Plan, current?: StoredDefinition) => {
       const p = requirePlanScopes(principalOf(req), plan);
-      await quotas.checkSave(p.ownerId, plan, current);
+      await limits.charge('owner_quota', { ownerId: p.ownerId, quota: 'definitions', plan, current });
     };
 
     app.post(
@@ -272,7 +272,7 @@ export const workflowRoutes =
         const inputs = parseRunBody(req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
         requirePlanScopes(principalOf(req), def.plan);
-        await quotas.checkRunStart(def.ownerId);
+        await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
         const taskId = await engine.runs.startRun(def, inputs);
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
@@ -313,7 +313,7 @@ export const workflowRoutes =
           const def = await engine.definitions.get(owner(req), req.params.id);
           if (op === 'trigger') {
             requirePlanScopes(principalOf(req), def.plan);
-            await quotas.checkRunStart(def.ownerId);
+            await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
           }
           return engine.runs.controlSchedule(def, op);
         },

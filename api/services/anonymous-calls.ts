@@ -5,22 +5,12 @@
  * guest's, the IP's and the shared pool's allowances; an exhausted allowance or provider limit
  * is a 429 at once, never a queue.
  */
-import { subkey } from '../../lib/crypto/keyring.js';
-import {
-  ANONYMOUS_OWNER,
-  createOwnerProviderShare,
-  type OwnerProviderShare,
-} from '../../activities/owner-provider-share.js';
-import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
 import { createUpstreamMeter } from '../../activities/upstream-meter.js';
 import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import {
-  allowancesFromConfig,
-  AnonymousCredits,
-  type LimitReason,
-} from '../../lib/limits/anonymous-credits.js';
+import type { LimitReason } from '../../lib/limits/anonymous-credits.js';
+import { ANONYMOUS_OWNER, type Limits } from '../../lib/limits/index.js';
 import type { ApiDeps } from '../deps.js';
 import { runInline, type RunnableSkill } from './inline-skill.js';
 
@@ -49,26 +39,18 @@ export function anonymousCost(skill: Skill): number {
 }
 
 export class AnonymousCallsService {
-  readonly credits: AnonymousCredits;
-  readonly providers: ProviderLimits;
-  /** Guests together are one owner: they cannot take more than one owner's share of a provider. */
-  readonly guestShare: OwnerProviderShare;
+  constructor(
+    private readonly deps: ApiDeps,
+    /** The guests' credits, the provider limits and the guests' share of them (lib/limits/index.ts). */
+    readonly limits: Limits,
+  ) {}
 
-  constructor(private readonly deps: ApiDeps) {
-    // A dedicated secret when the operator sets one; otherwise the keyring's guest-hash subkey,
-    // derived from the oldest key, so rotating the active key does not reset guest counters.
-    const configured = deps.secrets.get('anonymous_hash_secret');
-    const secret = configured
-      ? Buffer.from(configured, 'utf8')
-      : subkey(deps.keyring, deps.keyring.hashKeyId, 'guest-hash');
-    this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
-    this.providers = createProviderLimits(deps.config, deps.store);
-    this.guestShare = createOwnerProviderShare(deps.config, deps.store);
-  }
-
-  /** Guests together are one owner of the provider shares (fair use between tenants). */
+  /**
+   * Guests together are one owner of the provider shares (fair use between tenants): they
+   * cannot take more than one owner's share of a provider.
+   */
   private guests() {
-    return { share: this.guestShare, ownerId: ANONYMOUS_OWNER };
+    return { share: this.limits.ownerShare, ownerId: ANONYMOUS_OWNER };
   }
 
   /** The skill, if guests may call it: 404 when unknown or unloadable, 403 when not inline. */
@@ -116,7 +98,8 @@ export class AnonymousCallsService {
   async quote(skill: Skill, parsed: unknown, guestId: string, ip: string): Promise<Quote> {
     const credits = anonymousCost(skill);
     const base = { app_id: skill.manifest.appId, skill_id: skill.manifest.id, credits };
-    const available = await this.credits.check(this.credits.keysFor(guestId, ip), credits);
+    const credit = this.limits.anonymous;
+    const available = await credit.check(credit.keysFor(guestId, ip), credits);
     if (!available.ok)
       return {
         ...base,
@@ -124,7 +107,7 @@ export class AnonymousCallsService {
         reason: available.reason,
         retry_after_seconds: Math.ceil(available.retryAfterMs / 1000),
       };
-    const wait = await providerWait(skill, parsed, this.providers, this.guests());
+    const wait = await providerWait(skill, parsed, this.limits.providers, this.guests());
     if (wait) {
       return {
         ...base,
@@ -143,18 +126,22 @@ export class AnonymousCallsService {
    * cannot get free calls by making the upstream fail, nor by sending bad requests.
    */
   async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<FullSkillResult> {
-    const busy = await providerWait(skill, input, this.providers, this.guests());
+    const busy = await providerWait(skill, input, this.limits.providers, this.guests());
     if (busy) throw busy;
-    const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
+    const reservation = await this.limits.charge('anonymous_credits', {
+      keys: this.limits.anonymous.keysFor(guestId, ip),
+      credits: anonymousCost(skill),
+    });
     const meter = createUpstreamMeter(
       `${skill.manifest.appId}.${skill.manifest.id}`,
-      this.providers,
+      this.limits.providers,
       this.guests(),
     );
     try {
       return await runInline(skill, input, { anonymous: true, meter });
     } catch (err) {
-      if (meter.total() === 0 && notTheGuests(err)) await this.credits.refund(reservation);
+      if (meter.total() === 0 && notTheGuests(err))
+        await this.limits.refund('anonymous_credits', reservation);
       throw err;
     }
   }

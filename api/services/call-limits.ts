@@ -14,8 +14,8 @@
  * is given back after the run ({@link CallLimits.release}). So the counters end up counting
  * exactly the requests sent, as the upstream meter of the workflow path does.
  */
-import type { OwnerProviderShare } from '../../activities/owner-provider-share.js';
-import type { LimitCounter, ProviderLimits } from '../../activities/provider-limits.js';
+import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
+import type { LimitCounter, ProviderLimits } from '../../lib/limits/provider-limits.js';
 import type { ProviderUse, UpstreamMeter } from '../../activities/registry/types.js';
 import { createDecisionTally } from '../../activities/upstream-meter.js';
 import type { SkillflowError } from '../../lib/errors/skillflow-error.js';

@@ -1,14 +1,13 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { PrincipalCache } from '../../lib/key-cache.js';
-import type { TierRateLimits } from '../../lib/limits/tier-limits.js';
+import { createLimits, type Limits } from '../../lib/limits/index.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
-import { OwnerQuotas, ownerLimitsFromConfig } from './owner-quotas.js';
 import { RunsService } from './runs.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
@@ -23,7 +22,6 @@ export interface Services {
   skillCalls: SkillCallsService;
   teams: TeamsService;
   usage: UsageService;
-  quotas: OwnerQuotas;
   keys: KeysService;
   chats: ChatsService;
   embeds: EmbedsService;
@@ -32,29 +30,29 @@ export interface Services {
   usageRecords: UsageRecords;
 }
 
-/** What the app shares with its services: the key cache and the tier limits. */
-export interface AppLimits {
+/** What the app shares with its services: the key cache and the limits. */
+export interface AppShared {
   principals?: PrincipalCache;
-  tier?: TierRateLimits;
+  /** Every limit (lib/limits/index.ts); `deps.limits`, else built from `deps`, when unset. */
+  limits?: Limits;
 }
 
-/** `limits.principals`: the key cache revocation must reach; `limits.tier`: charged with skill calls. */
-export function createServices(deps: ApiDeps, limits: AppLimits = {}): Services {
+/** `shared.principals`: the key cache revocation must reach; `shared.limits`: charged by skill calls. */
+export function createServices(deps: ApiDeps, shared: AppShared = {}): Services {
+  const limits = shared.limits ?? deps.limits ?? createLimits(deps);
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store, (err) =>
     deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
   );
   const teams = new TeamsService(deps.store);
-  const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config));
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
-    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas, limits.tier),
+    skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, limits),
     teams,
     usage: new UsageService(usage, teams),
-    quotas,
-    keys: new KeysService(deps.store, limits.principals),
+    keys: new KeysService(deps.store, shared.principals),
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),

@@ -21,16 +21,14 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { createOwnerProviderShare, type OwnerProviderShare } from '../../activities/owner-provider-share.js';
-import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
 import { requestItems } from '../../activities/registry/request-items.js';
 import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
 import { providerUsesOf } from '../../activities/upstream-meter.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
-import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
-import { CallQueue } from '../../lib/store/owners/skill-call-queue.js';
+import type { Limits } from '../../lib/limits/index.js';
+import type { RateLimitHeaders } from '../../lib/limits/tier-limits.js';
 import type { Store } from '../../lib/store/db.js';
 import { createPendingEmbed } from '../../lib/store/owners/embeds.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
@@ -40,7 +38,6 @@ import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
 import { CallLimits, type PrepaidMeter } from './call-limits.js';
 import { runInline, type RunnableSkill } from './inline-skill.js';
-import type { OwnerQuotas } from './owner-quotas.js';
 
 export type CallOutcome =
   | { kind: 'completed'; callId: string; result: FullSkillResult }
@@ -70,23 +67,17 @@ function limitBeforeSending(err: unknown, sent: number): number | undefined {
 }
 
 export class SkillCallsService {
-  private readonly providers: ProviderLimits;
-  private readonly queue: CallQueue;
-  private readonly share: OwnerProviderShare;
   private readonly limits: CallLimits;
 
+  /** `all`: the process's limits (lib/limits/index.ts); the call's own are charged through {@link CallLimits}. */
   constructor(
     private readonly temporal: TemporalClient,
     private readonly config: Config,
     private readonly store: Store,
     private readonly usage: UsageRecords,
-    private readonly quotas: OwnerQuotas,
-    tier?: TierRateLimits,
+    private readonly all: Limits,
   ) {
-    this.providers = createProviderLimits(config, store);
-    this.share = createOwnerProviderShare(config, store);
-    this.limits = new CallLimits(store, this.providers, this.share, tier);
-    this.queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
+    this.limits = new CallLimits(store, all.providers, all.ownerShare, all.tier);
   }
 
   /** Runs (or queues) one call whose input the HTTP edge has validated. */
@@ -96,8 +87,8 @@ export class SkillCallsService {
       // The workflow's activity charges the providers as it sends; here only the tier is
       // charged and the providers are read, to start it at their reset when one is used up.
       const { waitMs } = await this.limits.reserve(principal, ref, [], opts.tierHeaders);
-      const busy = await providerWait(skill, input, this.providers, {
-        share: this.share,
+      const busy = await providerWait(skill, input, this.all.providers, {
+        share: this.all.ownerShare,
         ownerId: principal.ownerId,
       });
       return this.startTask(principal, skill, input, opts, Math.max(waitMs, busy?.retryAfterMs ?? 0));
@@ -149,11 +140,11 @@ export class SkillCallsService {
     opts: CallOptions,
     delayMs: number,
   ): Promise<CallOutcome> {
-    await this.quotas.checkSkillCall(principal.ownerId);
+    await this.all.charge('owner_quota', { ownerId: principal.ownerId, quota: 'queued_tasks' });
     const ref = refOf(skill);
     const taskId = `task_${randomUUID()}`;
     if (delayMs > 0) {
-      await this.queue.enqueue({
+      await this.all.charge('queued_call', {
         taskId,
         keyId: principal.keyId,
         ownerId: principal.ownerId,

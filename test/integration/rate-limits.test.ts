@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OwnerProviderShare } from '../../activities/owner-provider-share.js';
-import { ProviderLimits, parseProviderRules } from '../../activities/provider-limits.js';
+import { createLimits } from '../../lib/limits/index.js';
+import { ProviderLimits, parseProviderRules } from '../../lib/limits/provider-limits.js';
 import { createKey } from '../../lib/keys.js';
 import { startWorker } from '../../worker/index.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
@@ -25,7 +25,8 @@ describe('per-tier rate limits and provider limits on the authenticated routes',
       taskQueue: h.taskQueue,
       keyring: TEST_KEYRING,
       registry: h.api.deps.registry,
-      providerLimits: new ProviderLimits(parseProviderRules('sim=1/3'), h.api.deps.store),
+      // The provider limits only (no owner shares), built as the API builds them.
+      limits: { providers: createLimits(h.api.deps).providers },
     });
     ({ token: freeToken } = await createKey(h.api.deps.store, {
       name: 'free',
@@ -244,15 +245,13 @@ describe('fair use of a provider between owners', () => {
       worker: false,
       config: { PROVIDER_RATE_LIMITS: 'sim=4/3', OWNER_PROVIDER_SHARE_PERCENT: 50 },
     });
-    const store = h.api.deps.store;
     h.worker = await startWorker({
       address: h.env.address,
       namespace: 'default',
       taskQueue: h.taskQueue,
       keyring: TEST_KEYRING,
       registry: h.api.deps.registry,
-      providerLimits: new ProviderLimits(parseProviderRules('sim=4/3'), store),
-      ownerShare: new OwnerProviderShare(parseProviderRules('sim=4/3'), 50, store),
+      limits: createLimits(h.api.deps),
     });
   });
   afterAll(async () => {

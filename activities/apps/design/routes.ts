@@ -7,7 +7,6 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MemoryIpLimit } from '../../../lib/limits/memory-ip-limit.js';
 import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
 import { IconSvgService } from './icon-svgs.js';
 import { ICON_PART } from './upstream/index.js';
@@ -49,11 +48,10 @@ export const designRoutes: AppRoutes = { plugin: (ctx) => iconRoutes(ctx) };
 
 /** The icon SVG route; it needs only these parts of the context. */
 export const iconRoutes =
-  (ctx: Pick<AppRouteContext, 'config' | 'clientKey' | 'errorResponses'>): FastifyPluginAsyncZod =>
+  (ctx: Pick<AppRouteContext, 'config' | 'clientKey' | 'errorResponses' | 'limits'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new IconSvgService(ctx.config);
-    const limit = new MemoryIpLimit(ctx.config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
-    app.addHook('onRequest', async (req) => limit.consume(ctx.clientKey(req)));
+    app.addHook('onRequest', async (req) => ctx.limits.charge('icon_svg_ip', ctx.clientKey(req)));
     app.get(
       ICON_SVG_PATH,
       {

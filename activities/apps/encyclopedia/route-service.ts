@@ -4,13 +4,11 @@
  * Retry-After), and one usage record per request: one credit when the upstream was asked,
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
-import { hkdfSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../../../lib/config.js';
-import type { Keyring } from '../../../lib/crypto/keyring.js';
 import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
 import type { Principal } from '../../../lib/keys.js';
-import { KeyedRateLimit } from '../../../lib/limits/keyed-rate-limit.js';
-import type { Store } from '../../../lib/store/db.js';
+import type { Limits } from '../../../lib/limits/index.js';
 import type { UsageRecords } from '../../../lib/store/owners/usage-records.js';
 import type { ArticleSummary, SearchResult } from './upstream/articles.js';
 import type { ProxiedImage } from './upstream/image-proxy.js';
@@ -24,37 +22,20 @@ export interface RouteCaller {
 
 export class EncyclopediaRoutes {
   readonly lookups: EncyclopediaService;
-  private readonly perKey: KeyedRateLimit;
-  private readonly perIp: KeyedRateLimit;
 
+  /** `limits`: the API's (lib/limits/index.ts), which holds the per-key and per-address limits. */
   constructor(
     config: Config,
-    store: Store,
-    keyring: Keyring,
+    private readonly limits: Pick<Limits, 'charge'>,
     private readonly usage: UsageRecords,
   ) {
     this.lookups = encyclopediaFor(config);
-    const hashKey = new Uint8Array(
-      hkdfSync('sha256', keyring.keys.get(keyring.activeKeyId)!, '', 'skillflow encyclopedia limits', 32),
-    );
-    this.perKey = new KeyedRateLimit(
-      store,
-      'encyclopedia per key',
-      config.ENCYCLOPEDIA_KEY_PER_MINUTE,
-      hashKey,
-    );
-    this.perIp = new KeyedRateLimit(
-      store,
-      'encyclopedia per address',
-      config.ENCYCLOPEDIA_IP_PER_MINUTE,
-      hashKey,
-    );
   }
 
   /** Counts one request against the caller's key (when authenticated) and address. */
   async limit(ipKey: string, principal?: Principal): Promise<void> {
-    if (principal) await this.perKey.consume(principal.keyId);
-    await this.perIp.consume(ipKey);
+    if (principal) await this.limits.charge('encyclopedia_key', principal.keyId);
+    await this.limits.charge('encyclopedia_ip', ipKey);
   }
 
   async search(

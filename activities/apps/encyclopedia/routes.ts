@@ -34,7 +34,7 @@ const cached = z.boolean().describe('True when the cache answered (no credit cha
 /** The encyclopedia's routes, with the OpenAPI tag they use. */
 export const encyclopediaRoutes: AppRoutes = {
   tags: [{ name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' }],
-  plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.config, ctx.store, ctx.keyring, ctx.usage)),
+  plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.config, ctx.limits, ctx.usage)),
 };
 
 const routes =

@@ -3,7 +3,7 @@
  * proxy (its log), the 429 handling, per-lookup retries and the merge rule.
  */
 import { describe, expect, it } from 'vitest';
-import { parseProviderRules, ProviderLimits } from '../../../../provider-limits.js';
+import { parseProviderRules, ProviderLimits } from '../../../../../lib/limits/provider-limits.js';
 import { createUpstreamMeter } from '../../../../upstream-meter.js';
 import {
   call,

@@ -4,7 +4,7 @@
  * within the attempt budget.
  */
 import { describe, expect, it } from 'vitest';
-import { ProviderLimits, parseProviderRules } from '../../../../provider-limits.js';
+import { ProviderLimits, parseProviderRules } from '../../../../../lib/limits/provider-limits.js';
 import { createUpstreamMeter } from '../../../../upstream-meter.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../lib/store/db.js';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { openStore, type Store } from '../store/db.js';
+import { SkillflowError } from '../errors/skillflow-error.js';
 import { OwnerProviderShare } from './owner-provider-share.js';
 
 const rules = [

@@ -10,10 +10,11 @@
  * each schedule runs at most one at a time (overlap SKIP), so they are bounded by the schedule cap.
  */
 import type { Plan } from '../../definitions/index.js';
-import type { Config } from '../../lib/config.js';
-import { errors, type OwnerLimitName } from '../../lib/errors/errors.js';
-import type { TemporalClient } from '../../lib/temporal/client.js';
-import type { DefinitionsService, StoredDefinition } from './definitions.js';
+import type { Config } from '../config.js';
+import { errors, type OwnerLimitName } from '../errors/errors.js';
+import type { Store } from '../store/db.js';
+import { countDefinitions, type StoredDefinition } from '../store/owners/definitions.js';
+import type { TemporalClient } from '../temporal/client.js';
 
 /** The caps, from OWNER_MAX_* (README configuration table). */
 export interface OwnerLimits {
@@ -42,7 +43,7 @@ function literal(value: string): string {
 export class OwnerQuotas {
   constructor(
     private readonly temporal: TemporalClient,
-    private readonly definitions: DefinitionsService,
+    private readonly store: Store,
     readonly limits: OwnerLimits,
   ) {}
 
@@ -53,10 +54,10 @@ export class OwnerQuotas {
 
   /** Before a save: a new definition counts against `definitions`, a new schedule against `schedules`. */
   async checkSave(ownerId: string, plan: Plan, current?: StoredDefinition): Promise<void> {
-    if (!current && (await this.definitions.count(ownerId)) >= this.limits.definitions)
+    if (!current && (await countDefinitions(this.store, ownerId)) >= this.limits.definitions)
       throw reached('definitions', this.limits.definitions);
     const addsSchedule = plan.trigger.type === 'schedule' && current?.triggerType !== 'schedule';
-    if (addsSchedule && (await this.definitions.count(ownerId, 'schedule')) >= this.limits.schedules)
+    if (addsSchedule && (await countDefinitions(this.store, ownerId, 'schedule')) >= this.limits.schedules)
       throw reached('schedules', this.limits.schedules);
   }
 

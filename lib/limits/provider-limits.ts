@@ -1,7 +1,7 @@
 /**
  * Our own limits on upstream providers (tracked per provider, skill and model). A
  * counter per (provider, skill, model) is charged one point per request actually sent to that
- * provider (see upstream-meter.ts): a domain search with no relevance criteria charges only the
+ * provider (activities/upstream-meter.ts): a domain search with no relevance criteria charges only the
  * shop, once per lookup or stream page it opens. Providers without their own rule share the `*`
  * rule's numbers, each with its own counters.
  *
@@ -14,12 +14,17 @@
  * in-memory otherwise.
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../lib/config.js';
-import { errors } from '../lib/errors/errors.js';
-import type { SkillflowError } from '../lib/errors/skillflow-error.js';
-import { isRejection, storeLimiter, type CounterCharge } from '../lib/store/owners/rate-limits.js';
-import type { Store } from '../lib/store/db.js';
-import type { ProviderUse } from './registry/types.js';
+import type { Config } from '../config.js';
+import { errors } from '../errors/errors.js';
+import type { SkillflowError } from '../errors/skillflow-error.js';
+import { isRejection, storeLimiter, type CounterCharge } from '../store/owners/rate-limits.js';
+import type { Store } from '../store/db.js';
+
+/** One provider a call will use, with the model for model providers. */
+export interface ProviderUse {
+  provider: string;
+  model?: string | undefined;
+}
 
 /** A limit's counter for a one-statement charge, its limit, and the error once it is over. */
 export interface LimitCounter {

@@ -10,11 +10,11 @@
  * anonymous route it is a 429 at once. Store-backed when given the platform store.
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../lib/config.js';
-import { errors } from '../lib/errors/errors.js';
-import type { SkillflowError } from '../lib/errors/skillflow-error.js';
-import { isRejection, storeLimiter } from '../lib/store/owners/rate-limits.js';
-import type { Store } from '../lib/store/db.js';
+import type { Config } from '../config.js';
+import { errors } from '../errors/errors.js';
+import type { SkillflowError } from '../errors/skillflow-error.js';
+import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
+import type { Store } from '../store/db.js';
 import { parseProviderRules, type LimitCounter, type ProviderRule } from './provider-limits.js';
 
 /** The owner id guests are counted under. */
