@@ -177,7 +177,7 @@ export function createLimits(deps: LimitsDeps): Limits {
     provider: ({ provider, skill, model }) => providers.charge(provider, skill, model),
     owner_share: ({ ownerId, providers: used, points }) => ownerShare.acquire(ownerId, used, points ?? 1),
     anonymous_credits: ({ keys, credits }) => anonymous.reserve(keys, credits),
-    owner_quota: (use) => {
+    owner_quota: async (use) => {
       if (use.quota === 'definitions') return quotas().checkSave(use.ownerId, use.plan, use.current);
       return use.quota === 'running_runs'
         ? quotas().checkRunStart(use.ownerId)
