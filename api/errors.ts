@@ -94,7 +94,7 @@ export function toSkillflowError(err: unknown): SkillflowError {
       return new SkillflowError('PAYLOAD_TOO_LARGE');
   }
   if (fe.statusCode === 400 && (fe.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError)) {
-    return new SkillflowError('INVALID_BODY');
+    return errors.invalidBody();
   }
   if (fe.statusCode === 405) return new SkillflowError('METHOD_NOT_ALLOWED');
   return new SkillflowError('INTERNAL');

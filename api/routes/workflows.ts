@@ -13,7 +13,7 @@ import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../def
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { errors } from '../../lib/errors/errors.js';
-import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
@@ -73,7 +73,7 @@ function definitionSource(req: { body: string; headers: { 'content-type'?: strin
   const value = parsed.value;
   const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
   if (parsed.fatal && format === 'json' && parsed.diagnostics.every((d) => d.code === 'JSON_SYNTAX'))
-    throw new SkillflowError('INVALID_BODY', undefined, { diagnostics: sortDiagnostics(parsed.diagnostics) });
+    throw errors.invalidBody({ diagnostics: sortDiagnostics(parsed.diagnostics) });
   if (!parsed.fatal && !mapping) {
     const message = 'must be a definition (a JSON object or YAML mapping)';
     throw errors.invalidRequest('body', [{ path: '', message }]);
@@ -330,7 +330,7 @@ function parseRunBody(body: string | undefined): Record<string, unknown> {
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new SkillflowError('INVALID_BODY');
+    throw errors.invalidBody();
   }
   return parseOrThrow(RunBody, parsed).inputs;
 }

@@ -178,6 +178,40 @@ describe('errors: other factories', () => {
     expect([errors.conflict('Retry.').status, errors.unauthenticated().status]).toEqual([409, 401]);
   });
 
+  it('invalidBody, unsafeContent, serviceUnavailable', () => {
+    expect(toEnvelope(errors.invalidBody({ diagnostics: [] }))).toEqual({
+      error: {
+        code: 'INVALID_BODY',
+        message: 'The request body is not valid JSON or YAML.',
+        details: { diagnostics: [] },
+      },
+    });
+    expect(
+      toEnvelope(
+        errors.unsafeContent({
+          provider: 'power',
+          message: 'The schematic could not be made safe to show.',
+          details: { reason: 'script' },
+        }),
+      ),
+    ).toEqual({
+      error: {
+        code: 'UNSAFE_CONTENT',
+        message: 'The schematic could not be made safe to show.',
+        details: { provider: 'power', reason: 'script' },
+      },
+    });
+    const off = errors.serviceUnavailable('The encyclopedia is not configured (ENCYCLOPEDIA_URL).', {
+      provider: 'encyclopedia',
+    });
+    expect([off.code, off.status, off.message, off.details]).toEqual([
+      'SERVICE_UNAVAILABLE',
+      503,
+      'The encyclopedia is not configured (ENCYCLOPEDIA_URL).',
+      { provider: 'encyclopedia' },
+    ]);
+  });
+
   it('upstreamUnavailable and upstreamMalformed name the provider first', () => {
     expect(
       toEnvelope(

@@ -120,6 +120,10 @@ export const errors = {
     );
   },
 
+  /** 400 INVALID_BODY: the body does not parse (`details.diagnostics` when the parser names where). */
+  invalidBody: (details?: ErrorDetails): SkillflowError =>
+    new SkillflowError('INVALID_BODY', undefined, details),
+
   /** 404 NOT_FOUND: `message` names what is missing (`No task with this id.`), never the id. */
   notFound: (message?: string, details?: ErrorDetails): SkillflowError =>
     new SkillflowError('NOT_FOUND', message, details),
@@ -151,6 +155,14 @@ export const errors = {
     new SkillflowError('UPSTREAM_MALFORMED', `The ${opts.upstream} sent an answer that does not parse.`, {
       provider: opts.provider,
     }),
+
+  /** UNSAFE_CONTENT: upstream content that could not be made safe to serve; `provider` first. */
+  unsafeContent: (opts: { provider: string; message: string; details?: ErrorDetails }): SkillflowError =>
+    new SkillflowError('UNSAFE_CONTENT', opts.message, { provider: opts.provider, ...opts.details }),
+
+  /** SERVICE_UNAVAILABLE: a part of the platform is not configured (`message` names its variable). */
+  serviceUnavailable: (message: string, details?: ErrorDetails): SkillflowError =>
+    new SkillflowError('SERVICE_UNAVAILABLE', message, details),
 
   /** DEADLINE_EXCEEDED: an upstream (or the call) did not answer in time. */
   deadlineExceeded: (message?: string, details?: ErrorDetails): SkillflowError =>

@@ -53,8 +53,9 @@ export class IconSvgService {
       clean = sanitizeSvg(raw);
     } catch (err) {
       if (!(err instanceof UnsafeSvgError)) throw err;
-      throw new SkillflowError('UNSAFE_CONTENT', 'The icon could not be made safe, so it is not served.', {
+      throw errors.unsafeContent({
         provider: 'icons',
+        message: 'The icon could not be made safe, so it is not served.',
       });
     }
     const served = {

@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
 import type { Config } from '../../../../lib/config.js';
 import { errors } from '../../../../lib/errors/errors.js';
-import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { recordCacheLookup } from '../../../../lib/metrics/upstream.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../../../lib/sanitize/svg.js';
 import type { Store } from '../../../../lib/store/db.js';
@@ -132,9 +131,10 @@ export function createPowerService(
         svg = sanitizeSvg(raw);
       } catch (err) {
         if (!(err instanceof UnsafeSvgError)) throw err;
-        throw new SkillflowError('UNSAFE_CONTENT', 'The schematic could not be made safe to show.', {
+        throw errors.unsafeContent({
           provider: 'power',
-          reason: err.reason,
+          message: 'The schematic could not be made safe to show.',
+          details: { reason: err.reason },
         });
       }
       return {

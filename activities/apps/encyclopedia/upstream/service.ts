@@ -12,6 +12,7 @@ import type { Config } from '../../../../lib/config.js';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
 import { recordCacheLookup } from '../../../../lib/metrics/upstream.js';
 import type { EncyclopediaLanguage } from '../../../../lib/encyclopedia/languages.js';
+import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import type { ResolveHost } from '../../../../lib/net/webhook.js';
 import { toSafePlainText } from '../../../../lib/text/safe-plain-text.js';
@@ -111,13 +112,9 @@ export class EncyclopediaService {
 
   private upstream(): EncyclopediaClient {
     if (this.client) return this.client;
-    throw new SkillflowError(
-      'SERVICE_UNAVAILABLE',
-      'The encyclopedia is not configured (ENCYCLOPEDIA_URL).',
-      {
-        provider: 'encyclopedia',
-      },
-    );
+    throw errors.serviceUnavailable('The encyclopedia is not configured (ENCYCLOPEDIA_URL).', {
+      provider: 'encyclopedia',
+    });
   }
 
   /** Ordered title metadata, best match first, disambiguation pages marked. */

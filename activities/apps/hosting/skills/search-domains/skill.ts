@@ -5,7 +5,7 @@
  * one shop client (its lazy proxy agent is closed afterwards) and one limiter of 2 slots.
  */
 import { errors } from '../../../../../lib/errors/errors.js';
-import { SkillflowError, invalidParameter } from '../../../../../lib/errors/skillflow-error.js';
+import { invalidParameter } from '../../../../../lib/errors/skillflow-error.js';
 import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { createShopClient } from '../../upstream/index.js';
 import type { SkillDeadlines } from '../../../../policy.js';
@@ -107,13 +107,9 @@ export function createSearchDomainsSkill(
       ]);
     }
     if (!config.SHOP_URL) {
-      throw new SkillflowError(
-        'SERVICE_UNAVAILABLE',
-        'Domain search is not configured: no shop URL (SHOP_URL).',
-        {
-          skill: 'hosting.search_domains',
-        },
-      );
+      throw errors.serviceUnavailable('Domain search is not configured: no shop URL (SHOP_URL).', {
+        skill: 'hosting.search_domains',
+      });
     }
     const shop = createShopClient({
       shopUrl: config.SHOP_URL,
