@@ -1,6 +1,6 @@
 /**
  * Encyclopedia lookups with the spec's protections: the language
- * allow-list, the outbound guard (guard.ts), and a bounded TTL cache of public results keyed by
+ * allow-list, the outbound guard (lib/limits/outbound-guard.ts), and a bounded TTL cache of public results keyed by
  * language and the normalised title or query. The cache is in memory only; its keys and the
  * query text are never logged or stored. Each lookup says whether it was served from the cache
  * (a cache hit costs no credit).
@@ -18,7 +18,7 @@ import type { ResolveHost } from '../../../../lib/net/webhook.js';
 import { toSafePlainText } from '../../../../lib/text/safe-plain-text.js';
 import { referenceOf, type ArticleMatch, type ArticleSummary, type SearchResult } from './articles.js';
 import { createEncyclopediaClient, titlePath, type EncyclopediaClient } from './client.js';
-import { OutboundGuard } from './guard.js';
+import { OutboundGuard } from '../../../../lib/limits/outbound-guard.js';
 import { fetchImage, isAllowedImageUrl, type ProxiedImage } from './image-proxy.js';
 import type { PagePropsWire, SummaryWire } from './wire.js';
 
@@ -101,6 +101,8 @@ export class EncyclopediaService {
     private readonly resolve?: ResolveHost,
   ) {
     this.guard = new OutboundGuard({
+      upstream: 'The encyclopedia',
+      provider: 'encyclopedia',
       outboundPerMinute: config.ENCYCLOPEDIA_OUTBOUND_PER_MINUTE,
       maxConcurrency: config.ENCYCLOPEDIA_MAX_CONCURRENCY,
     });

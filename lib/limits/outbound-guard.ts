@@ -1,19 +1,25 @@
 /**
- * What every outbound encyclopedia request passes first, shared by the routes, the skills and reference resolution of one process:
+ * What every outbound request to one upstream passes first, shared by every caller of one
+ * process (the encyclopedia's routes, skills and reference resolution use one):
  * - an upstream cool-down: after the upstream's 429, nothing is sent until its Retry-After
  *   has passed; callers get UPSTREAM_RATE_LIMITED with the remaining wait at once;
- * - the shared outbound budget (ENCYCLOPEDIA_OUTBOUND_PER_MINUTE requests per minute across
- *   every caller); used up, the answer is BUDGET_EXHAUSTED with Retry-After, never a fallback;
- * - bounded concurrency (ENCYCLOPEDIA_MAX_CONCURRENCY requests in flight; the rest wait).
+ * - the shared outbound budget (`outboundPerMinute` requests per minute across every caller);
+ *   used up, the answer is BUDGET_EXHAUSTED with Retry-After, never a fallback;
+ * - bounded concurrency (`maxConcurrency` requests in flight; the rest wait).
+ * All three are kept in this process's memory: each replica and worker has its own.
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { errors } from '../../../../lib/errors/errors.js';
-import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
-import { isRejection } from '../../../../lib/store/owners/rate-limits.js';
+import { errors } from '../errors/errors.js';
+import { SkillflowError } from '../errors/skillflow-error.js';
+import { isRejection } from '../store/owners/rate-limits.js';
 
 export const BUDGET_WINDOW_SECONDS = 60;
 
 export interface GuardOptions {
+  /** The upstream as messages name it (`The encyclopedia`). */
+  upstream: string;
+  /** Its provider id (`details.provider`). */
+  provider: string;
   outboundPerMinute: number;
   maxConcurrency: number;
   now?: () => number;
@@ -62,21 +68,17 @@ export class OutboundGuard {
   private checkCoolDown(): void {
     const wait = this.coolDownUntil - this.now();
     if (wait <= 0) return;
-    throw errors.upstreamSlowDown({
-      upstream: 'The encyclopedia',
-      provider: 'encyclopedia',
-      retryAfterMs: wait,
-    });
+    const { upstream, provider } = this.options;
+    throw errors.upstreamSlowDown({ upstream, provider, retryAfterMs: wait });
   }
 
   private async charge(): Promise<void> {
-    if (this.options.outboundPerMinute <= 0)
-      throw budgetError(this.options.outboundPerMinute, BUDGET_WINDOW_SECONDS * 1000);
+    if (this.options.outboundPerMinute <= 0) throw budgetError(this.options, BUDGET_WINDOW_SECONDS * 1000);
     try {
       await this.budget?.consume('outbound', 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
-      throw budgetError(this.options.outboundPerMinute, err.msBeforeNext);
+      throw budgetError(this.options, err.msBeforeNext);
     }
   }
 
@@ -110,10 +112,11 @@ export class OutboundGuard {
   }
 }
 
-function budgetError(perMinute: number, msBeforeNext: number): SkillflowError {
+function budgetError(opts: GuardOptions, msBeforeNext: number): SkillflowError {
+  const perMinute = opts.outboundPerMinute;
   return errors.budgetExhausted({
-    rule: `The encyclopedia's outbound budget of ${perMinute} requests per minute is used up`,
-    provider: 'encyclopedia',
+    rule: `${opts.upstream}'s outbound budget of ${perMinute} requests per minute is used up`,
+    provider: opts.provider,
     details: { limit: perMinute, window_seconds: BUDGET_WINDOW_SECONDS },
     retryAfterMs: msBeforeNext,
   });
