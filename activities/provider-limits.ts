@@ -14,7 +14,7 @@
  * in-memory otherwise.
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../lib/config.js';
+import type { LimitsConfig } from '../lib/config.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import { isRejection, storeLimiter, type CounterCharge } from '../lib/store/owners/rate-limits.js';
 import type { Store } from '../lib/store/db.js';
@@ -153,6 +153,6 @@ export function providerLimitError(
 }
 
 /** Provider limits from PROVIDER_RATE_LIMITS, on the store when one is given. */
-export function createProviderLimits(config: Config, store?: Store): ProviderLimits {
+export function createProviderLimits(config: LimitsConfig, store?: Store): ProviderLimits {
   return new ProviderLimits(parseProviderRules(config.PROVIDER_RATE_LIMITS), store);
 }

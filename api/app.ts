@@ -52,7 +52,7 @@ export type App = FastifyInstance;
 export async function buildApp(deps: ApiDeps): Promise<App> {
   // Widened to Fastify's logger type so the app keeps Fastify's default generics.
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'api' });
-  const { HTTP_REQUEST_TIMEOUT_MS: requestTimeout, TRUST_PROXY } = deps.config;
+  const { HTTP_REQUEST_TIMEOUT_MS: requestTimeout, TRUST_PROXY } = deps.config.api;
   const app = Fastify({
     loggerInstance: logger,
     logController: new RoutePatternLogController(),
@@ -61,7 +61,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     requestTimeout,
     http: {
       // Node refuses a headers timeout longer than the request timeout.
-      headersTimeout: Math.min(deps.config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
+      headersTimeout: Math.min(deps.config.api.HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
       requestTimeout,
       // How often Node looks for connections past those timeouts (its default is 30 s).
       connectionsCheckingInterval: 1000,
@@ -91,7 +91,9 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
         description:
           'Run app skills, start workflows and poll long-running work by task_id. Errors are `{ error: { code, message, details } }`.',
       },
-      servers: [{ url: deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}` }],
+      servers: [
+        { url: deps.config.api.PUBLIC_URL ?? `http://${deps.config.api.HOST}:${deps.config.api.PORT}` },
+      ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key token' } },
       },
@@ -113,11 +115,11 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
-  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.API_KEY_CACHE_TTL_MS });
+  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.api.API_KEY_CACHE_TTL_MS });
   app.decorate('principals', principals);
   // Applied by `authenticate` on every authenticated route (X-RateLimit-* headers, 429), and by
   // skill calls together with their provider limits (api/services/call-limits.ts).
-  const tier = new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config));
+  const tier = new TierRateLimits(deps.store, tierLimitsFromConfig(deps.config.limits));
   app.decorate('tierRateLimits', tier);
   const services = createServices(deps, { principals, tier });
   // Usage records of inline calls are written in batches: write what is left before closing.
@@ -132,7 +134,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   );
   app.decorate(
     'ipRateLimit',
-    new IpRateLimit(deps.store, deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
+    new IpRateLimit(deps.store, deps.config.limits.PUBLIC_RATE_LIMIT_PER_MINUTE, new Uint8Array(ipHashKey)),
   );
   // Every limiter above (and the worker's provider limits) counts in `rate_limits`: sweep old windows.
   const sweep = setInterval(() => void clearExpiredCounters(deps.store).catch(() => undefined), 10 * 60_000);

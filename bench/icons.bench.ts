@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { offlineIndex } from '../activities/apps/design/upstream/index.js';
 import { searchOffline } from '../activities/apps/design/upstream/offline.js';
 import { iconRoutes } from '../activities/apps/design/routes.js';
+import { designConfig } from '../activities/apps/design/config.js';
 import { registerErrorHandling } from '../api/errors.js';
 import { trackAllowedMethods } from '../api/allowed-methods.js';
 import { clientKey } from '../api/client-limits.js';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, trackAllowedMethods(app));
-  await app.register(iconRoutes({ config, clientKey, errorResponses }));
+  await app.register(iconRoutes({ config: designConfig(config), clientKey, errorResponses }));
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const warm = await request(`${base}/v1/apps/design/icons/upstream/mdi/home.svg`);
   const bytes = await warm.body.text();

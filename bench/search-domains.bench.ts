@@ -13,6 +13,7 @@ import { startShopSimulator } from '../simulators/shop/server.js';
 import type { SearchDiagnostics } from '../activities/apps/hosting/skills/search-domains/search-domains.js';
 import { POLICY_PROFILES } from '../activities/policy.js';
 import { createSearchDomainsSkill } from '../activities/apps/hosting/skills/search-domains/skill.js';
+import { hostingConfig } from '../activities/apps/hosting/config.js';
 import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/apps/hosting/skills/search-domains/operation-limiter.js';
 import { createUpstreamMeter } from '../activities/upstream-meter.js';
 
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     let last: SearchDiagnostics | undefined;
     const skill = createSearchDomainsSkill(
       {
-        config: loadConfig({ SHOP_URL: sim.url }),
+        config: hostingConfig(loadConfig({ SHOP_URL: sim.url })),
         logger: createLogger('silent'),
         secrets: staticSecrets({}),
       },

@@ -48,7 +48,11 @@ const bare = await Worker.create({
   }),
   activities: {
     ...createActivities(h.api.deps.registry),
-    ...platformActivities(h.api.deps.store, TEST_KEYRING, webhookPolicy(h.api.deps.config, TEST_RESOLVE)),
+    ...platformActivities(
+      h.api.deps.store,
+      TEST_KEYRING,
+      webhookPolicy(h.api.deps.config.security, TEST_RESOLVE),
+    ),
   },
   dataConverter: dataConverterFor(TEST_KEYRING),
 });

@@ -24,16 +24,16 @@ export interface Platform {
 }
 
 export async function bootPlatform(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Platform> {
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.process.LOG_LEVEL);
   installTemporalRuntime(logger);
   // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
   observeUpstreams(upstreamOrigins(config));
-  const keyring = loadKeyring(config.SKILLFLOW_ENCRYPTION_KEY, config.dataDir);
+  const keyring = loadKeyring(config.security.SKILLFLOW_ENCRYPTION_KEY, config.process.dataDir);
   logger.info({ keyId: keyring.activeKeyId, origin: keyring.origin }, 'payload encryption key loaded');
-  const secrets = createSecretStore(config.SECRETS_DIR, env);
+  const secrets = createSecretStore(config.security.SECRETS_DIR, env);
   const store = await openStore({
-    databaseUrl: config.DATABASE_URL,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+    databaseUrl: config.store.DATABASE_URL,
+    pgliteDir: path.join(config.process.dataDir, 'pglite'),
     // The code only: a driver message may name hosts or users.
     onPoolError: (err) =>
       logger.error({ errName: err.name, errCode: (err as { code?: string }).code }, 'store connection lost'),

@@ -13,9 +13,12 @@ import type { SkillManifest } from './manifest.js';
 
 export type { AppManifest, SkillManifest } from './manifest.js';
 
-/** Everything a skill may need from the platform. No user, chat or embed context. */
-export interface Platform {
-  config: Config;
+/**
+ * Everything a skill may need from the platform. No user, chat or embed context. `config` is
+ * the slice its app selected (`defineApp({ config })`); the registry is given the whole one.
+ */
+export interface Platform<C = Config> {
+  config: C;
   logger: Logger;
   secrets: SecretStore;
   /** The platform store, for skills that cache public data in it; absent in some tests. */

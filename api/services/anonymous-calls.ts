@@ -60,9 +60,9 @@ export class AnonymousCallsService {
     const secret = configured
       ? Buffer.from(configured, 'utf8')
       : subkey(deps.keyring, deps.keyring.hashKeyId, 'guest-hash');
-    this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config), secret);
-    this.providers = createProviderLimits(deps.config, deps.store);
-    this.guestShare = createOwnerProviderShare(deps.config, deps.store);
+    this.credits = new AnonymousCredits(deps.store, allowancesFromConfig(deps.config.limits), secret);
+    this.providers = createProviderLimits(deps.config.limits, deps.store);
+    this.guestShare = createOwnerProviderShare(deps.config.limits, deps.store);
   }
 
   /** Guests together are one owner of the provider shares (fair use between tenants). */

@@ -46,10 +46,10 @@ export function createServices(deps: ApiDeps, limits: AppLimits = {}): Services 
     deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
   );
   const teams = new TeamsService(deps.store);
-  const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config));
+  const quotas = new OwnerQuotas(deps.temporal, definitions, ownerLimitsFromConfig(deps.config.limits));
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
-    tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
+    tasks: new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage),
     skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, quotas, limits.tier),
     teams,
     usage: new UsageService(usage, teams),

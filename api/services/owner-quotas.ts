@@ -10,7 +10,7 @@
  * each schedule runs at most one at a time (overlap SKIP), so they are bounded by the schedule cap.
  */
 import type { Plan } from '../../definitions/index.js';
-import type { Config } from '../../lib/config.js';
+import type { LimitsConfig } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import type { DefinitionsService, StoredDefinition } from './definitions.js';
@@ -23,7 +23,7 @@ export interface OwnerLimits {
   queuedTasks: number;
 }
 
-export function ownerLimitsFromConfig(c: Config): OwnerLimits {
+export function ownerLimitsFromConfig(c: LimitsConfig): OwnerLimits {
   return {
     definitions: c.OWNER_MAX_DEFINITIONS,
     schedules: c.OWNER_MAX_SCHEDULES,

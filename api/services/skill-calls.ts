@@ -83,10 +83,10 @@ export class SkillCallsService {
     private readonly quotas: OwnerQuotas,
     tier?: TierRateLimits,
   ) {
-    this.providers = createProviderLimits(config, store);
-    this.share = createOwnerProviderShare(config, store);
+    this.providers = createProviderLimits(config.limits, store);
+    this.share = createOwnerProviderShare(config.limits, store);
     this.limits = new CallLimits(store, this.providers, this.share, tier);
-    this.queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
+    this.queue = new CallQueue(store, config.limits.QUEUE_MAX_PER_KEY);
   }
 
   /** Runs (or queues) one call whose input the HTTP edge has validated. */
@@ -173,7 +173,7 @@ export class SkillCallsService {
       ownerId: principal.ownerId,
     };
     await this.temporal.client.workflow.start('runSkillCall', {
-      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
       args: [args],
       ...(delayMs > 0 ? { startDelay: delayMs } : {}),

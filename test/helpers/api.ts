@@ -4,7 +4,7 @@ import { buildApp, type App } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import type { AppDefinition } from '../../activities/registry/define.js';
 import { loadRegistry } from '../../activities/registry/registry.js';
-import { loadConfig, type Config } from '../../lib/config.js';
+import { loadConfig, withValues, type RawConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
@@ -26,15 +26,16 @@ export async function buildTestApi(
     /** The catalogue to serve; the fixture apps by default. */
     apps?: readonly AppDefinition[];
     secrets?: SecretStore;
-    config?: Partial<Config>;
+    /** Variables to set, as parsed values. */
+    config?: Partial<RawConfig>;
     /** A PostgreSQL store instead of an in-memory PGlite one. */
     databaseUrl?: string;
   },
 ): Promise<TestApi> {
-  const config = {
-    ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }),
-    ...opts.config,
-  };
+  const config = withValues(
+    loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }),
+    opts.config ?? {},
+  );
   const logger = createLogger('silent');
   const secrets = opts.secrets ?? staticSecrets({});
   const store = await openStore(

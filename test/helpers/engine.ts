@@ -6,7 +6,8 @@ import { platformActivities } from '../../activities/platform/index.js';
 import { decideStepDeps } from '../../activities/decision/index.js';
 import { referenceResolver } from '../../activities/apps/encyclopedia/upstream/references.js';
 import { encyclopediaFor } from '../../activities/apps/encyclopedia/upstream/service.js';
-import type { Config } from '../../lib/config.js';
+import { encyclopediaConfig } from '../../activities/apps/encyclopedia/config.js';
+import type { RawConfig } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import type { SecretStore } from '../../lib/secrets.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
@@ -51,7 +52,7 @@ export interface EngineHarness {
 export async function startEngine(
   opts: {
     worker?: boolean;
-    config?: Partial<Config>;
+    config?: Partial<RawConfig>;
     /** The catalogue to serve; the fixture apps by default. */
     apps?: readonly AppDefinition[];
     secrets?: SecretStore;
@@ -90,8 +91,8 @@ export async function startEngine(
         extraActivities: platformActivities(
           api.deps.store,
           TEST_KEYRING,
-          webhookPolicy(api.deps.config, TEST_RESOLVE),
-          referenceResolver(encyclopediaFor(api.deps.config)),
+          webhookPolicy(api.deps.config.security, TEST_RESOLVE),
+          referenceResolver(encyclopediaFor(encyclopediaConfig(api.deps.config))),
           decideStepDeps(api.deps.config, api.deps.secrets, api.deps.store),
         ),
         usage: new UsageRecords(api.deps.store),

@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MemoryIpLimit } from '../../../lib/limits/memory-ip-limit.js';
 import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
+import type { DesignAppConfig } from './config.js';
 import { IconSvgService } from './icon-svgs.js';
 import { ICON_PART } from './upstream/index.js';
 
@@ -45,11 +46,13 @@ const IconQuery = z.object({
 });
 
 /** The design app's routes: the sanitised icon SVG. */
-export const designRoutes: AppRoutes = { plugin: (ctx) => iconRoutes(ctx) };
+export const designRoutes: AppRoutes<DesignAppConfig> = { plugin: (ctx) => iconRoutes(ctx) };
 
 /** The icon SVG route; it needs only these parts of the context. */
 export const iconRoutes =
-  (ctx: Pick<AppRouteContext, 'config' | 'clientKey' | 'errorResponses'>): FastifyPluginAsyncZod =>
+  (
+    ctx: Pick<AppRouteContext<DesignAppConfig>, 'config' | 'clientKey' | 'errorResponses'>,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new IconSvgService(ctx.config);
     const limit = new MemoryIpLimit(ctx.config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');

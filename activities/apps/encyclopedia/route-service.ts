@@ -5,7 +5,7 @@
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { hkdfSync, randomUUID } from 'node:crypto';
-import type { Config } from '../../../lib/config.js';
+import type { EncyclopediaAppConfig } from './config.js';
 import type { Keyring } from '../../../lib/crypto/keyring.js';
 import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
 import type { Principal } from '../../../lib/keys.js';
@@ -28,7 +28,7 @@ export class EncyclopediaRoutes {
   private readonly perIp: KeyedRateLimit;
 
   constructor(
-    config: Config,
+    config: EncyclopediaAppConfig,
     store: Store,
     keyring: Keyring,
     private readonly usage: UsageRecords,

@@ -7,6 +7,7 @@ import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loadConfig } from '../../../../../lib/config.js';
+import { hostingConfig } from '../../config.js';
 import { staticSecrets } from '../../../../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../../../../simulators/decision/server.js';
 import { startProxy, type ProxySimulator } from '../../../../../simulators/proxy/proxy-server.js';
@@ -89,7 +90,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
   let diagnostics: SearchDiagnostics | undefined;
   const skill = createSearchDomainsSkill(
     {
-      config,
+      config: hostingConfig(config),
       logger,
       secrets: staticSecrets({
         proxy_username: PROXY_USER,

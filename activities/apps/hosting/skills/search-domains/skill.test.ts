@@ -57,7 +57,7 @@ describe('registration', () => {
       },
       anonymousAccess: 'inline',
       providers: ['shop', 'decision'],
-      models: [config.DECISION_MODEL],
+      models: [config.decision.DECISION_MODEL],
       policy: 'upstream-search',
       primaryFields: ['query'],
     });
