@@ -5,25 +5,17 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { platformActivities } from '../activities/platform/index.js';
-import { decideStepDeps } from '../activities/decision/index.js';
-import { createOwnerProviderShare } from '../activities/owner-provider-share.js';
-import { webhookPolicy } from '../lib/net/webhook.js';
-import { createProviderLimits } from '../activities/provider-limits.js';
-import { buildApp } from '../api/app.js';
-import { createServices } from '../api/services/index.js';
-import { ensureDevKey } from '../lib/dev-key.js';
-import { bootPlatform } from './boot.js';
+import { startApi } from '../api/main.js';
 import { ConfigError, loadConfig, withValues, type Config } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
+import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { connectTemporal } from '../lib/temporal/client.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
+import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { createPlatform } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
-import { referenceResolver } from '../activities/apps/encyclopedia/upstream/references.js';
-import { encyclopediaFor } from '../activities/apps/encyclopedia/upstream/service.js';
-import { encyclopediaConfig } from '../activities/apps/encyclopedia/config.js';
 import { startWorker } from '../worker/index.js';
-import { UsageRecords } from '../lib/store/owners/usage-records.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -106,54 +98,26 @@ async function main(): Promise<void> {
     started.push({ name: 'simulators', stop: () => sims.close() });
     config = withValues(config, { ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) });
 
-    const platform = await bootPlatform(config);
-    started.push({ name: 'platform store', stop: () => platform.store.close() });
+    const logger = createLogger(config.process.LOG_LEVEL);
+    installTemporalRuntime(logger);
+    // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
+    observeUpstreams(upstreamOrigins(config));
+    const platform = await createPlatform(config, { logger });
+    started.push({ name: 'platform store', stop: () => platform.close() });
     for (const line of sims.banner) platform.logger.warn(line);
 
     const temporal = await connectTemporal(address, config.temporal.TEMPORAL_NAMESPACE, platform.keyring);
     started.push({ name: 'temporal client', stop: () => temporal.close() });
 
     if (config.process.RUN_WORKER) {
-      const worker = await startWorker({
-        address,
-        namespace: config.temporal.TEMPORAL_NAMESPACE,
-        taskQueue: config.temporal.TEMPORAL_TASK_QUEUE,
-        keyring: platform.keyring,
-        registry: platform.registry,
-        extraActivities: platformActivities(
-          platform.store,
-          platform.keyring,
-          webhookPolicy(config.security),
-          referenceResolver(encyclopediaFor(encyclopediaConfig(config))),
-          decideStepDeps(config, platform.secrets, platform.store),
-        ),
-        providerLimits: createProviderLimits(config.limits, platform.store),
-        ownerShare: createOwnerProviderShare(config.limits, platform.store),
-        usage: new UsageRecords(platform.store),
-        maxCachedWorkflows: config.temporal.WORKER_MAX_CACHED_WORKFLOWS,
-      });
+      const worker = await startWorker(platform, { address });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
     let devKey: string | undefined;
     if (config.process.RUN_API) {
-      const deps = { ...platform, config, temporal };
-      const app = await buildApp(deps);
-      await app.listen({ host: config.api.HOST, port: config.api.PORT });
-      started.push({ name: 'api', stop: () => app.close() });
-      if (config.process.NODE_ENV !== 'production')
-        devKey = await ensureDevKey(
-          platform.store,
-          config.process.dataDir,
-          config.process.DEFINITIONS_OWNER_ID,
-        );
-      const { loaded, failed } = await createServices(deps).engine.loadFolder(
-        path.resolve(config.process.rootDir, config.process.DEFINITIONS_DIR),
-        config.process.DEFINITIONS_OWNER_ID,
-      );
-      platform.logger.info(
-        { loaded: loaded.length, failed },
-        'workflow definitions loaded from DEFINITIONS_DIR',
-      );
+      const api = await startApi(platform, temporal);
+      started.push({ name: 'api', stop: () => api.app.close() });
+      devKey = api.devKey;
     }
     process.stdout.write(
       [
