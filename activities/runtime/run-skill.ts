@@ -61,7 +61,7 @@ export interface RunContext {
 }
 
 /** The deadline of one in-process run: the one-attempt limit of the skill's policy profile. */
-export function policyDeadlineMs(skill: SkillToRun): number {
+export function policyDeadlineMs(skill: Pick<SkillToRun, 'policy'>): number {
   return skill.policy.activity.startToCloseTimeout;
 }
 
