@@ -19,7 +19,7 @@ import {
   saveChatMessage,
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
-import { toApplicationFailure } from '../boundary.js';
+import { toApplicationFailure } from '../runtime/boundary.js';
 import type { ReferenceResolver } from '../apps/encyclopedia/upstream/references.js';
 import { POLICY_PROFILES } from '../policy.js';
 

@@ -31,7 +31,7 @@ export interface ProviderUse {
   model?: string | undefined;
 }
 
-/** Counts and limits one call's upstream requests (activities/upstream-meter.ts). */
+/** Counts and limits one call's upstream requests (activities/runtime/upstream-meter.ts). */
 export interface UpstreamMeter {
   /**
    * Called right before one request to `provider` (`model` for model providers) is sent.
@@ -60,7 +60,7 @@ export interface SkillContext {
    * Retry-After; an upstream 429 ends it at once.
    */
   anonymous: boolean;
-  /** Every upstream request is charged here right before it is sent (upstream-meter.ts). */
+  /** Every upstream request is charged here right before it is sent (activities/runtime/upstream-meter.ts). */
   meter: UpstreamMeter;
 }
 

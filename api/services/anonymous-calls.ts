@@ -12,8 +12,14 @@ import {
   type OwnerProviderShare,
 } from '../../activities/owner-provider-share.js';
 import { createProviderLimits, type ProviderLimits } from '../../activities/provider-limits.js';
-import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
-import { createUpstreamMeter } from '../../activities/upstream-meter.js';
+import { providerWait } from '../../activities/runtime/provider-uses.js';
+import {
+  policyDeadlineMs,
+  runSkill,
+  type FullSkillResult,
+  type RunnableSkill,
+} from '../../activities/runtime/run-skill.js';
+import { createUpstreamMeter } from '../../activities/runtime/upstream-meter.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import {
   allowancesFromConfig,
@@ -21,7 +27,6 @@ import {
   type LimitReason,
 } from '../../lib/limits/anonymous-credits.js';
 import type { ApiDeps } from '../deps.js';
-import { runInline, type RunnableSkill } from './inline-skill.js';
 
 type Skill = RunnableSkill;
 
@@ -137,21 +142,28 @@ export class AnonymousCallsService {
 
   /**
    * Checks the provider limits (a used-up one is a 429 at once, never a wait), reserves the
-   * credits, and runs the skill in-process with an upstream meter (api/services/inline-skill.ts). The reservation is refunded
-   * only when the call sent nothing upstream and the failure was not the guest's doing: a guest
-   * cannot get free calls by making the upstream fail, nor by sending bad requests.
+   * credits, and runs the skill in-process under its policy deadline with an upstream meter
+   * (activities/runtime/run-skill.ts). The reservation is refunded only when the call sent
+   * nothing upstream and the failure was not the guest's doing: a guest cannot get free calls
+   * by making the upstream fail, nor by sending bad requests.
    */
   async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<FullSkillResult> {
     const busy = await providerWait(skill, input, this.providers, this.guests());
     if (busy) throw busy;
     const reservation = await this.credits.reserve(this.credits.keysFor(guestId, ip), anonymousCost(skill));
-    const meter = createUpstreamMeter(
-      `${skill.manifest.appId}.${skill.manifest.id}`,
-      this.providers,
-      this.guests(),
-    );
+    const meter = createUpstreamMeter({
+      skill: `${skill.manifest.appId}.${skill.manifest.id}`,
+      limits: this.providers,
+      share: this.guests(),
+    });
     try {
-      return await runInline(skill, input, { anonymous: true, meter });
+      return await runSkill(skill, input, {
+        view: 'full',
+        meter,
+        anonymous: true,
+        deadlineMs: policyDeadlineMs(skill),
+        validated: true,
+      });
     } catch (err) {
       if (meter.total() === 0 && notTheGuests(err)) await this.credits.refund(reservation);
       throw err;
