@@ -10,9 +10,7 @@
  */
 import path from 'node:path';
 import { APPS } from '../activities/apps/index.js';
-import { encyclopediaConfig } from '../activities/apps/encyclopedia/config.js';
-import { referenceResolver } from '../activities/apps/encyclopedia/upstream/references.js';
-import { encyclopediaFor } from '../activities/apps/encyclopedia/upstream/service.js';
+import { encyclopediaReferences } from '../activities/apps/encyclopedia/index.js';
 import { decideStepDeps } from '../activities/decision/index.js';
 import { createActivities, type ActivityFn } from '../activities/index.js';
 import { createOwnerProviderShare } from '../activities/owner-provider-share.js';
@@ -98,7 +96,7 @@ function workerActivities(parts: Omit<Platform, 'activities' | 'close'>): Record
       store,
       keyring,
       webhookPolicy(config.security, parts.resolveHost),
-      referenceResolver(encyclopediaFor(encyclopediaConfig(config))),
+      encyclopediaReferences(config).resolve,
       decideStepDeps(config, secrets, store),
     ),
   };

@@ -6,14 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, withValues } from '../../lib/config.js';
-import { encyclopediaConfig } from '../apps/encyclopedia/config.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import {
   startEncyclopediaSimulator,
   type EncyclopediaSimulator,
 } from '../../simulators/encyclopedia/server.js';
-import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
+import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
 import { decide, type DecideStepDeps, type DecideStepInput } from './decide-step.js';
 import { createDecisionService, type DecisionUsage } from './service.js';
 
@@ -45,7 +44,7 @@ beforeAll(async () => {
       secrets: staticSecrets({ decision_api_key: KEY }),
       timeoutMs: 2_000,
     }),
-    encyclopedia: encyclopediaFor(encyclopediaConfig(config)),
+    encyclopedia: encyclopediaReferences(config).summaries,
     recordUsage: (run, u) => {
       recorded.push([run.ownerId, run.taskId, u]);
       return Promise.resolve();

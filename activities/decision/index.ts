@@ -8,8 +8,7 @@ import type { SecretStore } from '../../lib/secrets.js';
 import type { Store } from '../../lib/store/db.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { POLICY_PROFILES } from '../policy.js';
-import { encyclopediaConfig } from '../apps/encyclopedia/config.js';
-import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
+import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
 import type { DecideStepDeps } from './decide-step.js';
 import { createDecisionService } from './service.js';
 
@@ -31,7 +30,7 @@ export function decideStepDeps(config: Config, secrets: SecretStore, store: Stor
           timeoutMs: POLICY_PROFILES.decision.deadlines.decisionTimeoutMs,
         })
       : undefined,
-    encyclopedia: encyclopediaFor(encyclopediaConfig(config)),
+    encyclopedia: encyclopediaReferences(config).summaries,
     recordUsage: async ({ ownerId, taskId }, u) => {
       await usage.recordDecision({
         taskId,

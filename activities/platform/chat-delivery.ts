@@ -20,7 +20,7 @@ import {
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../runtime/boundary.js';
-import type { ReferenceResolver } from '../apps/encyclopedia/upstream/references.js';
+import type { ReferenceResolver } from '../apps/encyclopedia/index.js';
 import { POLICY_PROFILES } from '../policy.js';
 
 export interface ChatMessageInput {
