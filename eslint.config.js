@@ -18,7 +18,8 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
  * neither the activities, the API nor the HTTP framework; activities/ never imports api/ (the API
  * mounts the apps, and hands an app's own routes what they need: activities/registry/routes.ts);
  * routes (api/routes/, and an app's own activities/apps/<app>/routes*.ts) reach the store only
- * through services, which call the table owners in lib/store/owners/.
+ * through services, which call the table owners in lib/store/owners/; only entry modules and tests
+ * build a process with the composition root (platform/).
  * test/layering-lint.test.ts proves these rules fire.
  */
 const layerZones = [
@@ -33,6 +34,12 @@ const layerZones = [
     from: ['./api'],
     message:
       'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.',
+  },
+  {
+    target: ['./lib', './activities', './workflows', './definitions', './api/routes', './api/services'],
+    from: ['./platform'],
+    message:
+      'platform/ is the composition root: only entry modules (api/main.ts, worker/, scripts/) and tests build a process with it; other modules receive their parts.',
   },
   {
     target: ['./api/routes', './activities/apps/*/routes*.ts'],

@@ -5,7 +5,7 @@
 import type { OwnerProviderShare } from '../lib/limits/owner-provider-share.js';
 import type { ProviderLimits } from '../lib/limits/provider-limits.js';
 import type { Registry } from './registry/registry.js';
-import { skillActivity, unavailableSkillActivity } from './skill-activity.js';
+import { skillActivity, unavailableSkillActivity } from './runtime/skill-activity.js';
 import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 
 export type ActivityFn = (...args: never[]) => Promise<unknown>;
@@ -35,4 +35,5 @@ export function createActivities(
   return activities;
 }
 
-export { runSkill, type SkillActivityInput, type FullSkillResult } from './skill-activity.js';
+export { runSkill, type RunContext, type FullSkillResult } from './runtime/run-skill.js';
+export type { SkillActivityInput } from './runtime/skill-activity.js';

@@ -61,7 +61,7 @@ export const POLICY_PROFILES = {
    * Domain search and similar multi-operation upstream searches (40 s per group,
    * fallback included; 15 s upstream idle timeout). Groups run concurrently, so one attempt needs
    * the group deadline plus mapping slack. The skill's own outcomes are final
-   * (activities/skill-activity.ts); the retries are for a lost worker (heartbeat timeout) and a
+   * (activities/runtime/skill-activity.ts); the retries are for a lost worker (heartbeat timeout) and a
    * provider limit that queued the call before it sent.
    */
   'upstream-search': {

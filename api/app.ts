@@ -50,7 +50,7 @@ export type App = FastifyInstance;
 export async function buildApp(deps: ApiDeps): Promise<App> {
   // Widened to Fastify's logger type so the app keeps Fastify's default generics.
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'api' });
-  const { HTTP_REQUEST_TIMEOUT_MS: requestTimeout, TRUST_PROXY } = deps.config;
+  const { HTTP_REQUEST_TIMEOUT_MS: requestTimeout, TRUST_PROXY } = deps.config.api;
   const app = Fastify({
     loggerInstance: logger,
     logController: new RoutePatternLogController(),
@@ -59,7 +59,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     requestTimeout,
     http: {
       // Node refuses a headers timeout longer than the request timeout.
-      headersTimeout: Math.min(deps.config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
+      headersTimeout: Math.min(deps.config.api.HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
       requestTimeout,
       // How often Node looks for connections past those timeouts (its default is 30 s).
       connectionsCheckingInterval: 1000,
@@ -89,7 +89,9 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
         description:
           'Run app skills, start workflows and poll long-running work by task_id. Errors are `{ error: { code, message, details } }`.',
       },
-      servers: [{ url: deps.config.PUBLIC_URL ?? `http://${deps.config.HOST}:${deps.config.PORT}` }],
+      servers: [
+        { url: deps.config.api.PUBLIC_URL ?? `http://${deps.config.api.HOST}:${deps.config.api.PORT}` },
+      ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key token' } },
       },
@@ -111,7 +113,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
-  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.API_KEY_CACHE_TTL_MS });
+  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.api.API_KEY_CACHE_TTL_MS });
   app.decorate('principals', principals);
   // Every limit of the API (lib/limits/index.ts): the tier limit applied by `authenticate` on
   // every authenticated route (X-RateLimit-* headers, 429) and by skill calls together with

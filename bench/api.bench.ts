@@ -8,7 +8,7 @@
  *   the API process, no workflow);
  * - bare: a bare Fastify route on loopback that validates the body and calls the same skill,
  *   without auth or limits;
- * - direct: `runSkill(impl, input, ctx)` in-process, no HTTP.
+ * - direct: `runSkill(skill, input, ctx)` in-process (the API's own runner), no HTTP.
  * Both HTTP sides are called with the same `fetch` request. Prints the ratios api/bare (targets:
  * p50 ≤ 1.3, throughput ≥ 0.5 at 20 concurrent) and api/direct, once with the platform store on
  * PGlite (in-process) and once on a throwaway PostgreSQL server on loopback when its binaries
@@ -19,8 +19,8 @@
  */
 import Fastify from 'fastify';
 import { APPS } from '../activities/apps/index.js';
-import { runSkill } from '../activities/skill-activity.js';
-import { createUpstreamMeter } from '../activities/upstream-meter.js';
+import { policyDeadlineMs, runSkill, type RunContext } from '../activities/runtime/run-skill.js';
+import { createUpstreamMeter } from '../activities/runtime/upstream-meter.js';
 import { createKey } from '../lib/keys.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
@@ -63,20 +63,19 @@ async function benchOn(store: 'pglite' | 'postgres', databaseUrl?: string): Prom
   });
   const skill = h.api.deps.registry.available('hosting', 'search_domains');
   if (!skill) throw new Error('hosting.search_domains is not loaded');
-  const { impl } = skill;
 
-  const ctx = () => ({
-    signal: AbortSignal.timeout(60_000),
-    heartbeat: () => {},
+  const ctx = (): RunContext & { view: 'full' } => ({
+    view: 'full',
     anonymous: false,
-    meter: createUpstreamMeter('hosting.search_domains'),
+    deadlineMs: policyDeadlineMs(skill),
+    meter: createUpstreamMeter({ skill: 'hosting.search_domains' }),
   });
 
   // The baseline: the same skill behind a bare Fastify route, no auth, no limits, no records.
   const bare = Fastify();
   bare.post('/bare/search_domains', async (req) => {
-    const output = await impl.run(impl.input.parse(req.body), ctx());
-    return { ...(output as Record<string, unknown>), previews: impl.previews(output) };
+    const { output, previews } = await runSkill(skill, req.body, ctx());
+    return { ...(output as Record<string, unknown>), previews };
   });
   const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 });
 
@@ -95,7 +94,7 @@ async function benchOn(store: 'pglite' | 'postgres', databaseUrl?: string): Prom
   });
   const viaBare = post(`${bareAddress}/bare/search_domains`, {});
   const direct = async (): Promise<void> => {
-    await runSkill(impl, INPUT, ctx());
+    await runSkill(skill, INPUT, ctx());
   };
 
   const measure = (fn: () => Promise<void>) => measureBench(fn, SEQUENTIAL, CONCURRENT);

@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { offlineIndex } from '../activities/apps/design/upstream/index.js';
 import { searchOffline } from '../activities/apps/design/upstream/offline.js';
 import { iconRoutes } from '../activities/apps/design/routes.js';
+import { designConfig } from '../activities/apps/design/config.js';
 import { registerErrorHandling } from '../api/errors.js';
 import { trackAllowedMethods } from '../api/allowed-methods.js';
 import { clientKey } from '../api/client-limits.js';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   registerErrorHandling(app, trackAllowedMethods(app));
   // The route charges nothing here (ICON_SVG_RATE_LIMIT_PER_MINUTE=0 turns the limit off).
   const limits = { charge: () => Promise.resolve(undefined) } as unknown as Pick<Limits, 'charge'>;
-  await app.register(iconRoutes({ config, clientKey, errorResponses, limits }));
+  await app.register(iconRoutes({ config: designConfig(config), clientKey, errorResponses, limits }));
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const warm = await request(`${base}/v1/apps/design/icons/upstream/mdi/home.svg`);
   const bytes = await warm.body.text();

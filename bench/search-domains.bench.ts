@@ -11,10 +11,12 @@ import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import type { SearchDiagnostics } from '../activities/apps/hosting/skills/search-domains/search-domains.js';
-import { POLICY_PROFILES } from '../activities/policy.js';
+import { POLICY_PROFILES, resolvePolicy } from '../activities/policy.js';
 import { createSearchDomainsSkill } from '../activities/apps/hosting/skills/search-domains/skill.js';
+import { hostingConfig } from '../activities/apps/hosting/config.js';
 import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/apps/hosting/skills/search-domains/operation-limiter.js';
-import { createUpstreamMeter } from '../activities/upstream-meter.js';
+import { runSkill } from '../activities/runtime/run-skill.js';
+import { createUpstreamMeter } from '../activities/runtime/upstream-meter.js';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -52,23 +54,23 @@ async function main(): Promise<void> {
     let last: SearchDiagnostics | undefined;
     const skill = createSearchDomainsSkill(
       {
-        config: loadConfig({ SHOP_URL: sim.url }),
+        config: hostingConfig(loadConfig({ SHOP_URL: sim.url })),
         logger: createLogger('silent'),
         secrets: staticSecrets({}),
       },
       POLICY_PROFILES['upstream-search'].deadlines,
       { onDiagnostics: (d) => (last = d) },
     );
+    const runnable = { policy: resolvePolicy('upstream-search'), impl: skill };
     const ctx = {
-      signal: new AbortController().signal,
-      heartbeat: () => {},
+      view: 'full',
       anonymous: false,
-      meter: createUpstreamMeter('hosting.search_domains'),
-    };
+      meter: createUpstreamMeter({ skill: 'hosting.search_domains' }),
+    } as const;
     for (let run = 0; run < RUNS; run++) {
       sim.reset();
       sim.setFaults([{ type: 'latency', ms: LATENCY_MS }]);
-      await skill.run(skill.input.parse(INPUT), ctx);
+      await runSkill(runnable, INPUT, ctx);
       const d = last!;
       const ops = d.limiter.operations;
       const idealMs = Math.ceil(ops / MAX_IN_FLIGHT_OPERATIONS) * LATENCY_MS;

@@ -10,15 +10,12 @@ import path from 'node:path';
 import { Worker, bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
 import { APPS } from '../activities/apps/index.js';
 import { activityPolicy } from '../activities/policy.js';
-import { platformActivities } from '../activities/platform/index.js';
-import { webhookPolicy } from '../lib/net/webhook.js';
-import { createActivities } from '../activities/index.js';
 import { dataConverterFor } from '../lib/temporal/client.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
-import { TEST_KEYRING, TEST_RESOLVE } from '../test/helpers/fixtures.js';
+import { TEST_KEYRING } from '../test/helpers/fixtures.js';
 import { catalogFromRegistry } from '../activities/registry/catalog.js';
 import { DefinitionsService } from '../api/services/definitions.js';
 import { RunsService } from '../api/services/runs.js';
@@ -46,10 +43,7 @@ const bare = await Worker.create({
     workflowsPath: path.resolve(import.meta.dirname, 'workflows/bare.ts'),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   }),
-  activities: {
-    ...createActivities(h.api.deps.registry),
-    ...platformActivities(h.api.deps.store, TEST_KEYRING, webhookPolicy(h.api.deps.config, TEST_RESOLVE)),
-  },
+  activities: h.api.platform.activities,
   dataConverter: dataConverterFor(TEST_KEYRING),
 });
 const bareDone = bare.run();

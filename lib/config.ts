@@ -191,13 +191,126 @@ export const ConfigSchema = z.object({
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
+type Variable = keyof RawConfig;
 
-/** The parsed configuration, with paths resolved against the project root. */
-export interface Config extends RawConfig {
-  /** Absolute data directory. */
-  dataDir: string;
+/**
+ * Which slice each variable belongs to. Every variable is in exactly one slice (checked by
+ * lib/config.test.ts); a module receives only the slice it needs. A field keeps its variable's
+ * name, so a search for the variable finds every reader.
+ */
+export const CONFIG_SLICES = {
+  process: [
+    'NODE_ENV',
+    'LOG_LEVEL',
+    'DATA_DIR',
+    'RUN_API',
+    'RUN_WORKER',
+    'START_SIMULATORS',
+    'DEFINITIONS_DIR',
+    'DEFINITIONS_OWNER_ID',
+  ],
+  api: [
+    'HOST',
+    'PORT',
+    'PUBLIC_URL',
+    'TRUST_PROXY',
+    'HTTP_REQUEST_TIMEOUT_MS',
+    'HTTP_HEADERS_TIMEOUT_MS',
+    'CODEC_CORS_ORIGINS',
+    'API_KEY_CACHE_TTL_MS',
+  ],
+  temporal: [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'TEMPORAL_TASK_QUEUE',
+    'TEMPORAL_UI_URL',
+    'TEMPORAL_CLI_PATH',
+    'TEMPORAL_DEV_PORT',
+    'TEMPORAL_UI_PORT',
+    'WORKER_MAX_CACHED_WORKFLOWS',
+  ],
+  store: ['DATABASE_URL'],
+  security: ['SKILLFLOW_ENCRYPTION_KEY', 'SECRETS_DIR', 'WEBHOOK_ALLOW_LOOPBACK'],
+  limits: [
+    'RATE_LIMIT_FREE_PER_MINUTE',
+    'RATE_LIMIT_STANDARD_PER_MINUTE',
+    'RATE_LIMIT_PRO_PER_MINUTE',
+    'PUBLIC_RATE_LIMIT_PER_MINUTE',
+    'PROVIDER_RATE_LIMITS',
+    'ANONYMOUS_IDENTITY_DAILY_CREDITS',
+    'ANONYMOUS_IDENTITY_WEEKLY_CREDITS',
+    'ANONYMOUS_IDENTITY_MONTHLY_CREDITS',
+    'ANONYMOUS_IP_DAILY_CREDITS',
+    'ANONYMOUS_IP_WEEKLY_CREDITS',
+    'ANONYMOUS_IP_MONTHLY_CREDITS',
+    'ANONYMOUS_POOL_DAILY_CREDITS',
+    'ANONYMOUS_POOL_WEEKLY_CREDITS',
+    'ANONYMOUS_POOL_MONTHLY_CREDITS',
+    'OWNER_MAX_DEFINITIONS',
+    'OWNER_MAX_SCHEDULES',
+    'OWNER_MAX_RUNNING_RUNS',
+    'OWNER_MAX_QUEUED_TASKS',
+    'OWNER_PROVIDER_SHARE_PERCENT',
+    'QUEUE_MAX_PER_KEY',
+  ],
+  decision: ['DECISION_URL', 'DECISION_API_KEY', 'DECISION_MODEL'],
+  hosting: ['SHOP_URL', 'PROXY_URL'],
+  design: ['ICON_URL', 'ICON_SVG_RATE_LIMIT_PER_MINUTE', 'ICON_SVG_CACHE_BYTES'],
+  encyclopedia: [
+    'ENCYCLOPEDIA_URL',
+    'ENCYCLOPEDIA_USER_AGENT',
+    'ENCYCLOPEDIA_IMAGE_HOSTS',
+    'ENCYCLOPEDIA_IMAGE_MAX_BYTES',
+    'ENCYCLOPEDIA_TIMEOUT_MS',
+    'ENCYCLOPEDIA_KEY_PER_MINUTE',
+    'ENCYCLOPEDIA_IP_PER_MINUTE',
+    'ENCYCLOPEDIA_OUTBOUND_PER_MINUTE',
+    'ENCYCLOPEDIA_MAX_CONCURRENCY',
+    'ENCYCLOPEDIA_CACHE_ENTRIES',
+    'ENCYCLOPEDIA_CACHE_TTL_SECONDS',
+  ],
+  electronics: ['POWER_URL', 'POWER_PRODUCT_ORIGIN', 'POWER_CACHE_TTL_SECONDS', 'POWER_SIM_LATENCY_MS'],
+} as const satisfies Record<string, readonly Variable[]>;
+
+type Slices = typeof CONFIG_SLICES;
+type SliceOf<K extends keyof Slices> = Pick<RawConfig, Slices[K][number]>;
+
+/** The platform's own slices (the apps' slices are under {@link Config.apps}). */
+export type ProcessConfig = SliceOf<'process'> & {
   /** Absolute project root. */
   rootDir: string;
+  /** Absolute data directory (DATA_DIR resolved against the project root). */
+  dataDir: string;
+};
+export type ApiConfig = SliceOf<'api'>;
+export type TemporalConfig = SliceOf<'temporal'>;
+export type StoreConfig = SliceOf<'store'> & { dataDir: string };
+export type SecurityConfig = SliceOf<'security'> & { dataDir: string };
+export type LimitsConfig = SliceOf<'limits'>;
+export type DecisionConfig = SliceOf<'decision'>;
+export type HostingConfig = SliceOf<'hosting'>;
+export type DesignConfig = SliceOf<'design'>;
+export type EncyclopediaConfig = SliceOf<'encyclopedia'>;
+export type ElectronicsConfig = SliceOf<'electronics'>;
+
+/** The variables of the catalogue's apps, one slice per app id. */
+export interface AppsConfig {
+  hosting: HostingConfig;
+  design: DesignConfig;
+  encyclopedia: EncyclopediaConfig;
+  electronics: ElectronicsConfig;
+}
+
+/** The parsed configuration in typed slices; pass each module only the slice it needs. */
+export interface Config {
+  process: ProcessConfig;
+  api: ApiConfig;
+  temporal: TemporalConfig;
+  store: StoreConfig;
+  security: SecurityConfig;
+  limits: LimitsConfig;
+  decision: DecisionConfig;
+  apps: AppsConfig;
 }
 
 /** Thrown at boot for a bad variable; the message names each offending variable. */
@@ -224,8 +337,61 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = PROJE
       })),
     );
   }
-  const raw = { ...parsed.data, ...productionRules(parsed.data, known) };
-  return { ...raw, rootDir, dataDir: path.resolve(rootDir, raw.DATA_DIR) };
+  return sliceConfig({ ...parsed.data, ...productionRules(parsed.data, known) }, rootDir);
+}
+
+function pick<K extends keyof Slices>(raw: RawConfig, slice: K): SliceOf<K> {
+  const out: Record<string, unknown> = {};
+  for (const variable of CONFIG_SLICES[slice]) out[variable] = raw[variable];
+  return out as SliceOf<K>;
+}
+
+/** Cuts parsed values into the slices. */
+export function sliceConfig(raw: RawConfig, rootDir = PROJECT_ROOT): Config {
+  const dataDir = path.resolve(rootDir, raw.DATA_DIR);
+  return {
+    process: { ...pick(raw, 'process'), rootDir, dataDir },
+    api: pick(raw, 'api'),
+    temporal: pick(raw, 'temporal'),
+    store: { ...pick(raw, 'store'), dataDir },
+    security: { ...pick(raw, 'security'), dataDir },
+    limits: pick(raw, 'limits'),
+    decision: pick(raw, 'decision'),
+    apps: {
+      hosting: pick(raw, 'hosting'),
+      design: pick(raw, 'design'),
+      encyclopedia: pick(raw, 'encyclopedia'),
+      electronics: pick(raw, 'electronics'),
+    },
+  };
+}
+
+/** The flat variables of a sliced configuration (the inverse of {@link sliceConfig}). */
+export function flattenConfig(config: Config): RawConfig {
+  const { rootDir: _root, dataDir: _data, ...processVars } = config.process;
+  const { dataDir: _store, ...storeVars } = config.store;
+  const { dataDir: _security, ...securityVars } = config.security;
+  return {
+    ...processVars,
+    ...config.api,
+    ...config.temporal,
+    ...storeVars,
+    ...securityVars,
+    ...config.limits,
+    ...config.decision,
+    ...config.apps.hosting,
+    ...config.apps.design,
+    ...config.apps.encyclopedia,
+    ...config.apps.electronics,
+  };
+}
+
+/**
+ * The configuration with some variables replaced by already-parsed values (the simulators'
+ * URLs at `npm start`, overrides in tests); each value lands in its variable's slice.
+ */
+export function withValues(config: Config, values: Partial<RawConfig>): Config {
+  return sliceConfig({ ...flattenConfig(config), ...values }, config.process.rootDir);
 }
 
 /**

@@ -11,8 +11,8 @@ import { openStore } from '../lib/store/db.js';
 try {
   const config = loadConfig();
   const store = await openStore({
-    databaseUrl: config.DATABASE_URL,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+    databaseUrl: config.store.DATABASE_URL,
+    pgliteDir: path.join(config.process.dataDir, 'pglite'),
   });
   try {
     const key = await createKey(store, { name: 'operator', scopes: ['admin'], ownerId: 'operator' });

@@ -5,23 +5,17 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { platformActivities } from '../activities/platform/index.js';
-import { decideStepDeps } from '../activities/decision/index.js';
-import { webhookPolicy } from '../lib/net/webhook.js';
-import { buildApp } from '../api/app.js';
-import { createServices } from '../api/services/index.js';
-import { ensureDevKey } from '../lib/dev-key.js';
-import { bootPlatform } from './boot.js';
-import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { startApi } from '../api/main.js';
+import { ConfigError, loadConfig, withValues, type Config } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
+import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { connectTemporal } from '../lib/temporal/client.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
+import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { createPlatform } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
-import { referenceResolver } from '../activities/apps/encyclopedia/upstream/references.js';
-import { encyclopediaFor } from '../activities/apps/encyclopedia/upstream/service.js';
 import { startWorker } from '../worker/index.js';
-import { UsageRecords } from '../lib/store/owners/usage-records.js';
-import { createLimits } from '../lib/limits/index.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -36,7 +30,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  if ((!config.RUN_API || !config.RUN_WORKER) && (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS)) {
+  if (
+    (!config.process.RUN_API || !config.process.RUN_WORKER) &&
+    (!config.store.DATABASE_URL || !config.temporal.TEMPORAL_ADDRESS)
+  ) {
     // Split processes must share a store and a server: the embedded PGlite and dev server
     // belong to one process.
     process.stderr.write(
@@ -73,23 +70,23 @@ async function main(): Promise<void> {
   }
 
   try {
-    const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-    let address = config.TEMPORAL_ADDRESS;
-    let uiUrl = config.TEMPORAL_UI_URL;
+    const apiBase = `http://${config.api.HOST === '0.0.0.0' ? '127.0.0.1' : config.api.HOST}:${config.api.PORT}`;
+    let address = config.temporal.TEMPORAL_ADDRESS;
+    let uiUrl = config.temporal.TEMPORAL_UI_URL;
     if (!address) {
       const cli = await provisionTemporalCli({
-        rootDir: config.rootDir,
-        cliPathFromEnv: config.TEMPORAL_CLI_PATH,
+        rootDir: config.process.rootDir,
+        cliPathFromEnv: config.temporal.TEMPORAL_CLI_PATH,
         pathEnv: process.env.PATH,
         log: (m) => process.stderr.write(`skillflow: ${m}\n`),
       });
       process.stderr.write(`skillflow: starting the Temporal dev server (${cli.source}: ${cli.path})…\n`);
       const server = await startDevServer({
         cliPath: cli.path,
-        dataDir: config.dataDir,
-        port: config.TEMPORAL_DEV_PORT,
-        uiPort: config.TEMPORAL_UI_PORT,
-        namespace: config.TEMPORAL_NAMESPACE,
+        dataDir: config.process.dataDir,
+        port: config.temporal.TEMPORAL_DEV_PORT,
+        uiPort: config.temporal.TEMPORAL_UI_PORT,
+        namespace: config.temporal.TEMPORAL_NAMESPACE,
         codecEndpoint: `${apiBase}/codec`,
       });
       started.push({ name: 'temporal dev server', stop: () => server.stop() });
@@ -99,62 +96,37 @@ async function main(): Promise<void> {
 
     const sims = await startDevSimulators(config);
     started.push({ name: 'simulators', stop: () => sims.close() });
-    config = { ...config, ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) };
+    config = withValues(config, { ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) });
 
-    const platform = await bootPlatform(config);
-    started.push({ name: 'platform store', stop: () => platform.store.close() });
+    const logger = createLogger(config.process.LOG_LEVEL);
+    installTemporalRuntime(logger);
+    // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
+    observeUpstreams(upstreamOrigins(config));
+    const platform = await createPlatform(config, { logger });
+    started.push({ name: 'platform store', stop: () => platform.close() });
     for (const line of sims.banner) platform.logger.warn(line);
 
-    const temporal = await connectTemporal(address, config.TEMPORAL_NAMESPACE, platform.keyring);
+    const temporal = await connectTemporal(address, config.temporal.TEMPORAL_NAMESPACE, platform.keyring);
     started.push({ name: 'temporal client', stop: () => temporal.close() });
-    // Built once: the worker and the API of this process share every limiter.
-    const limits = createLimits({ ...platform, config, temporal });
 
-    if (config.RUN_WORKER) {
-      const worker = await startWorker({
-        address,
-        namespace: config.TEMPORAL_NAMESPACE,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        keyring: platform.keyring,
-        registry: platform.registry,
-        extraActivities: platformActivities(
-          platform.store,
-          platform.keyring,
-          webhookPolicy(config),
-          referenceResolver(encyclopediaFor(config)),
-          decideStepDeps(config, platform.secrets, platform.store),
-        ),
-        limits,
-        usage: new UsageRecords(platform.store),
-        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
-      });
+    if (config.process.RUN_WORKER) {
+      const worker = await startWorker(platform, { address });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
     let devKey: string | undefined;
-    if (config.RUN_API) {
-      const deps = { ...platform, config, temporal, limits };
-      const app = await buildApp(deps);
-      await app.listen({ host: config.HOST, port: config.PORT });
-      started.push({ name: 'api', stop: () => app.close() });
-      if (config.NODE_ENV !== 'production')
-        devKey = await ensureDevKey(platform.store, config.dataDir, config.DEFINITIONS_OWNER_ID);
-      const { loaded, failed } = await createServices(deps).engine.loadFolder(
-        path.resolve(config.rootDir, config.DEFINITIONS_DIR),
-        config.DEFINITIONS_OWNER_ID,
-      );
-      platform.logger.info(
-        { loaded: loaded.length, failed },
-        'workflow definitions loaded from DEFINITIONS_DIR',
-      );
+    if (config.process.RUN_API) {
+      const api = await startApi(platform, temporal);
+      started.push({ name: 'api', stop: () => api.app.close() });
+      devKey = api.devKey;
     }
     process.stdout.write(
       [
         '',
         'skillflow is running:',
-        ...(config.RUN_API
+        ...(config.process.RUN_API
           ? [
               `  Workspace     ${apiBase}/${
-                existsSync(path.join(config.rootDir, 'web/dist/index.html'))
+                existsSync(path.join(config.process.rootDir, 'web/dist/index.html'))
                   ? '  (web workspace; sign in with the API key below)'
                   : '  (not built: run npm run web:build, then restart)'
               }`,
@@ -164,8 +136,8 @@ async function main(): Promise<void> {
         `  OpenAPI docs  ${apiBase}/v1/docs  (document: ${apiBase}/v1/openapi.json)`,
         `  Health        ${apiBase}/v1/health`,
         `  Temporal UI   ${uiUrl ?? '(external server: set TEMPORAL_UI_URL)'}`,
-        `  Temporal      ${address} (namespace ${config.TEMPORAL_NAMESPACE})`,
-        `  Data          ${config.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.dataDir}`,
+        `  Temporal      ${address} (namespace ${config.temporal.TEMPORAL_NAMESPACE})`,
+        `  Data          ${config.store.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.process.dataDir}`,
         ...(devKey ? [`  API key       ${devKey} (development admin key; the CLI uses it by default)`] : []),
         'Press Ctrl-C to stop.',
         '',

@@ -10,10 +10,10 @@ import { openStore } from '../lib/store/db.js';
 import { reencryptStore } from '../lib/store/reencrypt.js';
 
 const config = loadConfig();
-const keyring = loadKeyring(config.SKILLFLOW_ENCRYPTION_KEY, config.dataDir);
+const keyring = loadKeyring(config.security.SKILLFLOW_ENCRYPTION_KEY, config.process.dataDir);
 const store = await openStore({
-  databaseUrl: config.DATABASE_URL,
-  pgliteDir: path.join(config.dataDir, 'pglite'),
+  databaseUrl: config.store.DATABASE_URL,
+  pgliteDir: path.join(config.process.dataDir, 'pglite'),
 });
 try {
   const report = await reencryptStore(store, keyring);

@@ -3,7 +3,7 @@
  * START_SIMULATORS is off. Returns the URLs to merge into the config and a loud banner, since
  * answers from a simulator are not real availability or prices.
  */
-import type { Config } from '../lib/config.js';
+import type { Config, RawConfig } from '../lib/config.js';
 import { startDecisionSimulator } from './decision/server.js';
 import { startEncyclopediaSimulator } from './encyclopedia/server.js';
 import { startPowerSimulator } from './power/server.js';
@@ -12,7 +12,7 @@ import { startShopSimulator } from './shop/server.js';
 /** Config overrides pointing at started simulators. */
 export type SimulatorUrls = Partial<
   Pick<
-    Config,
+    RawConfig,
     | 'SHOP_URL'
     | 'DECISION_URL'
     | 'DECISION_API_KEY'
@@ -40,9 +40,10 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
     for (const c of closers.reverse()) await c();
   };
   // Never in production, whatever the config says (lib/config.ts refuses it too).
-  if (!config.START_SIMULATORS || config.NODE_ENV === 'production') return { urls, banner, close };
+  if (!config.process.START_SIMULATORS || config.process.NODE_ENV === 'production')
+    return { urls, banner, close };
   try {
-    if (!config.SHOP_URL) {
+    if (!config.apps.hosting.SHOP_URL) {
       const shop = await startShopSimulator();
       closers.push(() => shop.close());
       urls.SHOP_URL = shop.url;
@@ -50,8 +51,8 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
         `SHOP_URL is unset: domain search uses the SHOP SIMULATOR at ${shop.url} (not real availability or prices).`,
       );
     }
-    if (!config.DECISION_URL) {
-      const key = config.DECISION_API_KEY ?? DEV_DECISION_KEY;
+    if (!config.decision.DECISION_URL) {
+      const key = config.decision.DECISION_API_KEY ?? DEV_DECISION_KEY;
       const decision = await startDecisionSimulator({ apiKey: key });
       closers.push(() => decision.close());
       urls.DECISION_URL = decision.url;
@@ -60,7 +61,7 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
         `DECISION_URL is unset: relevance decisions use the DECISION SIMULATOR at ${decision.url} (word overlap, not a model).`,
       );
     }
-    if (!config.ENCYCLOPEDIA_URL) {
+    if (!config.apps.encyclopedia.ENCYCLOPEDIA_URL) {
       const encyclopedia = await startEncyclopediaSimulator();
       closers.push(() => encyclopedia.close());
       urls.ENCYCLOPEDIA_URL = encyclopedia.urlTemplate;
@@ -69,15 +70,15 @@ export async function startDevSimulators(config: Config): Promise<DevSimulators>
         `ENCYCLOPEDIA_URL is unset: the encyclopedia uses the ENCYCLOPEDIA SIMULATOR at ${encyclopedia.url} (a few dozen fixture articles).`,
       );
     }
-    if (!config.POWER_URL) {
-      const power = await startPowerSimulator({ latencyMs: config.POWER_SIM_LATENCY_MS });
+    if (!config.apps.electronics.POWER_URL) {
+      const power = await startPowerSimulator({ latencyMs: config.apps.electronics.POWER_SIM_LATENCY_MS });
       closers.push(() => power.close());
       urls.POWER_URL = power.url;
       banner.push(
         `POWER_URL is unset: power-design search uses the POWER SIMULATOR at ${power.url} (a few fixture devices, not real designs).`,
       );
     }
-    if (!config.PROXY_URL)
+    if (!config.apps.hosting.PROXY_URL)
       banner.push('PROXY_URL is unset: the one lazy proxy attempt of domain search is disabled.');
   } catch (err) {
     await close();

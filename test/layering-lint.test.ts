@@ -30,6 +30,8 @@ const SKILL = 'activities/apps/encyclopedia/skills/get-summary.ts';
 const APP_ROUTES = 'activities/apps/encyclopedia/routes.ts';
 const ACTIVITIES_LAYER =
   'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.';
+const ROOT_LAYER =
+  'platform/ is the composition root: only entry modules (api/main.ts, worker/, scripts/) and tests build a process with it; other modules receive their parts.';
 const NO_SQL =
   "'kysely' import is restricted from being used. Routes run no SQL: call a service, which calls the table owner (lib/store/owners/).";
 
@@ -45,6 +47,9 @@ describe('layering lint rules', () => {
     [SKILL, '../../../../api/auth.js', ACTIVITIES_LAYER],
     [APP_ROUTES, '../../../api/schemas.js', ACTIVITIES_LAYER],
     [APP_ROUTES, '../../../lib/store/db.js', ROUTE_LAYER],
+    [SKILL, '../../../../platform/create-platform.js', ROOT_LAYER],
+    ['api/services/runs.ts', '../../platform/create-platform.js', ROOT_LAYER],
+    ['definitions/compiler/compile-step.ts', '../../platform/create-platform.js', ROOT_LAYER],
   ])('%s may not import %s', async (file, spec, message) => {
     for (const code of [
       `import * as m from '${spec}';\nvoid m;`,

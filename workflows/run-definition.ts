@@ -22,7 +22,7 @@ import {
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
-import type { SkillActivityInput } from '../activities/skill-activity.js';
+import type { SkillActivityInput } from '../activities/runtime/skill-activity.js';
 import type { DecideStepActivity } from '../activities/decision/decide-step.js';
 import {
   evaluateCondition,

@@ -5,14 +5,14 @@
  * a missing answer and low confidence take the fallback; nothing identifying is sent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig, withValues } from '../../lib/config.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import {
   startEncyclopediaSimulator,
   type EncyclopediaSimulator,
 } from '../../simulators/encyclopedia/server.js';
-import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
+import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
 import { decide, type DecideStepDeps, type DecideStepInput } from './decide-step.js';
 import { createDecisionService, type DecisionUsage } from './service.js';
 
@@ -34,18 +34,17 @@ const input = (over: Partial<DecideStepInput> = {}): DecideStepInput => ({
 beforeAll(async () => {
   sim = await startDecisionSimulator({ apiKey: KEY });
   wiki = await startEncyclopediaSimulator();
-  const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent' }),
+  const config = withValues(loadConfig({ LOG_LEVEL: 'silent' }), {
     ENCYCLOPEDIA_URL: wiki.urlTemplate,
     DECISION_URL: sim.url,
-  };
+  });
   deps = {
     service: createDecisionService({
-      config,
+      config: config.decision,
       secrets: staticSecrets({ decision_api_key: KEY }),
       timeoutMs: 2_000,
     }),
-    encyclopedia: encyclopediaFor(config),
+    encyclopedia: encyclopediaReferences(config).summaries,
     recordUsage: (run, u) => {
       recorded.push([run.ownerId, run.taskId, u]);
       return Promise.resolve();

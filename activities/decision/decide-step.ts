@@ -11,7 +11,7 @@ import { parseMessageReferences } from '../../lib/encyclopedia/references.js';
 import { toSafePlainText } from '../../lib/text/safe-plain-text.js';
 import type { DecisionSpec } from '../../definitions/runtime/plan.js';
 import { POLICY_PROFILES } from '../policy.js';
-import type { EncyclopediaService } from '../apps/encyclopedia/upstream/service.js';
+import type { EncyclopediaSummaries } from '../apps/encyclopedia/index.js';
 import type { Question } from './upstream/wire.js';
 import { screenExternal, type ExternalText, type ScreeningWarning } from './screening.js';
 import type { DecisionService, DecisionUsage, StatePart, TypedAnswer } from './service.js';
@@ -45,7 +45,7 @@ export interface DecideStepOutput {
 export interface DecideStepDeps {
   /** Undefined when no decision helper is configured: every step takes its fallback. */
   service: DecisionService | undefined;
-  encyclopedia?: EncyclopediaService | undefined;
+  encyclopedia?: EncyclopediaSummaries | undefined;
   /** Records each answered request's tokens and cost for the owner. */
   recordUsage?: (run: { ownerId: string; taskId: string }, usage: DecisionUsage) => Promise<void>;
 }

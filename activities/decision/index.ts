@@ -8,7 +8,7 @@ import type { SecretStore } from '../../lib/secrets.js';
 import type { Store } from '../../lib/store/db.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { POLICY_PROFILES } from '../policy.js';
-import { encyclopediaFor } from '../apps/encyclopedia/upstream/service.js';
+import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
 import type { DecideStepDeps } from './decide-step.js';
 import { createDecisionService } from './service.js';
 
@@ -23,14 +23,14 @@ export { createDecisionService, type DecisionService, type DecisionOutcome } fro
 export function decideStepDeps(config: Config, secrets: SecretStore, store: Store): DecideStepDeps {
   const usage = new UsageRecords(store);
   return {
-    service: config.DECISION_URL
+    service: config.decision.DECISION_URL
       ? createDecisionService({
-          config,
+          config: config.decision,
           secrets,
           timeoutMs: POLICY_PROFILES.decision.deadlines.decisionTimeoutMs,
         })
       : undefined,
-    encyclopedia: encyclopediaFor(config),
+    encyclopedia: encyclopediaReferences(config).summaries,
     recordUsage: async ({ ownerId, taskId }, u) => {
       await usage.recordDecision({
         taskId,

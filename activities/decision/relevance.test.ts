@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { createDecisionClient, type DecisionClient } from './upstream/client.js';
-import { createUpstreamMeter } from '../upstream-meter.js';
+import { createUpstreamMeter } from '../runtime/upstream-meter.js';
 import { createRelevanceRanker } from '../apps/design/skills/search-icons/relevance.js';
 import { rankByRelevance, RELEVANCE_CAPS } from './relevance.js';
 
@@ -33,7 +33,7 @@ beforeEach(() => sim.reset());
 
 const call = () => ({
   signal: new AbortController().signal,
-  meter: createUpstreamMeter('design.search_icons'),
+  meter: createUpstreamMeter({ skill: 'design.search_icons' }),
 });
 
 describe('icon relevance (cap 40, icon rubric)', () => {

@@ -8,7 +8,7 @@
  */
 import { request } from 'undici';
 import { z } from 'zod';
-import type { Config } from '../../lib/config.js';
+import type { DecisionConfig } from '../../lib/config.js';
 import type { SecretStore } from '../../lib/secrets.js';
 import {
   ChoiceAnswerSchema,
@@ -116,7 +116,7 @@ export interface DecisionService {
 }
 
 export interface DecisionServiceOptions {
-  config: Pick<Config, 'DECISION_URL' | 'DECISION_MODEL' | 'DECISION_API_KEY'>;
+  config: DecisionConfig;
   /** `decision_api_key`; the env `DECISION_API_KEY` is the fallback. */
   secrets: SecretStore;
   /** Limit of one decision request: the calling use's policy decision timeout. */

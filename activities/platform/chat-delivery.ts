@@ -19,8 +19,8 @@ import {
   saveChatMessage,
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
-import { toApplicationFailure } from '../boundary.js';
-import type { ReferenceResolver } from '../apps/encyclopedia/upstream/references.js';
+import { toApplicationFailure } from '../runtime/boundary.js';
+import type { ReferenceResolver } from '../apps/encyclopedia/index.js';
 import { POLICY_PROFILES } from '../policy.js';
 
 export interface ChatMessageInput {

@@ -5,8 +5,8 @@
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { Store } from '../../lib/store/db.js';
 import { markEmbedFailed, saveEmbedResult } from '../../lib/store/owners/embeds.js';
-import { toApplicationFailure } from '../boundary.js';
-import type { FullSkillResult } from '../skill-activity.js';
+import { toApplicationFailure } from '../runtime/boundary.js';
+import type { FullSkillResult } from '../runtime/run-skill.js';
 
 export interface EmbedStore {
   saveEmbed(input: { embedId: string; result: FullSkillResult }): Promise<void>;

@@ -4,7 +4,7 @@ import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
 import { createChatDelivery } from './chat-delivery.js';
 import { createEmbedStore } from './embeds.js';
-import type { ReferenceResolver } from '../apps/encyclopedia/upstream/references.js';
+import type { ReferenceResolver } from '../apps/encyclopedia/index.js';
 import { createDecideStep, type DecideStepDeps } from '../decision/decide-step.js';
 
 /**

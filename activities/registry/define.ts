@@ -5,6 +5,7 @@
  * The type checker follows every skill from the catalogue to its factory.
  */
 import type { z } from 'zod';
+import type { Config } from '../../lib/config.js';
 import type { SkillDeadlines } from '../policy.js';
 import type { SkillMetaSchema } from './manifest.js';
 import type { AppRoutes } from './routes.js';
@@ -18,31 +19,47 @@ export type SkillMeta = z.input<typeof SkillMetaSchema>;
  * deadlines of the skill's policy profile (activities/policy.ts). A factory that throws makes
  * the skill unavailable (it answers 404); the others keep working.
  */
-export type SkillFactory<I, O, W> = (
-  platform: Platform,
+export type SkillFactory<I, O, W, C> = (
+  platform: Platform<C>,
   deadlines: SkillDeadlines,
 ) => SkillImplementation<I, O, W> | Promise<SkillImplementation<I, O, W>>;
 
-/** One skill of the catalogue: its metadata and its factory, with the I/O types erased. */
-export interface SkillDefinition extends SkillMeta {
-  create: (platform: Platform, deadlines: SkillDeadlines) => Promise<SkillImplementation>;
+/**
+ * One skill of the catalogue: its metadata and its factory, with the I/O types erased. `C` is
+ * the configuration slice the factory receives.
+ */
+export interface SkillDefinition<C = unknown> extends SkillMeta {
+  create: (platform: Platform<C>, deadlines: SkillDeadlines) => Promise<SkillImplementation>;
 }
 
-/** One app of the catalogue. */
+/** One app of the catalogue, as the registry loads it: given the whole configuration. */
 export interface AppDefinition {
   id: string;
   title: string;
   description: string;
-  skills: readonly SkillDefinition[];
+  skills: readonly SkillDefinition<Config>[];
   /** The HTTP routes only this app serves (its `routes.ts`), mounted by the API (routes.ts). */
   routes?: AppRoutes;
+}
+
+/** An app as written in its `app.ts`: its skills and routes see only the slice `config` selects. */
+export interface AppSource<C> {
+  id: string;
+  title: string;
+  description: string;
+  /** Selects the configuration the app's skills and routes receive; none when absent. */
+  config?: (config: Config) => C;
+  skills: readonly SkillDefinition<C>[];
+  routes?: AppRoutes<C>;
 }
 
 /**
  * Declares one skill. The factory's input, output and workflow-output types are checked
  * against each other here and erased in the result, so apps of any skills share one list.
  */
-export function defineSkill<I, O, W>(skill: SkillMeta & { create: SkillFactory<I, O, W> }): SkillDefinition {
+export function defineSkill<I, O, W, C = unknown>(
+  skill: SkillMeta & { create: SkillFactory<I, O, W, C> },
+): SkillDefinition<C> {
   const { create, ...meta } = skill;
   return {
     ...meta,
@@ -65,7 +82,27 @@ export function readOnlyCapabilities(mode: 'sync' | 'async') {
   } as const;
 }
 
-/** Declares one app over its skills. */
-export function defineApp(app: AppDefinition): AppDefinition {
-  return app;
+/**
+ * Declares one app over its skills. The result takes the whole configuration and hands each
+ * skill factory and the routes only the slice the app's `config` selects.
+ */
+export function defineApp<C = undefined>(app: AppSource<C>): AppDefinition {
+  const { config: select, skills, routes, ...meta } = app;
+  const slice = (config: Config): C => (select ? select(config) : (undefined as C));
+  return {
+    ...meta,
+    skills: skills.map((skill) => ({
+      ...skill,
+      create: (platform, deadlines) =>
+        skill.create({ ...platform, config: slice(platform.config) }, deadlines),
+    })),
+    ...(routes
+      ? {
+          routes: {
+            ...(routes.tags ? { tags: routes.tags } : {}),
+            plugin: (ctx) => routes.plugin({ ...ctx, config: slice(ctx.config) }),
+          },
+        }
+      : {}),
+  };
 }

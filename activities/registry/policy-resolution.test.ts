@@ -11,6 +11,8 @@ import { NON_RETRYABLE_ERROR_TYPES, resolvePolicy } from '../policy.js';
 import { APPS } from '../apps/index.js';
 import { probeApp } from '../../test/fixtures/policy-apps/probe/app.js';
 import { unknownPolicyApp } from '../../test/fixtures/policy-apps/unknown/app.js';
+import { runSkill } from '../runtime/run-skill.js';
+import { createUpstreamMeter } from '../runtime/upstream-meter.js';
 import { loadRegistry } from './registry.js';
 
 const platform = () => ({
@@ -54,7 +56,9 @@ describe('policy resolution at registry load', () => {
     const registry = await loadRegistry(platform(), FIXTURES);
     const skill = registry.available('probe', 'deadlines');
     expect(skill?.policy.name).toBe('long-running');
-    await expect(skill!.impl.run({ requests: [{}] }, undefined as never)).resolves.toEqual({
+    const meter = createUpstreamMeter({ skill: 'probe.deadlines' });
+    const run = runSkill(skill!, { requests: [{}] }, { view: 'workflow', anonymous: false, meter });
+    await expect(run).resolves.toEqual({
       groupDeadlineMs: 600_000,
       idleTimeoutMs: 60_000,
       decisionTimeoutMs: 30_000,

@@ -6,6 +6,7 @@
  */
 import { formatPath } from '../../lib/errors/skillflow-error.js';
 import { resolvePolicy } from '../policy.js';
+import type { Config } from '../../lib/config.js';
 import type { AppDefinition, SkillDefinition } from './define.js';
 import { AppMetaSchema } from './manifest.js';
 import type { AppRoutes } from './routes.js';
@@ -47,8 +48,8 @@ function parseApp(app: AppDefinition): AppManifest {
 }
 
 async function createImplementation(
-  skill: SkillDefinition,
-  ...args: Parameters<SkillDefinition['create']>
+  skill: SkillDefinition<Config>,
+  ...args: Parameters<SkillDefinition<Config>['create']>
 ): Promise<SkillImplementation> {
   const impl = (await skill.create(...args)) as SkillImplementation | undefined;
   if (!impl || typeof impl.run !== 'function')

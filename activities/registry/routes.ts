@@ -19,9 +19,9 @@ import type { Limits } from '../../lib/limits/index.js';
 import type { Store } from '../../lib/store/db.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 
-/** What the API gives an app's routes. */
-export interface AppRouteContext {
-  config: Config;
+/** What the API gives an app's routes; `config` is the slice its app selected. */
+export interface AppRouteContext<C = Config> {
+  config: C;
   store: Store;
   keyring: Keyring;
   /** The API's usage records (written in batches, flushed when the API closes). */
@@ -44,8 +44,8 @@ export interface AppRouteContext {
 }
 
 /** An app's routes: a Fastify plugin built from the API's context. */
-export interface AppRoutes {
+export interface AppRoutes<C = Config> {
   /** OpenAPI tags these routes use that the API does not declare itself. */
   tags?: readonly { name: string; description: string }[];
-  plugin: (ctx: AppRouteContext) => FastifyPluginAsyncZod;
+  plugin: (ctx: AppRouteContext<C>) => FastifyPluginAsyncZod;
 }

@@ -14,9 +14,12 @@ import type { SkillManifest } from './manifest.js';
 
 export type { AppManifest, SkillManifest } from './manifest.js';
 
-/** Everything a skill may need from the platform. No user, chat or embed context. */
-export interface Platform {
-  config: Config;
+/**
+ * Everything a skill may need from the platform. No user, chat or embed context. `config` is
+ * the slice its app selected (`defineApp({ config })`); the registry is given the whole one.
+ */
+export interface Platform<C = Config> {
+  config: C;
   logger: Logger;
   secrets: SecretStore;
   /** The platform store, for skills that cache public data in it; absent in some tests. */
@@ -26,7 +29,7 @@ export interface Platform {
 /** One provider a call will use (the provider limits count requests per provider, skill and model). */
 export type { ProviderUse };
 
-/** Counts and limits one call's upstream requests (activities/upstream-meter.ts). */
+/** Counts and limits one call's upstream requests (activities/runtime/upstream-meter.ts). */
 export interface UpstreamMeter {
   /**
    * Called right before one request to `provider` (`model` for model providers) is sent.
@@ -55,7 +58,7 @@ export interface SkillContext {
    * Retry-After; an upstream 429 ends it at once.
    */
   anonymous: boolean;
-  /** Every upstream request is charged here right before it is sent (upstream-meter.ts). */
+  /** Every upstream request is charged here right before it is sent (activities/runtime/upstream-meter.ts). */
   meter: UpstreamMeter;
 }
 

@@ -46,7 +46,7 @@ function sameToken(given: string, expected: string): boolean {
 export const codecRoutes =
   (deps: ApiDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const origins = deps.config.CODEC_CORS_ORIGINS.split(',')
+    const origins = deps.config.api.CODEC_CORS_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean);
     await app.register(cors, {
@@ -57,7 +57,7 @@ export const codecRoutes =
     });
     const codec = new AesGcmPayloadCodec(deps.keyring);
     const token = deps.secrets.get('codec_auth_token');
-    const production = deps.config.NODE_ENV === 'production';
+    const production = deps.config.process.NODE_ENV === 'production';
     if (!token && production)
       deps.logger.warn('codec endpoint disabled: set the codec_auth_token secret to enable it in production');
 

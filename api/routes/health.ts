@@ -64,7 +64,7 @@ export const healthRoutes =
           2000,
           temporal.connection.workflowService.describeTaskQueue({
             namespace: temporal.namespace,
-            taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
+            taskQueue: { name: config.temporal.TEMPORAL_TASK_QUEUE },
             taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
           }),
         ).then(
@@ -85,7 +85,7 @@ export const healthRoutes =
         api: { status: 'up' as const },
         store: { ...storeCheck, engine: store.engine },
         temporal: { ...temporalCheck, namespace: temporal.namespace },
-        worker: { ...workerCheck, task_queue: config.TEMPORAL_TASK_QUEUE },
+        worker: { ...workerCheck, task_queue: config.temporal.TEMPORAL_TASK_QUEUE },
       };
       const ok = [storeCheck, temporalCheck, workerCheck].every((c) => c.status === 'up');
       return { status: ok ? 'ok' : 'degraded', checks };

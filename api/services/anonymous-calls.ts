@@ -5,14 +5,19 @@
  * guest's, the IP's and the shared pool's allowances; an exhausted allowance or provider limit
  * is a 429 at once, never a queue.
  */
-import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
-import { createUpstreamMeter } from '../../activities/upstream-meter.js';
+import { providerWait } from '../../activities/runtime/provider-uses.js';
+import {
+  policyDeadlineMs,
+  runSkill,
+  type FullSkillResult,
+  type RunnableSkill,
+} from '../../activities/runtime/run-skill.js';
+import { createUpstreamMeter } from '../../activities/runtime/upstream-meter.js';
 import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { LimitReason } from '../../lib/limits/anonymous-credits.js';
 import { ANONYMOUS_OWNER, type Limits } from '../../lib/limits/index.js';
 import type { ApiDeps } from '../deps.js';
-import { runInline, type RunnableSkill } from './inline-skill.js';
 
 type Skill = RunnableSkill;
 
@@ -121,9 +126,10 @@ export class AnonymousCallsService {
 
   /**
    * Checks the provider limits (a used-up one is a 429 at once, never a wait), reserves the
-   * credits, and runs the skill in-process with an upstream meter (api/services/inline-skill.ts). The reservation is refunded
-   * only when the call sent nothing upstream and the failure was not the guest's doing: a guest
-   * cannot get free calls by making the upstream fail, nor by sending bad requests.
+   * credits, and runs the skill in-process under its policy deadline with an upstream meter
+   * (activities/runtime/run-skill.ts). The reservation is refunded only when the call sent
+   * nothing upstream and the failure was not the guest's doing: a guest cannot get free calls
+   * by making the upstream fail, nor by sending bad requests.
    */
   async call(skill: Skill, input: unknown, guestId: string, ip: string): Promise<FullSkillResult> {
     const busy = await providerWait(skill, input, this.limits.providers, this.guests());
@@ -132,13 +138,19 @@ export class AnonymousCallsService {
       keys: this.limits.anonymous.keysFor(guestId, ip),
       credits: anonymousCost(skill),
     });
-    const meter = createUpstreamMeter(
-      `${skill.manifest.appId}.${skill.manifest.id}`,
-      this.limits.providers,
-      this.guests(),
-    );
+    const meter = createUpstreamMeter({
+      skill: `${skill.manifest.appId}.${skill.manifest.id}`,
+      limits: this.limits.providers,
+      share: this.guests(),
+    });
     try {
-      return await runInline(skill, input, { anonymous: true, meter });
+      return await runSkill(skill, input, {
+        view: 'full',
+        meter,
+        anonymous: true,
+        deadlineMs: policyDeadlineMs(skill),
+        validated: true,
+      });
     } catch (err) {
       if (meter.total() === 0 && notTheGuests(err))
         await this.limits.refund('anonymous_credits', reservation);

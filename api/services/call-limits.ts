@@ -8,7 +8,8 @@
  *   provider and the provider's own counter (per provider, skill and model).
  * When one of them is over its limit, a second statement gives the provider and share points
  * back and the call is queued to the latest reset (the tier point stays counted, as the
- * limiter's own `consume` does). Otherwise the call runs with a {@link PrepaidMeter}: its
+ * limiter's own `consume` does). Otherwise the call runs with the upstream meter
+ * (activities/runtime/upstream-meter.ts) holding the reservation as its prepayment: its
  * first request to each announced provider draws on the points already charged; any further
  * request charges share and provider together in one statement; what the skill did not use
  * is given back after the run ({@link CallLimits.release}). So the counters end up counting
@@ -16,8 +17,8 @@
  */
 import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
 import type { LimitCounter, ProviderLimits } from '../../lib/limits/provider-limits.js';
-import type { ProviderUse, UpstreamMeter } from '../../activities/registry/types.js';
-import { createDecisionTally } from '../../activities/upstream-meter.js';
+import type { ProviderUse } from '../../activities/registry/types.js';
+import { createUpstreamMeter, type CallMeter } from '../../activities/runtime/upstream-meter.js';
 import type { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
@@ -28,8 +29,8 @@ import { chargeCounters, refundCounters, type CounterState } from '../../lib/sto
 export type Reservation =
   /** A limit is used up: queue the call this long. Nothing stays charged to providers. */
   | { waitMs: number; meter?: undefined }
-  /** Room everywhere: run now with this meter. */
-  | { waitMs: 0; meter: PrepaidMeter };
+  /** Room everywhere: run now with this meter; settle it after the run. */
+  | { waitMs: 0; meter: CallMeter };
 
 /** Counters of one request to a provider: the owner's share first, then the provider's own. */
 interface UseCounters {
@@ -96,7 +97,16 @@ export class CallLimits {
       await refundCounters(this.store, charges);
       return { waitMs };
     }
-    return { waitMs: 0, meter: new PrepaidMeter(this, principal.ownerId, skill, uses) };
+    const ownerId = principal.ownerId;
+    const meter = createUpstreamMeter({
+      skill,
+      prepaid: {
+        uses,
+        chargeOne: (use) => this.chargeOne(ownerId, skill, use),
+        release: (unused) => this.release(ownerId, skill, unused),
+      },
+    });
+    return { waitMs: 0, meter };
   }
 
   /** Charges one request beyond the prepaid ones: share and provider in one statement. */
@@ -112,53 +122,5 @@ export class CallLimits {
   /** Gives back the points of prepaid requests the call never sent. */
   async release(ownerId: string, skill: string, unused: readonly ProviderUse[]): Promise<void> {
     await refundCounters(this.store, chargesOf(unused.map((u) => this.countersOf(ownerId, skill, u))));
-  }
-}
-
-/**
- * The upstream meter of an inline call whose announced provider uses were charged in advance
- * by {@link CallLimits.reserve}: each draws on them first, then charges the store.
- */
-export class PrepaidMeter implements UpstreamMeter {
-  private readonly prepaid: ProviderUse[];
-  private readonly counts: Record<string, number> = {};
-  private readonly decision = createDecisionTally();
-
-  constructor(
-    private readonly limits: CallLimits,
-    private readonly ownerId: string,
-    private readonly skill: string,
-    prepaid: readonly ProviderUse[],
-  ) {
-    this.prepaid = [...prepaid];
-  }
-
-  async charge(provider: string, model?: string): Promise<void> {
-    const i = this.prepaid.findIndex((u) => u.provider === provider && u.model === model);
-    if (i >= 0) this.prepaid.splice(i, 1);
-    else await this.limits.chargeOne(this.ownerId, this.skill, model ? { provider, model } : { provider });
-    this.counts[provider] = (this.counts[provider] ?? 0) + 1;
-  }
-
-  sent(): Record<string, number> {
-    return { ...this.counts };
-  }
-
-  total(): number {
-    return Object.values(this.counts).reduce((a, b) => a + b, 0);
-  }
-
-  addDecisionUsage(usage: { input_tokens: number; cost_usd: number }): void {
-    this.decision.add(usage);
-  }
-
-  decisionUsage(): { input_tokens: number; cost_usd: number } {
-    return this.decision.total();
-  }
-
-  /** Gives back what was prepaid and not sent (call once, after the run). */
-  async settle(): Promise<void> {
-    const unused = this.prepaid.splice(0);
-    if (unused.length > 0) await this.limits.release(this.ownerId, this.skill, unused);
   }
 }

@@ -36,7 +36,10 @@ export class ChatsService {
   async setWebhook(ownerId: string, chatId: string, url: string | null): Promise<ChatState> {
     if (url !== null) {
       // Resolved now and again at every delivery (lib/net/webhook.ts); nothing is connected to here.
-      const checked = await checkWebhookTarget(url, webhookPolicy(this.deps.config, this.deps.resolveHost));
+      const checked = await checkWebhookTarget(
+        url,
+        webhookPolicy(this.deps.config.security, this.deps.resolveHost),
+      );
       if (!checked.ok) throw invalidParameter([{ path: 'url', message: checked.problem }]);
     }
     return this.save(ownerId, chatId, { webhookUrl: url });

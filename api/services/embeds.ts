@@ -2,7 +2,7 @@
  * Embeds for /v1/embeds: the owner's long-running call results (anyone else gets the same 404
  * as for a missing embed). Rows are read by their owner, lib/store/owners/embeds.ts.
  */
-import type { FullSkillResult } from '../../activities/skill-activity.js';
+import type { FullSkillResult } from '../../activities/runtime/run-skill.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { errors } from '../../lib/errors/errors.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';

@@ -48,7 +48,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   const teams = new TeamsService(deps.store);
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
-    tasks: new TasksService(deps.temporal, deps.config.TEMPORAL_UI_URL, usage),
+    tasks: new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage),
     skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, limits),
     teams,
     usage: new UsageService(usage, teams),

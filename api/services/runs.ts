@@ -115,7 +115,7 @@ export class RunsService {
     const inputs = checkedRunInputs(def.plan, provided);
     const taskId = `task_${randomUUID()}`;
     await this.temporal.client.workflow.start('runDefinition', {
-      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
       args: [this.runInput(def, inputs, 'manual')],
       typedSearchAttributes: this.searchAttributes(def, 'manual'),
@@ -150,7 +150,7 @@ export class RunsService {
     return {
       type: 'startWorkflow',
       workflowType: 'runDefinition',
-      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: `task_sched_${def.id}`,
       args: [this.runInput(def, {}, 'schedule')],
       typedSearchAttributes: this.searchAttributes(def, 'schedule'),

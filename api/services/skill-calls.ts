@@ -3,8 +3,8 @@
  * (api/services/call-limits.ts: tier, provider and owner-share counters charged in one store
  * statement):
  * - within the caller's tier limit and with room at every provider the call will use, a quick
- *   (sync) skill runs in this process (api/services/inline-skill.ts: the policy deadline as an
- *   `AbortSignal`) and is answered inline; no workflow is started;
+ *   (sync) skill runs in this process (activities/runtime/run-skill.ts, under the policy
+ *   deadline) and is answered inline; no workflow is started;
  * - over the tier limit, a provider limit or the caller's share of one (found before dispatch,
  *   or by the upstream meter before the call sent anything), it is queued (queued and
  *   retried on reset instead of rejected): a `runSkillCall` workflow starts with a delay to the
@@ -22,8 +22,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { requestItems } from '../../activities/registry/request-items.js';
-import { providerWait, type FullSkillResult } from '../../activities/skill-activity.js';
-import { providerUsesOf } from '../../activities/upstream-meter.js';
+import { providerUsesOf, providerWait } from '../../activities/runtime/provider-uses.js';
+import {
+  policyDeadlineMs,
+  runSkill,
+  type FullSkillResult,
+  type RunnableSkill,
+} from '../../activities/runtime/run-skill.js';
+import type { CallMeter } from '../../activities/runtime/upstream-meter.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
@@ -36,8 +42,7 @@ import { OwnerId, SkillRef, TaskKind } from '../../lib/temporal/search-attribute
 import type { NewUsage, Payer, UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
-import { CallLimits, type PrepaidMeter } from './call-limits.js';
-import { runInline, type RunnableSkill } from './inline-skill.js';
+import { CallLimits } from './call-limits.js';
 
 export type CallOutcome =
   | { kind: 'completed'; callId: string; result: FullSkillResult }
@@ -109,12 +114,18 @@ export class SkillCallsService {
     skill: Skill,
     input: unknown,
     opts: CallOptions,
-    meter: PrepaidMeter,
+    meter: CallMeter,
   ): Promise<CallOutcome> {
     const callId = `call_${randomUUID()}`;
     let result: FullSkillResult;
     try {
-      result = await runInline(skill, input, { anonymous: false, meter });
+      result = await runSkill(skill, input, {
+        view: 'full',
+        meter,
+        anonymous: false,
+        deadlineMs: policyDeadlineMs(skill),
+        validated: true,
+      });
     } catch (err) {
       await meter.settle();
       const waitMs = limitBeforeSending(err, meter.total());
@@ -164,7 +175,7 @@ export class SkillCallsService {
       ownerId: principal.ownerId,
     };
     await this.temporal.client.workflow.start('runSkillCall', {
-      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
       args: [args],
       ...(delayMs > 0 ? { startDelay: delayMs } : {}),

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import type { Config } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { errors } from '../errors/errors.js';
 import type { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
@@ -25,7 +25,7 @@ const PERIOD_SECONDS: Record<Period, number> = { daily: 86_400, weekly: 7 * 86_4
 export type Allowances = Record<AllowanceScope, Record<Period, number>>;
 
 /** The nine allowances from the ANONYMOUS_* configuration variables. */
-export function allowancesFromConfig(c: Config): Allowances {
+export function allowancesFromConfig(c: LimitsConfig): Allowances {
   return {
     identity: {
       daily: c.ANONYMOUS_IDENTITY_DAILY_CREDITS,

@@ -138,31 +138,32 @@ type Refunders = { [K in keyof RefundKinds]: (charge: RefundKinds[K]) => Promise
 /** Every limit of one process, from the configuration (README configuration table). */
 export function createLimits(deps: LimitsDeps): Limits {
   const { config, store } = deps;
-  const tier = new TierRateLimits(store, tierLimitsFromConfig(config));
-  const providers = createProviderLimits(config, store);
-  const ownerShare = createOwnerProviderShare(config, store);
-  const anonymous = new AnonymousCredits(store, allowancesFromConfig(config), guestSecret(deps));
+  const tier = new TierRateLimits(store, tierLimitsFromConfig(config.limits));
+  const providers = createProviderLimits(config.limits, store);
+  const ownerShare = createOwnerProviderShare(config.limits, store);
+  const anonymous = new AnonymousCredits(store, allowancesFromConfig(config.limits), guestSecret(deps));
   const ip = new IpRateLimit(
     store,
-    config.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    config.limits.PUBLIC_RATE_LIMIT_PER_MINUTE,
     hashKey(deps.keyring, 'skillflow ip rate limit'),
   );
   const encyclopediaKey = hashKey(deps.keyring, 'skillflow encyclopedia limits');
   const perKey = new KeyedRateLimit(
     store,
     'encyclopedia per key',
-    config.ENCYCLOPEDIA_KEY_PER_MINUTE,
+    config.apps.encyclopedia.ENCYCLOPEDIA_KEY_PER_MINUTE,
     encyclopediaKey,
   );
   const perAddress = new KeyedRateLimit(
     store,
     'encyclopedia per address',
-    config.ENCYCLOPEDIA_IP_PER_MINUTE,
+    config.apps.encyclopedia.ENCYCLOPEDIA_IP_PER_MINUTE,
     encyclopediaKey,
   );
-  const iconSvg = new MemoryIpLimit(config.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
-  const queue = new CallQueue(store, config.QUEUE_MAX_PER_KEY);
-  const ownerQuotas = deps.temporal && new OwnerQuotas(deps.temporal, store, ownerLimitsFromConfig(config));
+  const iconSvg = new MemoryIpLimit(config.apps.design.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
+  const queue = new CallQueue(store, config.limits.QUEUE_MAX_PER_KEY);
+  const ownerQuotas =
+    deps.temporal && new OwnerQuotas(deps.temporal, store, ownerLimitsFromConfig(config.limits));
   const quotas = (): OwnerQuotas => {
     if (!ownerQuotas) throw new Error('owner quotas need the Temporal client');
     return ownerQuotas;

@@ -10,7 +10,7 @@
  * anonymous route it is a 429 at once. Store-backed when given the platform store.
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { errors } from '../errors/errors.js';
 import type { SkillflowError } from '../errors/skillflow-error.js';
 import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
@@ -109,7 +109,7 @@ export class OwnerProviderShare {
 }
 
 /** The owner shares from PROVIDER_RATE_LIMITS and OWNER_PROVIDER_SHARE_PERCENT. */
-export function createOwnerProviderShare(config: Config, store?: Store): OwnerProviderShare {
+export function createOwnerProviderShare(config: LimitsConfig, store?: Store): OwnerProviderShare {
   return new OwnerProviderShare(
     parseProviderRules(config.PROVIDER_RATE_LIMITS),
     config.OWNER_PROVIDER_SHARE_PERCENT,

@@ -10,7 +10,7 @@
  * each schedule runs at most one at a time (overlap SKIP), so they are bounded by the schedule cap.
  */
 import type { Plan } from '../../definitions/index.js';
-import type { Config } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { errors, type OwnerLimitName } from '../errors/errors.js';
 import type { Store } from '../store/db.js';
 import { countDefinitions, type StoredDefinition } from '../store/owners/definitions.js';
@@ -24,7 +24,7 @@ export interface OwnerLimits {
   queuedTasks: number;
 }
 
-export function ownerLimitsFromConfig(c: Config): OwnerLimits {
+export function ownerLimitsFromConfig(c: LimitsConfig): OwnerLimits {
   return {
     definitions: c.OWNER_MAX_DEFINITIONS,
     schedules: c.OWNER_MAX_SCHEDULES,

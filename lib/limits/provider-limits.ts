@@ -14,7 +14,7 @@
  * in-memory otherwise.
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { errors } from '../errors/errors.js';
 import type { SkillflowError } from '../errors/skillflow-error.js';
 import { isRejection, storeLimiter, type CounterCharge } from '../store/owners/rate-limits.js';
@@ -157,6 +157,6 @@ export function providerLimitError(
 }
 
 /** Provider limits from PROVIDER_RATE_LIMITS, on the store when one is given. */
-export function createProviderLimits(config: Config, store?: Store): ProviderLimits {
+export function createProviderLimits(config: LimitsConfig, store?: Store): ProviderLimits {
   return new ProviderLimits(parseProviderRules(config.PROVIDER_RATE_LIMITS), store);
 }

@@ -6,7 +6,7 @@
  * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets).
  */
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { Config } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { errors } from '../errors/errors.js';
 import type { SkillflowError } from '../errors/skillflow-error.js';
 import { TIERS, type Principal, type Tier } from '../keys.js';
@@ -21,7 +21,7 @@ import {
 export const TIER_WINDOW_SECONDS = 60;
 
 /** Requests per minute for each tier, from RATE_LIMIT_<TIER>_PER_MINUTE. */
-export function tierLimitsFromConfig(c: Config): Record<Tier, number> {
+export function tierLimitsFromConfig(c: LimitsConfig): Record<Tier, number> {
   return {
     free: c.RATE_LIMIT_FREE_PER_MINUTE,
     standard: c.RATE_LIMIT_STANDARD_PER_MINUTE,

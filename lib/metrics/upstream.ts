@@ -104,11 +104,11 @@ export function originPattern(url: string): RegExp | undefined {
 /** The upstreams of a configuration, for {@link observeUpstreams}. */
 export function upstreamOrigins(config: Config): UpstreamOrigin[] {
   const urls: [string, string | undefined][] = [
-    ['shop', config.SHOP_URL],
-    ['icons', config.ICON_URL],
-    ['encyclopedia', config.ENCYCLOPEDIA_URL],
-    ['decision', config.DECISION_URL],
-    ['power', config.POWER_URL],
+    ['shop', config.apps.hosting.SHOP_URL],
+    ['icons', config.apps.design.ICON_URL],
+    ['encyclopedia', config.apps.encyclopedia.ENCYCLOPEDIA_URL],
+    ['decision', config.decision.DECISION_URL],
+    ['power', config.apps.electronics.POWER_URL],
   ];
   return urls.flatMap(([provider, url]) => {
     const origin = url ? originPattern(url) : undefined;

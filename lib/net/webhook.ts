@@ -12,7 +12,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import type { Config } from '../config.js';
+import type { SecurityConfig } from '../config.js';
 import { classifyAddress, isAllowedAddress } from './address-policy.js';
 
 /** Resolves a hostname to every address it has (injectable, so tests never use real DNS). */
@@ -122,7 +122,7 @@ export async function postJson(
 
 /** The webhook policy from configuration, with the system resolver unless one is given. */
 export function webhookPolicy(
-  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK'>,
+  config: Pick<SecurityConfig, 'WEBHOOK_ALLOW_LOOPBACK'>,
   resolve: ResolveHost = systemResolve,
 ): WebhookPolicy {
   return { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolve };

@@ -1,70 +1,47 @@
-/** Builds the real API against a real Temporal test server and an in-memory PGlite store. */
+/** Builds the real API on the test platform (helpers/platform.ts) against a real Temporal test server. */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildApp, type App } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
-import type { AppDefinition } from '../../activities/registry/define.js';
-import { loadRegistry } from '../../activities/registry/registry.js';
-import { loadConfig, type Config } from '../../lib/config.js';
-import { createLogger } from '../../lib/logger.js';
-import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
-import { openStore } from '../../lib/store/db.js';
+import { apiDeps } from '../../api/main.js';
+import type { Platform } from '../../platform/create-platform.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
-import { FIXTURE_APPS, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
+import { FIXTURE_APPS } from './fixtures.js';
+import { createTestPlatform, type TestPlatformOptions } from './platform.js';
 
 export { FIXTURE_APPS };
 
 export interface TestApi {
   app: App;
   deps: ApiDeps;
+  /** The parts the API was built from; a worker of this API starts from them. */
+  platform: Platform;
   close(): Promise<void>;
 }
 
 export async function buildTestApi(
   env: TestWorkflowEnvironment,
-  opts: {
-    taskQueue: string;
-    /** The catalogue to serve; the fixture apps by default. */
-    apps?: readonly AppDefinition[];
-    secrets?: SecretStore;
-    config?: Partial<Config>;
-    /** A PostgreSQL store instead of an in-memory PGlite one. */
-    databaseUrl?: string;
-  },
+  opts: TestPlatformOptions & { taskQueue: string },
 ): Promise<TestApi> {
-  const config = {
-    ...loadConfig({ TEMPORAL_TASK_QUEUE: opts.taskQueue, LOG_LEVEL: 'silent' }),
-    ...opts.config,
-  };
-  const logger = createLogger('silent');
-  const secrets = opts.secrets ?? staticSecrets({});
-  const store = await openStore(
-    opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' },
-  );
-  const registry = await loadRegistry({ config, logger, secrets, store }, opts.apps ?? FIXTURE_APPS);
+  const platform = await createTestPlatform({
+    ...opts,
+    config: { TEMPORAL_TASK_QUEUE: opts.taskQueue, ...opts.config },
+  });
   const temporal: TemporalClient = {
     connection: env.connection,
     client: env.client,
     namespace: env.namespace ?? 'default',
     close: () => Promise.resolve(),
   };
-  const deps: ApiDeps = {
-    config,
-    logger,
-    store,
-    temporal,
-    registry,
-    keyring: TEST_KEYRING,
-    secrets,
-    resolveHost: TEST_RESOLVE,
-  };
+  const deps = apiDeps(platform, temporal);
   const app = await buildApp(deps);
   await app.ready();
   return {
     app,
     deps,
+    platform,
     async close() {
       await app.close();
-      await store.close().catch(() => undefined);
+      await platform.close().catch(() => undefined);
     },
   };
 }

@@ -2,22 +2,15 @@
 /** A real Temporal dev server, the API and (optionally) a worker with the fixture apps + chat delivery. */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { platformActivities } from '../../activities/platform/index.js';
-import { decideStepDeps } from '../../activities/decision/index.js';
-import { referenceResolver } from '../../activities/apps/encyclopedia/upstream/references.js';
-import { encyclopediaFor } from '../../activities/apps/encyclopedia/upstream/service.js';
-import type { Config } from '../../lib/config.js';
+import type { RawConfig } from '../../lib/config.js';
 import { openJson } from '../../lib/crypto/sealed-value.js';
 import type { SecretStore } from '../../lib/secrets.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import type { ChatMessagesTable } from '../../lib/store/schema.js';
 import { createKey } from '../../lib/keys.js';
-import { webhookPolicy } from '../../lib/net/webhook.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
-import { TEST_RESOLVE } from './fixtures.js';
 import { buildTestApi, type TestApi } from './api.js';
 import { startTestTemporal, TEST_KEYRING } from './temporal.js';
-import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { AppDefinition } from '../../activities/registry/define.js';
 
 type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
@@ -51,7 +44,7 @@ export interface EngineHarness {
 export async function startEngine(
   opts: {
     worker?: boolean;
-    config?: Partial<Config>;
+    config?: Partial<RawConfig>;
     /** The catalogue to serve; the fixture apps by default. */
     apps?: readonly AppDefinition[];
     secrets?: SecretStore;
@@ -81,21 +74,7 @@ export async function startEngine(
     otherToken,
     worker: undefined,
     async startWorker() {
-      h.worker = await startWorker({
-        address: env.address,
-        namespace: 'default',
-        taskQueue,
-        keyring: TEST_KEYRING,
-        registry: api.deps.registry,
-        extraActivities: platformActivities(
-          api.deps.store,
-          TEST_KEYRING,
-          webhookPolicy(api.deps.config, TEST_RESOLVE),
-          referenceResolver(encyclopediaFor(api.deps.config)),
-          decideStepDeps(api.deps.config, api.deps.secrets, api.deps.store),
-        ),
-        usage: new UsageRecords(api.deps.store),
-      });
+      h.worker = await startWorker(api.platform, { address: env.address });
       return h.worker;
     },
     async request(method, url, body, contentType, tok = token) {

@@ -360,7 +360,7 @@ describe('keys, embeds, chats and workspace results', () => {
             taskId: 'task_x',
             stepId: step,
           },
-          webhookPolicy(h.api.deps.config, TEST_RESOLVE),
+          webhookPolicy(h.api.deps.config.security, TEST_RESOLVE),
         );
       }
       const list = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three', limit: 1 });

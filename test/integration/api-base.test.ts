@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../activities/registry/registry.js';
 import { AesGcmPayloadCodec } from '../../lib/crypto/codec.js';
 import { createKey } from '../../lib/keys.js';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
-import { buildTestApi, FIXTURE_APPS, type TestApi } from '../helpers/api.js';
+import { buildTestApi, type TestApi } from '../helpers/api.js';
 import { startTestTemporal, TEST_KEYRING } from '../helpers/temporal.js';
 
 describe('API base', () => {
@@ -56,18 +55,7 @@ describe('API base', () => {
     });
 
     it('reports 200 and every part up once a worker polls', async () => {
-      const { deps } = api;
-      const registry = await loadRegistry(
-        { config: deps.config, logger: deps.logger, secrets: deps.secrets },
-        FIXTURE_APPS,
-      );
-      const worker: RunningWorker = await startWorker({
-        address: env.address,
-        namespace: 'default',
-        taskQueue,
-        keyring: TEST_KEYRING,
-        registry,
-      });
+      const worker: RunningWorker = await startWorker(api.platform, { address: env.address });
       try {
         let body: { status?: string; checks?: { worker?: { pollers?: number } } } = {};
         for (let i = 0; i < 40 && body.status !== 'ok'; i++) {

@@ -7,7 +7,7 @@ import { createKey } from '../../lib/keys.js';
 import { observeUpstreams, upstreamOrigins } from '../../lib/metrics/upstream.js';
 import { createPowerService } from '../../activities/apps/electronics/upstream/service.js';
 import { resolvePolicy } from '../../activities/policy.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig, withValues } from '../../lib/config.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { buildTestApi, type TestApi } from '../helpers/api.js';
 import { startTestTemporal } from '../helpers/temporal.js';
@@ -29,9 +29,13 @@ describe('GET /metrics', () => {
   });
 
   it('counts provider requests by status class, their latency and cache lookups; admin only', async () => {
-    const config = { ...loadConfig({}), POWER_URL: sim.url, SHOP_URL: 'http://127.0.0.1:9' };
+    const config = withValues(loadConfig({}), { POWER_URL: sim.url, SHOP_URL: 'http://127.0.0.1:9' });
     observeUpstreams(upstreamOrigins(config));
-    const service = createPowerService(config, resolvePolicy('long-running').deadlines, undefined);
+    const service = createPowerService(
+      config.apps.electronics,
+      resolvePolicy('long-running').deadlines,
+      undefined,
+    );
     const ctx = { signal: new AbortController().signal, charge: () => Promise.resolve() };
     const payload = {
       vinMin: 7,

@@ -3,34 +3,26 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityPolicy } from '../../activities/policy.js';
-import { loadRegistry } from '../../activities/registry/registry.js';
 import { AesGcmPayloadCodec } from '../../lib/crypto/codec.js';
-import { createLogger } from '../../lib/logger.js';
-import { staticSecrets } from '../../lib/secrets.js';
-import { loadConfig } from '../../lib/config.js';
 import { startWorker, type RunningWorker } from '../../worker/index.js';
+import { createTestPlatform } from '../helpers/platform.js';
 import { startTestTemporal, TEST_KEYRING } from '../helpers/temporal.js';
-import { FIXTURE_APPS } from '../fixtures/apps/index.js';
+import type { Platform } from '../../platform/create-platform.js';
 
 describe('payload encryption on a real Temporal server', () => {
   let env: TestWorkflowEnvironment;
   let worker: RunningWorker;
+  let platform: Platform;
   const taskQueue = `enc-${randomUUID()}`;
 
   beforeAll(async () => {
     env = await startTestTemporal();
-    const platform = { config: loadConfig({}), logger: createLogger('silent'), secrets: staticSecrets({}) };
-    const registry = await loadRegistry(platform, FIXTURE_APPS);
-    worker = await startWorker({
-      address: env.address,
-      namespace: 'default',
-      taskQueue,
-      keyring: TEST_KEYRING,
-      registry,
-    });
+    platform = await createTestPlatform({ config: { TEMPORAL_TASK_QUEUE: taskQueue } });
+    worker = await startWorker(platform, { address: env.address });
   });
   afterAll(async () => {
     await worker?.shutdown();
+    await platform?.close();
     await env?.teardown();
   });
 

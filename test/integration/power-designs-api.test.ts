@@ -22,7 +22,13 @@ describe('electronics: power designs', () => {
     sim = await startPowerSimulator({ latencyMs: 5 });
     h = await startEngine({
       apps: APPS,
-      config: { POWER_URL: sim.url, POWER_PRODUCT_ORIGIN: 'https://products.example' },
+      config: {
+        POWER_URL: sim.url,
+        POWER_PRODUCT_ORIGIN: 'https://products.example',
+        // The worker charges the provider limits as in production; this file sends more power
+        // requests a minute than the default power limit (20 a minute) allows.
+        PROVIDER_RATE_LIMITS: 'power=1000/60,*=300/60',
+      },
     });
   }, 60_000);
   afterAll(async () => {

@@ -1,32 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimits } from '../../lib/limits/index.js';
 import { ProviderLimits, parseProviderRules } from '../../lib/limits/provider-limits.js';
 import { createKey } from '../../lib/keys.js';
-import { startWorker } from '../../worker/index.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
-import { TEST_KEYRING } from '../helpers/fixtures.js';
 
 describe('per-tier rate limits and provider limits on the authenticated routes', () => {
   let h: EngineHarness;
   let freeToken: string;
   beforeAll(async () => {
+    // The worker charges the same store-backed provider counters as the API does.
     h = await startEngine({
-      worker: false,
       config: {
         RATE_LIMIT_FREE_PER_MINUTE: 3,
         PROVIDER_RATE_LIMITS: 'sim=1/3',
         QUEUE_MAX_PER_KEY: 2,
       },
-    });
-    // The worker charges the same store-backed provider counters as the API would.
-    h.worker = await startWorker({
-      address: h.env.address,
-      namespace: 'default',
-      taskQueue: h.taskQueue,
-      keyring: TEST_KEYRING,
-      registry: h.api.deps.registry,
-      // The provider limits only (no owner shares), built as the API builds them.
-      limits: { providers: createLimits(h.api.deps).providers },
     });
     ({ token: freeToken } = await createKey(h.api.deps.store, {
       name: 'free',
@@ -242,16 +229,7 @@ describe('fair use of a provider between owners', () => {
     // The API (which decides before dispatch) and the worker (which charges each request) see
     // the same limits on the same store.
     h = await startEngine({
-      worker: false,
       config: { PROVIDER_RATE_LIMITS: 'sim=4/3', OWNER_PROVIDER_SHARE_PERCENT: 50 },
-    });
-    h.worker = await startWorker({
-      address: h.env.address,
-      namespace: 'default',
-      taskQueue: h.taskQueue,
-      keyring: TEST_KEYRING,
-      registry: h.api.deps.registry,
-      limits: createLimits(h.api.deps),
     });
   });
   afterAll(async () => {

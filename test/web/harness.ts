@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { PROJECT_ROOT, type Config } from '../../lib/config.js';
+import { PROJECT_ROOT, type RawConfig } from '../../lib/config.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import {
   startEncyclopediaSimulator,
@@ -94,7 +94,7 @@ let axeSource: string | undefined;
  * long-running search shows its stages (default 1500 ms).
  */
 export async function startWorkspace(
-  opts: { config?: Partial<Config>; powerLatencyMs?: number } = {},
+  opts: { config?: Partial<RawConfig>; powerLatencyMs?: number } = {},
 ): Promise<Workspace> {
   if (!existsSync(path.join(PROJECT_ROOT, 'web/dist/index.html')))
     throw new Error('web/dist is missing: test/global-setup.ts should have built it');

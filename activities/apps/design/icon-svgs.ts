@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ByteLru } from '../../../lib/cache/byte-lru.js';
-import type { Config } from '../../../lib/config.js';
+import type { DesignConfig } from '../../../lib/config.js';
 import { errors } from '../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import { recordCacheLookup } from '../../../lib/metrics/upstream.js';
@@ -26,7 +26,7 @@ export class IconSvgService {
   private readonly cache: ByteLru<ServedSvg>;
   private readonly provider: IconProvider;
 
-  constructor(config: Pick<Config, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>, provider?: IconProvider) {
+  constructor(config: Pick<DesignConfig, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>, provider?: IconProvider) {
     this.provider =
       provider ?? iconProviderFor(config, POLICY_PROFILES['upstream-lookup'].deadlines.idleTimeoutMs);
     this.cache = new ByteLru(config.ICON_SVG_CACHE_BYTES);

@@ -8,6 +8,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
+import type { DesignAppConfig } from './config.js';
 import { IconSvgService } from './icon-svgs.js';
 import { ICON_PART } from './upstream/index.js';
 
@@ -44,11 +45,13 @@ const IconQuery = z.object({
 });
 
 /** The design app's routes: the sanitised icon SVG. */
-export const designRoutes: AppRoutes = { plugin: (ctx) => iconRoutes(ctx) };
+export const designRoutes: AppRoutes<DesignAppConfig> = { plugin: (ctx) => iconRoutes(ctx) };
 
 /** The icon SVG route; it needs only these parts of the context. */
 export const iconRoutes =
-  (ctx: Pick<AppRouteContext, 'config' | 'clientKey' | 'errorResponses' | 'limits'>): FastifyPluginAsyncZod =>
+  (
+    ctx: Pick<AppRouteContext<DesignAppConfig>, 'config' | 'clientKey' | 'errorResponses' | 'limits'>,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new IconSvgService(ctx.config);
     app.addHook('onRequest', async (req) => ctx.limits.charge('icon_svg_ip', ctx.clientKey(req)));

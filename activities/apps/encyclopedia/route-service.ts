@@ -5,7 +5,7 @@
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../../lib/config.js';
+import type { EncyclopediaAppConfig } from './config.js';
 import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
 import type { Principal } from '../../../lib/keys.js';
 import type { Limits } from '../../../lib/limits/index.js';
@@ -25,7 +25,7 @@ export class EncyclopediaRoutes {
 
   /** `limits`: the API's (lib/limits/index.ts), which holds the per-key and per-address limits. */
   constructor(
-    config: Config,
+    config: EncyclopediaAppConfig,
     private readonly limits: Pick<Limits, 'charge'>,
     private readonly usage: UsageRecords,
   ) {

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LanguageSchema } from '../../../lib/encyclopedia/languages.js';
 import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
+import type { EncyclopediaAppConfig } from './config.js';
 import { EncyclopediaRoutes } from './route-service.js';
 import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from './skills/schemas.js';
 import { ArticleSummarySchema, SearchResultSchema } from './upstream/articles.js';
@@ -32,13 +33,13 @@ const ThumbnailQuery = z.object({
 const cached = z.boolean().describe('True when the cache answered (no credit charged).');
 
 /** The encyclopedia's routes, with the OpenAPI tag they use. */
-export const encyclopediaRoutes: AppRoutes = {
+export const encyclopediaRoutes: AppRoutes<EncyclopediaAppConfig> = {
   tags: [{ name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' }],
   plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.config, ctx.limits, ctx.usage)),
 };
 
 const routes =
-  (ctx: AppRouteContext, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+  (ctx: AppRouteContext<EncyclopediaAppConfig>, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['encyclopedia'];
 
@@ -72,7 +73,7 @@ const routes =
   };
 
 const authedRoutes =
-  (ctx: AppRouteContext, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+  (ctx: AppRouteContext<EncyclopediaAppConfig>, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
   async (authed) => {
     const tags = ['encyclopedia'];
     authed.addHook('onRequest', ctx.authenticate);

@@ -3,7 +3,7 @@
  * else the offline sets. One instance per base URL per process, so the skill and the SVG route
  * share one Retry-After gate and one offline index.
  */
-import type { Config } from '../../../../lib/config.js';
+import type { DesignConfig } from '../../../../lib/config.js';
 import { createIconClient } from './client.js';
 import { createOfflineProvider } from './offline.js';
 import type { IconProvider } from './provider.js';
@@ -15,7 +15,7 @@ const providers = new Map<string, IconProvider>();
  * request bounded by `timeoutMs`, the idle timeout of the caller's policy profile), else the
  * offline sets. One instance per origin and timeout, so the 429 gate is shared.
  */
-export function iconProviderFor(config: Pick<Config, 'ICON_URL'>, timeoutMs: number): IconProvider {
+export function iconProviderFor(config: Pick<DesignConfig, 'ICON_URL'>, timeoutMs: number): IconProvider {
   const key = config.ICON_URL ? `${config.ICON_URL} ${timeoutMs}` : 'offline';
   let provider = providers.get(key);
   if (!provider) {

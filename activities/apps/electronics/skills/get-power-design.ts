@@ -6,6 +6,7 @@ import { CANDIDATES_NOTE } from '../upstream/designs.js';
 import { createPowerService } from '../upstream/service.js';
 import type { SkillDeadlines } from '../../../policy.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import type { ElectronicsAppConfig } from '../config.js';
 import { schematicEmbedFile } from './embed-files.js';
 import {
   DesignRequestSchema,
@@ -26,7 +27,10 @@ export type GetPowerDesignSkill = SkillImplementation<
 >;
 
 /** Builds the skill. */
-function createGetPowerDesignSkill(platform: Platform, deadlines: SkillDeadlines): GetPowerDesignSkill {
+function createGetPowerDesignSkill(
+  platform: Platform<ElectronicsAppConfig>,
+  deadlines: SkillDeadlines,
+): GetPowerDesignSkill {
   const service = createPowerService(platform.config, deadlines, platform.store);
   return {
     input: GetPowerDesignInputSchema,

@@ -10,6 +10,7 @@ import { createDecisionClient } from '../../../decision/upstream/client.js';
 import { createPowerService } from '../upstream/service.js';
 import type { SkillDeadlines } from '../../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../../registry/types.js';
+import type { ElectronicsAppConfig } from '../config.js';
 import { schematicEmbedFile } from './embed-files.js';
 import { createPowerRanker } from './relevance.js';
 import {
@@ -36,7 +37,7 @@ export function powerContext(ctx: SkillContext) {
 
 /** Builds the skill. */
 function createSearchPowerDesignsSkill(
-  platform: Platform,
+  platform: Platform<ElectronicsAppConfig>,
   deadlines: SkillDeadlines,
 ): SearchPowerDesignsSkill {
   const { config } = platform;

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
-import type { Config } from '../../../../lib/config.js';
+import type { ElectronicsConfig } from '../../../../lib/config.js';
 import { errors } from '../../../../lib/errors/errors.js';
 import { recordCacheLookup } from '../../../../lib/metrics/upstream.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../../../lib/sanitize/svg.js';
@@ -75,7 +75,7 @@ function titleOf(svg: string): string | null {
 }
 
 export function createPowerService(
-  config: Config,
+  config: ElectronicsConfig,
   deadlines: SkillDeadlines,
   store: Store | undefined,
   client?: PowerClient,

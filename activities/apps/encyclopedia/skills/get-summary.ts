@@ -5,6 +5,7 @@
 import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
 import { encyclopediaFor } from '../upstream/service.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import type { EncyclopediaAppConfig } from '../config.js';
 import {
   GetSummaryInputSchema,
   GetSummaryOutputSchema,
@@ -19,7 +20,7 @@ import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
 
 /** Builds the skill. */
-function createGetSummarySkill(platform: Platform): GetSummarySkill {
+function createGetSummarySkill(platform: Platform<EncyclopediaAppConfig>): GetSummarySkill {
   return {
     input: GetSummaryInputSchema,
     requestItem: SummaryRequestSchema,

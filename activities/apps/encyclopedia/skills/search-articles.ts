@@ -5,6 +5,7 @@
 import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
 import { encyclopediaFor } from '../upstream/service.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
+import type { EncyclopediaAppConfig } from '../config.js';
 import {
   SearchArticlesInputSchema,
   SearchArticlesOutputSchema,
@@ -23,7 +24,7 @@ export type SearchArticlesSkill = SkillImplementation<
 >;
 
 /** Builds the skill. */
-function createSearchArticlesSkill(platform: Platform): SearchArticlesSkill {
+function createSearchArticlesSkill(platform: Platform<EncyclopediaAppConfig>): SearchArticlesSkill {
   return {
     input: SearchArticlesInputSchema,
     requestItem: SearchRequestSchema,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/config.js';
+import { encyclopediaConfig } from '../config.js';
 import { type SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import {
   startEncyclopediaSimulator,
@@ -52,7 +53,7 @@ describe('reference resolution', () => {
       ENCYCLOPEDIA_IMAGE_HOSTS: sim.imageHost,
       ENCYCLOPEDIA_USER_AGENT: 'test (ops@test)',
     });
-    const resolve = referenceResolver(encyclopediaFor(config));
+    const resolve = referenceResolver(encyclopediaFor(encyclopediaConfig(config)));
     const plain = 'Mercury, Paris and Ada Lovelace; write @encyclopedia or email@encyclopedia.org';
     expect(await resolve(plain, signal)).toBe(plain);
     expect(sim.requests()).toEqual([]);

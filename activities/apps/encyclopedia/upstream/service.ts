@@ -8,7 +8,7 @@
  * One service per configuration object ({@link encyclopediaFor}): the routes, both skills and
  * reference resolution of a process share the cache, budget and concurrency bound.
  */
-import type { Config } from '../../../../lib/config.js';
+import type { EncyclopediaAppConfig } from '../config.js';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
 import { recordCacheLookup } from '../../../../lib/metrics/upstream.js';
 import type { EncyclopediaLanguage } from '../../../../lib/encyclopedia/languages.js';
@@ -96,7 +96,7 @@ export class EncyclopediaService {
   private readonly cache: TtlCache<SearchResult | ArticleSummary>;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: EncyclopediaAppConfig,
     private readonly client: EncyclopediaClient | undefined,
     private readonly resolve?: ResolveHost,
   ) {
@@ -247,10 +247,10 @@ export class EncyclopediaService {
   }
 }
 
-const services = new WeakMap<Config, EncyclopediaService>();
+const services = new WeakMap<EncyclopediaAppConfig, EncyclopediaService>();
 
 /** The one service of this configuration object (created on first use). */
-export function encyclopediaFor(config: Config): EncyclopediaService {
+export function encyclopediaFor(config: EncyclopediaAppConfig): EncyclopediaService {
   let service = services.get(config);
   if (!service) {
     const client = config.ENCYCLOPEDIA_URL

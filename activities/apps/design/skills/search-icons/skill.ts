@@ -11,6 +11,7 @@ import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { iconProviderFor, offlineIndex, OFFLINE_SETS } from '../../upstream/index.js';
 import type { SkillDeadlines } from '../../../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../../../registry/types.js';
+import type { DesignAppConfig } from '../../config.js';
 import {
   INPUT_DEFAULTS,
   IconSearchRequestSchema,
@@ -31,7 +32,10 @@ import { searchIcons } from './search.js';
 export type SearchIconsSkill = SkillImplementation<SearchIconsInput, SearchIconsOutput, WorkflowOutput>;
 
 /** Builds the skill over the icon upstream (or the offline sets) and the decision helper. */
-export function createSearchIconsSkill(platform: Platform, deadlines: SkillDeadlines): SearchIconsSkill {
+export function createSearchIconsSkill(
+  platform: Platform<DesignAppConfig>,
+  deadlines: SkillDeadlines,
+): SearchIconsSkill {
   const { config, secrets, logger } = platform;
   const provider = iconProviderFor(config, deadlines.idleTimeoutMs);
   if (provider.kind === 'offline') {

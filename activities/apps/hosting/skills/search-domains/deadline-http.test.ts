@@ -7,14 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { staticSecrets } from '../../../../../lib/secrets.js';
 import { SkillflowError, parseOrThrow } from '../../../../../lib/errors/skillflow-error.js';
 import { startShopSimulator } from '../../../../../simulators/shop/server.js';
-import { toApplicationFailure } from '../../../../boundary.js';
+import { toApplicationFailure } from '../../../../runtime/boundary.js';
 import { createShopClient } from '../../upstream/index.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
 import { SearchDomainsInputSchema } from './input.js';
 import { toWorkflowOutput } from './output.js';
 import { createRelevanceDecider } from './relevance-decision.js';
 import { searchDomains, searchLimits, totalFailureError } from './search-domains.js';
-import { createUpstreamMeter } from '../../../../upstream-meter.js';
+import { createUpstreamMeter } from '../../../../runtime/upstream-meter.js';
 import { POLICY_PROFILES } from '../../../../policy.js';
 
 const SEARCH_DEADLINES = POLICY_PROFILES['upstream-search'].deadlines;
@@ -176,7 +176,7 @@ describe('total failure', () => {
           clock: () => new Date(0),
           shopOrigin: shop.origin,
           limits: searchLimits(SEARCH_DEADLINES),
-          meter: createUpstreamMeter('hosting.search_domains'),
+          meter: createUpstreamMeter({ skill: 'hosting.search_domains' }),
         },
       );
       expect(totalFailureError(output)?.code).toBe('UPSTREAM_UNAVAILABLE');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseProviderRules, ProviderLimits } from '../../../../../lib/limits/provider-limits.js';
-import { createUpstreamMeter } from '../../../../upstream-meter.js';
+import { createUpstreamMeter } from '../../../../runtime/upstream-meter.js';
 import {
   call,
   ok,
@@ -201,10 +201,10 @@ describe('secrets', () => {
 describe('a group fails alone', () => {
   it('a malformed answer in one group and our own shop limit holding the other’s proxy attempt: the call says when to retry, never 503', async () => {
     // Three requests a minute: both direct lookups and one proxy attempt fit; the fourth does not.
-    const meter = createUpstreamMeter(
-      'hosting.search_domains',
-      new ProviderLimits(parseProviderRules('shop=3/60')),
-    );
+    const meter = createUpstreamMeter({
+      skill: 'hosting.search_domains',
+      limits: new ProviderLimits(parseProviderRules('shop=3/60')),
+    });
     up.sim.setFaults([{ type: 'status', status: 403, op: 'lookup', match: 'cedarwood', times: 1 }]);
     const res = await call(
       up,

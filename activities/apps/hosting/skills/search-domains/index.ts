@@ -17,5 +17,5 @@ export const searchDomains = defineSkill({
   models: ['decision-v1-2026-01'],
   policy: 'upstream-search',
   primaryFields: ['query'],
-  create: (platform, deadlines) => createSearchDomainsSkill(platform, deadlines),
+  create: createSearchDomainsSkill,
 });

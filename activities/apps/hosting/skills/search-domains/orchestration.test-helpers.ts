@@ -7,15 +7,17 @@ import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loadConfig } from '../../../../../lib/config.js';
+import { hostingConfig } from '../../config.js';
 import { staticSecrets } from '../../../../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../../../../simulators/decision/server.js';
 import { startProxy, type ProxySimulator } from '../../../../../simulators/proxy/proxy-server.js';
 import { startShopSimulator, type ShopSimulator } from '../../../../../simulators/shop/server.js';
 import type { SearchDomainsOutput } from './output.js';
 import type { SearchDiagnostics, SearchLimits } from './search-domains.js';
-import { POLICY_PROFILES } from '../../../../policy.js';
+import { POLICY_PROFILES, resolvePolicy } from '../../../../policy.js';
 import { createSearchDomainsSkill, type SearchDomainsSkill } from './skill.js';
-import { createUpstreamMeter } from '../../../../upstream-meter.js';
+import { runSkill } from '../../../../runtime/run-skill.js';
+import { createUpstreamMeter } from '../../../../runtime/upstream-meter.js';
 import type { UpstreamMeter } from '../../../../registry/types.js';
 
 export const PROXY_USER = 'res-user-4410';
@@ -76,7 +78,7 @@ export function useUpstreams(): Upstreams {
   return up;
 }
 
-/** Runs the skill once, the way the activity does: schema parse, then run. */
+/** Runs the skill once through the one runner (schema parse, then run), without a deadline. */
 export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}): Promise<CallResult> {
   const logs: string[] = [];
   const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
@@ -89,7 +91,7 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
   let diagnostics: SearchDiagnostics | undefined;
   const skill = createSearchDomainsSkill(
     {
-      config,
+      config: hostingConfig(config),
       logger,
       secrets: staticSecrets({
         proxy_username: PROXY_USER,
@@ -102,13 +104,13 @@ export async function call(up: Upstreams, raw: unknown, opts: CallOptions = {}):
   );
   const started = performance.now();
   const ctx = {
-    signal: opts.signal ?? new AbortController().signal,
-    heartbeat: () => {},
+    view: 'full',
+    signal: opts.signal,
     anonymous: opts.anonymous ?? false,
-    meter: opts.meter ?? createUpstreamMeter('hosting.search_domains'),
-  };
+    meter: opts.meter ?? createUpstreamMeter({ skill: 'hosting.search_domains' }),
+  } as const;
   try {
-    const output = await skill.run(skill.input.parse(raw), ctx);
+    const { output } = await runSkill({ policy: resolvePolicy('upstream-search'), impl: skill }, raw, ctx);
     return { output, error: undefined, diagnostics, logs, skill, elapsedMs: performance.now() - started };
   } catch (error) {
     return { output: undefined, error, diagnostics, logs, skill, elapsedMs: performance.now() - started };

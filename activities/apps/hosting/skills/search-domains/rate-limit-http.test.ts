@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProviderLimits, parseProviderRules } from '../../../../../lib/limits/provider-limits.js';
-import { createUpstreamMeter } from '../../../../upstream-meter.js';
+import { createUpstreamMeter } from '../../../../runtime/upstream-meter.js';
 import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.js';
 
 const up = useUpstreams();
@@ -174,7 +174,7 @@ describe('Retry-After holds for the whole call', () => {
 
   it('our own shop provider limit closes the gate like a 429, and counts only requests really sent', async () => {
     const limits = new ProviderLimits(parseProviderRules('shop=3/60'));
-    const meter = createUpstreamMeter('hosting.search_domains', limits);
+    const meter = createUpstreamMeter({ skill: 'hosting.search_domains', limits });
     const res = await call(up, { requests: groups }, { limits: { groupDeadlineMs: 3000 }, meter });
     // The limiter is FIFO: the group's first three lookups are charged and sent, the fourth is
     // refused by the limit (closing the gate for its 60 s window), and the sibling never sends.
@@ -196,7 +196,7 @@ describe('Retry-After holds for the whole call', () => {
 
   it('on the anonymous route our own limit ends the call at once, saying so', async () => {
     const limits = new ProviderLimits(parseProviderRules('shop=1/60'));
-    const meter = createUpstreamMeter('hosting.search_domains', limits);
+    const meter = createUpstreamMeter({ skill: 'hosting.search_domains', limits });
     const res = await call(up, { requests: [groups[0]] }, { anonymous: true, meter });
     expect(res.elapsedMs).toBeLessThan(900);
     expect(res.error).toMatchObject({

@@ -10,17 +10,16 @@ import { staticSecrets } from '../../../../../lib/secrets.js';
 import { SkillflowError } from '../../../../../lib/errors/skillflow-error.js';
 import { loadRegistry } from '../../../../registry/registry.js';
 import { APPS } from '../../../index.js';
-import { runSkill } from '../../../../skill-activity.js';
+import { runSkill } from '../../../../runtime/run-skill.js';
 import { call, CHECKED_AT, DECISION_KEY, ok, useUpstreams } from './orchestration.test-helpers.js';
-import { createUpstreamMeter } from '../../../../upstream-meter.js';
+import { createUpstreamMeter } from '../../../../runtime/upstream-meter.js';
 
 const up = useUpstreams();
 const ctx = {
-  signal: new AbortController().signal,
-  heartbeat: () => {},
+  view: 'full',
   anonymous: false,
-  meter: createUpstreamMeter('hosting.search_domains'),
-};
+  meter: createUpstreamMeter({ skill: 'hosting.search_domains' }),
+} as const;
 const GREENTEA = { query: 'greentea', tlds: ['com'] };
 const GREENTEA_ORDER = [
   'greentea.com',
@@ -57,7 +56,7 @@ describe('registration', () => {
       },
       anonymousAccess: 'inline',
       providers: ['shop', 'decision'],
-      models: [config.DECISION_MODEL],
+      models: [config.decision.DECISION_MODEL],
       policy: 'upstream-search',
       primaryFields: ['query'],
     });
@@ -67,11 +66,13 @@ describe('registration', () => {
       max_results: 10,
       availability: 'prefer_available',
     });
-    const output = (await runSkill(
-      skill!.impl,
+    const { output } = (await runSkill(
+      skill!,
       { requests: [{ id: 'r1', query: 'cedarwood.com' }] },
       ctx,
-    )) as { results: { id: string }[] };
+    )) as {
+      output: { results: { id: string }[] };
+    };
     expect(output.results.map((g) => g.id)).toEqual(['r1']);
   });
 
@@ -86,7 +87,7 @@ describe('registration', () => {
     );
     const skill = registry.available('hosting', 'search_domains');
     expect(skill).toBeDefined();
-    const err = await runSkill(skill!.impl, { requests: [{ query: 'cedarwood.com' }] }, ctx).catch(
+    const err = await runSkill(skill!, { requests: [{ query: 'cedarwood.com' }] }, ctx).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(SkillflowError);

@@ -10,6 +10,7 @@ import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { createShopClient } from '../../upstream/index.js';
 import type { SkillDeadlines } from '../../../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../../../registry/types.js';
+import type { HostingAppConfig } from '../../config.js';
 import {
   INPUT_DEFAULTS,
   SearchDomainsInputSchema,
@@ -88,7 +89,7 @@ function callSignal(ctx: SkillContext): {
  * (tests, benchmark).
  */
 export function createSearchDomainsSkill(
-  platform: Platform,
+  platform: Platform<HostingAppConfig>,
   deadlines: SkillDeadlines,
   options: SearchDomainsSkillOptions = {},
 ): SearchDomainsSkill {

@@ -7,10 +7,10 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { resolvePolicy, type PolicyName } from './policy.js';
-import type { LoadedSkill, SkillImplementation } from './registry/types.js';
+import { resolvePolicy, type PolicyName } from '../policy.js';
+import type { LoadedSkill, SkillImplementation } from '../registry/types.js';
 import { skillActivity } from './skill-activity.js';
-import type { SkillManifest } from './registry/manifest.js';
+import type { SkillManifest } from '../registry/manifest.js';
 
 const Input = z.object({ requests: z.array(z.object({})) });
 

@@ -5,7 +5,7 @@
  * internals in the message.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 
 /**
  * `final: true` marks the outcome as the answer of the call: Temporal must not re-run the

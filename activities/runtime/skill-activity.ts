@@ -1,0 +1,99 @@
+/**
+ * A registered skill as a Temporal activity: an adapter of the activity Context onto
+ * {@link runSkill}. The activity validates its input with the skill's zod schema (references
+ * are resolved only at run time), checks the provider limits of the providers the call will use,
+ * then runs the skill with Temporal's cancellation signal, heartbeat and an upstream meter, and
+ * converts failures once at the boundary.
+ *
+ * Retries: a used-up provider limit before anything was sent is retried by Temporal at the reset
+ * time (the call is queued, not failed). Everything the skill itself answers, upstream failures
+ * included, is final: re-running the skill would repeat its upstream requests.
+ */
+import { Context } from '@temporalio/activity';
+import { parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
+import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
+import type { ProviderLimits } from '../../lib/limits/provider-limits.js';
+import { recordTaskDecisionUsage } from '../task-decision-usage.js';
+import { toApplicationFailure } from './boundary.js';
+import { providerWait } from './provider-uses.js';
+import { runSkill, type OutputView, type RunnableSkill } from './run-skill.js';
+import { createUpstreamMeter, type OwnerShare } from './upstream-meter.js';
+
+export interface SkillActivityInput {
+  input: unknown;
+  /** `workflow`: the workflow-visible output; `full`: the REST body (output plus previews). */
+  view: OutputView;
+  /** The owner the call runs for: its share of each provider limit is charged too. */
+  ownerId?: string;
+}
+
+/** What a skill activity charges per upstream request (see activities/index.ts). */
+export interface ActivityLimits {
+  providerLimits: ProviderLimits;
+  ownerShare?: OwnerProviderShare | undefined;
+}
+
+/**
+ * The activity for one skill, metered against the provider limits (and the calling owner's
+ * share of them) when given. With `usage`, a skill-call task's decision usage is written on its
+ * usage record once the skill has run (activities/task-decision-usage.ts).
+ */
+export function skillActivity(skill: RunnableSkill, limits?: ActivityLimits, usage?: UsageRecords) {
+  const providerLimits = limits?.providerLimits;
+  const ref = `${skill.manifest.appId}.${skill.manifest.id}`;
+  return async (req: SkillActivityInput): Promise<unknown> => {
+    const ctx = Context.current();
+    const share = ownerShareOf(limits, req.ownerId);
+    let input: unknown;
+    try {
+      input = parseOrThrow(skill.impl.input, req.input);
+      const wait = providerLimits ? await providerWait(skill, input, providerLimits, share) : undefined;
+      // Nothing was sent: Temporal retries at the reset time (nextRetryDelay).
+      if (wait) throw wait;
+    } catch (err) {
+      throw toApplicationFailure(err);
+    }
+    const meter = createUpstreamMeter({ skill: ref, limits: providerLimits, share });
+    try {
+      return await runSkill(skill, input, {
+        view: req.view,
+        meter,
+        anonymous: false,
+        signal: ctx.cancellationSignal,
+        heartbeat: (d) => ctx.heartbeat(d),
+        validated: true,
+      });
+    } catch (err) {
+      // Cancellation must stay a cancellation (the signal's reason is a CancelledFailure).
+      if (ctx.cancellationSignal.aborted) throw err;
+      throw toApplicationFailure(err, { final: true });
+    } finally {
+      await recordTaskDecisionUsage(
+        usage && {
+          usage,
+          warn: (message, fields) => {
+            ctx.log.warn(message, fields);
+          },
+        },
+        { workflowType: ctx.info.workflowType ?? '', taskId: ctx.info.workflowExecution?.workflowId ?? '' },
+        meter.decisionUsage(),
+      );
+    }
+  };
+}
+
+function ownerShareOf(
+  limits: ActivityLimits | undefined,
+  ownerId: string | undefined,
+): OwnerShare | undefined {
+  return limits?.ownerShare && ownerId ? { share: limits.ownerShare, ownerId } : undefined;
+}
+
+/** The activity used when a plan names a skill this worker could not load. */
+export function unavailableSkillActivity(ref: string) {
+  return (): Promise<never> =>
+    Promise.reject(
+      toApplicationFailure(new SkillflowError('SKILL_NOT_FOUND', `The skill ${ref} is not available.`)),
+    );
+}

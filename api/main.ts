@@ -1,0 +1,51 @@
+/**
+ * The API's composition: the Fastify app over the platform's parts and a Temporal client,
+ * listening on HOST:PORT. Outside production it also makes sure the development admin key exists;
+ * it loads the definitions of DEFINITIONS_DIR for DEFINITIONS_OWNER_ID.
+ */
+import path from 'node:path';
+import { ensureDevKey } from '../lib/dev-key.js';
+import type { TemporalClient } from '../lib/temporal/client.js';
+import type { Platform } from '../platform/create-platform.js';
+import { buildApp, type App } from './app.js';
+import type { ApiDeps } from './deps.js';
+import { createServices } from './services/index.js';
+
+export interface RunningApi {
+  app: App;
+  /** The development admin key (outside production), for the start banner. */
+  devKey: string | undefined;
+}
+
+/** The API's dependencies: the platform's parts and a Temporal client. */
+export function apiDeps(platform: Platform, temporal: TemporalClient): ApiDeps {
+  const { config, logger, store, registry, keyring, secrets, resolveHost } = platform;
+  return {
+    config,
+    logger,
+    store,
+    temporal,
+    registry,
+    keyring,
+    secrets,
+    ...(resolveHost ? { resolveHost } : {}),
+  };
+}
+
+/** Builds the API of `platform`, listens, and loads the example definitions. */
+export async function startApi(platform: Platform, temporal: TemporalClient): Promise<RunningApi> {
+  const { config, store, logger } = platform;
+  const deps = apiDeps(platform, temporal);
+  const app = await buildApp(deps);
+  await app.listen({ host: config.api.HOST, port: config.api.PORT });
+  const devKey =
+    config.process.NODE_ENV !== 'production'
+      ? await ensureDevKey(store, config.process.dataDir, config.process.DEFINITIONS_OWNER_ID)
+      : undefined;
+  const { loaded, failed } = await createServices(deps).engine.loadFolder(
+    path.resolve(config.process.rootDir, config.process.DEFINITIONS_DIR),
+    config.process.DEFINITIONS_OWNER_ID,
+  );
+  logger.info({ loaded: loaded.length, failed }, 'workflow definitions loaded from DEFINITIONS_DIR');
+  return { app, devKey };
+}

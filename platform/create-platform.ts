@@ -1,0 +1,129 @@
+/**
+ * The composition root: builds the parts of a skillflow process from its configuration, once.
+ * `npm start` (scripts/main.ts), the API (api/main.ts), the worker (worker/main.ts), tests,
+ * benchmarks and scripts all build their process through {@link createPlatform}; nothing else
+ * assembles services by hand, and nothing looks them up from a global.
+ *
+ * What a caller already has (an opened store, a fixed keyring, a catalogue of test apps, a
+ * resolver for webhook hosts) it passes in {@link PlatformParts}; everything else comes from the
+ * configuration.
+ */
+import path from 'node:path';
+import { APPS } from '../activities/apps/index.js';
+import { encyclopediaReferences } from '../activities/apps/encyclopedia/index.js';
+import { decideStepDeps } from '../activities/decision/index.js';
+import { createActivities, type ActivityFn } from '../activities/index.js';
+import { platformActivities } from '../activities/platform/index.js';
+import type { AppDefinition } from '../activities/registry/define.js';
+import { loadRegistry, type Registry } from '../activities/registry/registry.js';
+import type { Config } from '../lib/config.js';
+import { loadKeyring, type Keyring } from '../lib/crypto/keyring.js';
+import { createLimits, type Limits } from '../lib/limits/index.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { webhookPolicy, type ResolveHost } from '../lib/net/webhook.js';
+import { createSecretStore, type SecretStore } from '../lib/secrets.js';
+import { openStore, type Store } from '../lib/store/db.js';
+import { UsageRecords } from '../lib/store/owners/usage-records.js';
+import { countLegacySealed } from '../lib/store/reencrypt.js';
+
+/** Parts a caller already has; each one left out is built from the configuration. */
+export interface PlatformParts {
+  /** The catalogue to serve (default: every product app). */
+  apps?: readonly AppDefinition[];
+  logger?: Logger;
+  keyring?: Keyring;
+  secrets?: SecretStore;
+  /** An opened store; the platform owns it from now on and closes it in {@link Platform.close}. */
+  store?: Store;
+  /** Resolves chat webhook hosts (default: the system resolver). */
+  resolveHost?: ResolveHost;
+  /** Where secrets without SECRETS_DIR are read from (default: the process environment). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The parts of one process, built once. */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  keyring: Keyring;
+  secrets: SecretStore;
+  store: Store;
+  registry: Registry;
+  resolveHost: ResolveHost | undefined;
+  /**
+   * The limits the worker's activities charge (lib/limits/index.ts): each provider's limit and
+   * each owner's share of it. The API builds its own view with the Temporal client, which the
+   * owner quotas need (api/main.ts); every shared counter lives in the store either way.
+   */
+  limits: Limits;
+  /**
+   * Every activity a worker of this process registers: one per skill (`<app>.<skill>`), metered
+   * against the provider limits and the calling owner's share, and the platform's own (chat
+   * delivery, embeds, the decide step).
+   */
+  activities: Record<string, ActivityFn>;
+  /** Closes what the platform holds (the store). */
+  close(): Promise<void>;
+}
+
+/** Opens the configured store and refuses one that still holds values of the old sealed format. */
+async function openConfiguredStore(config: Config, logger: Logger): Promise<Store> {
+  const store = await openStore({
+    databaseUrl: config.store.DATABASE_URL,
+    pgliteDir: path.join(config.store.dataDir, 'pglite'),
+    // The code only: a driver message may name hosts or users.
+    onPoolError: (err) =>
+      logger.error({ errName: err.name, errCode: (err as { code?: string }).code }, 'store connection lost'),
+  });
+  // Values sealed before context binding cannot open: refuse to start rather than fail later.
+  const legacy = await countLegacySealed(store);
+  if (legacy > 0) {
+    await store.close();
+    throw new Error(
+      `The platform store holds ${legacy} value(s) sealed in the old format. ` +
+        'Run `npm run store:reencrypt` once with the same SKILLFLOW_ENCRYPTION_KEY (or .data key file), then start again.',
+    );
+  }
+  logger.info({ engine: store.engine }, 'platform store ready');
+  return store;
+}
+
+function workerActivities(parts: Omit<Platform, 'activities' | 'close'>): Record<string, ActivityFn> {
+  const { config, store, keyring, secrets, registry, limits } = parts;
+  return {
+    ...createActivities(registry, limits.providers, limits.ownerShare, new UsageRecords(store)),
+    ...platformActivities(
+      store,
+      keyring,
+      webhookPolicy(config.security, parts.resolveHost),
+      encyclopediaReferences(config).resolve,
+      decideStepDeps(config, secrets, store),
+    ),
+  };
+}
+
+/** Builds the process's parts from `config`; see {@link PlatformParts} for what may be given. */
+export async function createPlatform(config: Config, given: PlatformParts = {}): Promise<Platform> {
+  const logger = given.logger ?? createLogger(config.process.LOG_LEVEL);
+  const keyring =
+    given.keyring ?? loadKeyring(config.security.SKILLFLOW_ENCRYPTION_KEY, config.security.dataDir);
+  if (!given.keyring)
+    logger.info({ keyId: keyring.activeKeyId, origin: keyring.origin }, 'payload encryption key loaded');
+  const secrets = given.secrets ?? createSecretStore(config.security.SECRETS_DIR, given.env ?? process.env);
+  const store = given.store ?? (await openConfiguredStore(config, logger));
+  const registry = await loadRegistry({ config, logger, secrets, store }, given.apps ?? APPS);
+  for (const p of registry.problems)
+    logger.error({ app: p.app, skill: p.skill, problem: p.message }, 'app definition problem');
+  logger.info(
+    {
+      skills: registry
+        .all()
+        .filter((s) => s.impl)
+        .map((s) => `${s.manifest.appId}.${s.manifest.id}`),
+    },
+    'skills loaded',
+  );
+  const limits = createLimits({ config, store, keyring, secrets });
+  const parts = { config, logger, keyring, secrets, store, registry, resolveHost: given.resolveHost, limits };
+  return { ...parts, activities: workerActivities(parts), close: () => store.close() };
+}

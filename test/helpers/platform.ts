@@ -1,0 +1,34 @@
+/**
+ * The platform of a test process (no vitest imports: helper processes use it too): the real
+ * composition root (platform/create-platform.ts) on parsed variables, with the fixed test key,
+ * a silent logger, the fixed resolver, and an in-memory store unless a PostgreSQL URL is given.
+ */
+import type { AppDefinition } from '../../activities/registry/define.js';
+import { loadConfig, withValues, type RawConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
+import { openStore } from '../../lib/store/db.js';
+import { createPlatform, type Platform } from '../../platform/create-platform.js';
+import { FIXTURE_APPS, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
+
+export interface TestPlatformOptions {
+  /** Variables to set, as parsed values. */
+  config?: Partial<RawConfig>;
+  /** The catalogue to serve; the fixture apps by default. */
+  apps?: readonly AppDefinition[];
+  secrets?: SecretStore;
+  /** A PostgreSQL store instead of an in-memory PGlite one. */
+  databaseUrl?: string;
+}
+
+export async function createTestPlatform(opts: TestPlatformOptions = {}): Promise<Platform> {
+  const config = withValues(loadConfig({ LOG_LEVEL: 'silent' }), opts.config ?? {});
+  return createPlatform(config, {
+    apps: opts.apps ?? FIXTURE_APPS,
+    logger: createLogger('silent'),
+    keyring: TEST_KEYRING,
+    secrets: opts.secrets ?? staticSecrets({}),
+    store: await openStore(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' }),
+    resolveHost: TEST_RESOLVE,
+  });
+}
