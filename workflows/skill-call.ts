@@ -19,7 +19,7 @@ export interface SkillCallInput {
   policy: ActivityPolicy;
   /** Set for async skills: where the result is stored. */
   embedId?: string;
-  /** The calling owner, for its share of provider budgets (activities/owner-provider-share.ts). */
+  /** The calling owner, for its share of provider budgets (lib/limits/owner-provider-share.ts). */
   ownerId?: string;
 }
 

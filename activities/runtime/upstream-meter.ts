@@ -16,7 +16,7 @@ import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.j
 import type { ProviderLimits } from '../../lib/limits/provider-limits.js';
 import type { ProviderUse, UpstreamMeter } from '../registry/types.js';
 
-/** The calling owner's share of the provider limits (activities/owner-provider-share.ts). */
+/** The calling owner's share of the provider limits (lib/limits/owner-provider-share.ts). */
 export interface OwnerShare {
   share: OwnerProviderShare;
   ownerId: string;

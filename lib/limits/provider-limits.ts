@@ -1,7 +1,7 @@
 /**
  * Our own limits on upstream providers (tracked per provider, skill and model). A
  * counter per (provider, skill, model) is charged one point per request actually sent to that
- * provider (activities/upstream-meter.ts): a domain search with no relevance criteria charges only the
+ * provider (activities/runtime/upstream-meter.ts): a domain search with no relevance criteria charges only the
  * shop, once per lookup or stream page it opens. Providers without their own rule share the `*`
  * rule's numbers, each with its own counters.
  *
