@@ -11,11 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getIconData } from '@iconify/utils';
-import {
-  createOfflineProvider,
-  offlineIndex,
-  searchOffline,
-} from '../../activities/apps/design/upstream/offline.js';
+import { createOfflineProvider, offlineIndex, searchOffline } from '../../activities/apps/design/index.js';
 import { RequestLog } from '../request-log.js';
 
 export type IconRoute = 'search' | 'json' | 'svg';
