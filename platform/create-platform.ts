@@ -1,8 +1,10 @@
 /**
  * The composition root: builds the parts of a skillflow process from its configuration, once.
- * `npm start` (scripts/main.ts), the API (api/main.ts), the worker (worker/main.ts), tests,
- * benchmarks and scripts all build their process through {@link createPlatform}; nothing else
- * assembles services by hand, and nothing looks them up from a global.
+ * `npm start` (scripts/main.ts) builds its process through {@link createPlatform} and hands it to
+ * the API (api/main.ts) and the worker (worker/index.ts); tests, helper processes and the
+ * workflow benchmark do the same. Nothing else assembles services by hand (the store-only
+ * scripts, keys:admin and store:reencrypt, open just the store). (One service is still found rather than handed down: the
+ * encyclopedia's, by its configuration slice; see its upstream/service.ts.)
  *
  * What a caller already has (an opened store, a fixed keyring, a catalogue of test apps, a
  * resolver for webhook hosts) it passes in {@link PlatformParts}; everything else comes from the
