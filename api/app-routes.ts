@@ -4,7 +4,7 @@
  * records, limits, authentication, scope check, client address key and error schemas.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppRouteContext } from '../activities/registry/routes.js';
+import type { ApiRouteParts } from '../activities/registry/routes.js';
 import type { Limits } from '../lib/limits/index.js';
 import type { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { authenticate, BEARER, requireSkillScope } from './auth.js';
@@ -24,8 +24,7 @@ export async function mountAppRoutes(
   usage: UsageRecords,
   limits: Limits,
 ): Promise<void> {
-  const ctx: AppRouteContext = {
-    config: deps.config,
+  const parts: ApiRouteParts = {
     store: deps.store,
     keyring: deps.keyring,
     usage,
@@ -36,5 +35,5 @@ export async function mountAppRoutes(
     clientKey,
     errorResponses,
   };
-  for (const routes of deps.registry.routes) await app.register(routes.plugin(ctx));
+  for (const routes of deps.registry.routes) await app.register(routes.plugin(parts));
 }

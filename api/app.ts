@@ -24,7 +24,6 @@ import { addOpenApiLinks } from './links.js';
 import { declareMediaTypes } from './media-types.js';
 import { RoutePatternLogController } from './request-log.js';
 import { PrincipalCache } from '../lib/key-cache.js';
-import { createLimits } from '../lib/limits/index.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
@@ -119,9 +118,9 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   // every authenticated route (X-RateLimit-* headers, 429) and by skill calls together with
   // their provider limits (api/services/call-limits.ts); the per-IP limit applied by
   // `limitPerIp` on every unauthenticated route (anonymous, quote, status, health).
-  const limits = deps.limits ?? createLimits(deps);
+  const { limits } = deps;
   app.decorate('limits', limits);
-  const services = createServices(deps, { principals, limits });
+  const services = createServices(deps, { principals });
   // Usage records of inline calls are written in batches: write what is left before closing.
   app.addHook('onClose', () => services.usageRecords.close());
   // Every limiter above (and the worker's provider limits) counts in `rate_limits`: sweep old windows.

@@ -17,8 +17,8 @@ export interface ApiDeps {
   registry: Registry;
   keyring: Keyring;
   secrets: SecretStore;
-  /** Every limit (lib/limits/index.ts); built from the rest when unset. */
-  limits?: Limits;
+  /** Every limit of the process (lib/limits/index.ts): the platform's, shared with its worker. */
+  limits: Limits;
   /** Resolves chat webhook hosts; the system resolver when unset (tests inject a fixed table). */
   resolveHost?: ResolveHost;
 }

@@ -1,11 +1,10 @@
 /**
- * The API's composition: the Fastify app over the platform's parts and a Temporal client,
+ * The API's composition: the Fastify app over the platform's parts (with its Temporal client),
  * listening on HOST:PORT. Outside production it also makes sure the development admin key exists;
  * it loads the definitions of DEFINITIONS_DIR for DEFINITIONS_OWNER_ID.
  */
 import path from 'node:path';
 import { ensureDevKey } from '../lib/dev-key.js';
-import type { TemporalClient } from '../lib/temporal/client.js';
 import type { Platform } from '../platform/create-platform.js';
 import { buildApp, type App } from './app.js';
 import type { ApiDeps } from './deps.js';
@@ -17,9 +16,11 @@ export interface RunningApi {
   devKey: string | undefined;
 }
 
-/** The API's dependencies: the platform's parts and a Temporal client. */
-export function apiDeps(platform: Platform, temporal: TemporalClient): ApiDeps {
-  const { config, logger, store, registry, keyring, secrets, resolveHost } = platform;
+/** The API's dependencies: the platform's parts; the platform must hold a Temporal client. */
+export function apiDeps(platform: Platform): ApiDeps {
+  const { config, logger, store, registry, keyring, secrets, resolveHost, temporal, limits } = platform;
+  if (!temporal)
+    throw new Error('The API needs a platform with a Temporal client (createPlatform parts.temporal).');
   return {
     config,
     logger,
@@ -28,14 +29,15 @@ export function apiDeps(platform: Platform, temporal: TemporalClient): ApiDeps {
     registry,
     keyring,
     secrets,
+    limits,
     ...(resolveHost ? { resolveHost } : {}),
   };
 }
 
 /** Builds the API of `platform`, listens, and loads the example definitions. */
-export async function startApi(platform: Platform, temporal: TemporalClient): Promise<RunningApi> {
+export async function startApi(platform: Platform): Promise<RunningApi> {
   const { config, store, logger } = platform;
-  const deps = apiDeps(platform, temporal);
+  const deps = apiDeps(platform);
   const app = await buildApp(deps);
   await app.listen({ host: config.api.HOST, port: config.api.PORT });
   const devKey =

@@ -2,17 +2,20 @@
  * The composition root: builds the parts of a skillflow process from its configuration, once.
  * `npm start` (scripts/main.ts) builds its process through {@link createPlatform} and hands it to
  * the API (api/main.ts) and the worker (worker/index.ts); tests, helper processes and the
- * workflow benchmark do the same. Nothing else assembles services by hand (the store-only
- * scripts, keys:admin and store:reencrypt, open just the store). (One service is still found rather than handed down: the
- * encyclopedia's, by its configuration slice; see its upstream/service.ts.)
+ * workflow benchmark and the SDK's type generator do the same. Nothing else assembles services
+ * by hand (the store-only scripts, keys:admin and store:reencrypt, open just the store), and no
+ * module looks a service up: each part receives what it uses from here. An app's own services
+ * (the encyclopedia's upstream service with its cache and outbound budget) are built once when
+ * the registry opens the app; this module takes them from the registry by the app's definition
+ * and hands them to the platform parts that use them (chat delivery, the decide step).
  *
  * What a caller already has (an opened store, a fixed keyring, a catalogue of test apps, a
- * resolver for webhook hosts) it passes in {@link PlatformParts}; everything else comes from the
- * configuration.
+ * resolver for webhook hosts, a Temporal client) it passes in {@link PlatformParts}; everything
+ * else comes from the configuration.
  */
 import path from 'node:path';
 import { APPS } from '../activities/apps/index.js';
-import { encyclopediaReferences } from '../activities/apps/encyclopedia/index.js';
+import { encyclopediaApp, referenceResolver } from '../activities/apps/encyclopedia/index.js';
 import { decideStepDeps } from '../activities/decision/index.js';
 import { createActivities, type ActivityFn } from '../activities/index.js';
 import { platformActivities } from '../activities/platform/index.js';
@@ -27,6 +30,7 @@ import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
+import { connectTemporal, type TemporalClient } from '../lib/temporal/client.js';
 
 /** Parts a caller already has; each one left out is built from the configuration. */
 export interface PlatformParts {
@@ -41,6 +45,13 @@ export interface PlatformParts {
   resolveHost?: ResolveHost;
   /** Where secrets without SECRETS_DIR are read from (default: the process environment). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The Temporal client the API starts runs with and the owner quotas count open work with: a
+   * client the caller owns, or the address of a server to connect to (with the payload codec of
+   * the platform's keyring; {@link Platform.close} then closes it). A process without one (a
+   * worker-only helper) has limits that refuse `owner_quota` charges.
+   */
+  temporal?: TemporalClient | { address: string };
 }
 
 /** The parts of one process, built once. */
@@ -52,10 +63,11 @@ export interface Platform {
   store: Store;
   registry: Registry;
   resolveHost: ResolveHost | undefined;
+  temporal: TemporalClient | undefined;
   /**
-   * The limits the worker's activities charge (lib/limits/index.ts): each provider's limit and
-   * each owner's share of it. The API builds its own view with the Temporal client, which the
-   * owner quotas need (api/main.ts); every shared counter lives in the store either way.
+   * Every limit of the process (lib/limits/index.ts), one instance for the API and the worker:
+   * the worker's activities charge each provider's limit and each owner's share of it, the API
+   * its tier, address, credit, quota and queue limits.
    */
   limits: Limits;
   /**
@@ -64,7 +76,7 @@ export interface Platform {
    * delivery, embeds, the decide step).
    */
   activities: Record<string, ActivityFn>;
-  /** Closes what the platform holds (the store). */
+  /** Closes what the platform holds: the store, and the Temporal client it connected. */
   close(): Promise<void>;
 }
 
@@ -92,16 +104,29 @@ async function openConfiguredStore(config: Config, logger: Logger): Promise<Stor
 
 function workerActivities(parts: Omit<Platform, 'activities' | 'close'>): Record<string, ActivityFn> {
   const { config, store, keyring, secrets, registry, limits } = parts;
+  // `@encyclopedia:` references resolve through the encyclopedia app's one service, when the
+  // catalogue serves that app; without it chat messages keep them as written and decide steps
+  // get no source context.
+  const encyclopedia = registry.servicesOf(encyclopediaApp);
   return {
     ...createActivities(registry, limits.providers, limits.ownerShare, new UsageRecords(store)),
     ...platformActivities(
       store,
       keyring,
       webhookPolicy(config.security, parts.resolveHost),
-      encyclopediaReferences(config).resolve,
-      decideStepDeps(config, secrets, store),
+      encyclopedia && referenceResolver(encyclopedia),
+      decideStepDeps(config, secrets, store, encyclopedia),
     ),
   };
+}
+
+async function temporalClient(
+  config: Config,
+  keyring: Keyring,
+  given: PlatformParts['temporal'],
+): Promise<TemporalClient | undefined> {
+  if (!given || !('address' in given)) return given;
+  return connectTemporal(given.address, config.temporal.TEMPORAL_NAMESPACE, keyring);
 }
 
 /** Builds the process's parts from `config`; see {@link PlatformParts} for what may be given. */
@@ -125,7 +150,20 @@ export async function createPlatform(config: Config, given: PlatformParts = {}):
     },
     'skills loaded',
   );
-  const limits = createLimits({ config, store, keyring, secrets });
-  const parts = { config, logger, keyring, secrets, store, registry, resolveHost: given.resolveHost, limits };
-  return { ...parts, activities: workerActivities(parts), close: () => store.close() };
+  const { resolveHost } = given;
+  const temporal = await temporalClient(config, keyring, given.temporal).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const limits = createLimits({ config, store, keyring, secrets, ...(temporal ? { temporal } : {}) });
+  const parts = { config, logger, keyring, secrets, store, registry, resolveHost, temporal, limits };
+  const owned = given.temporal && 'address' in given.temporal ? temporal : undefined;
+  return {
+    ...parts,
+    activities: workerActivities(parts),
+    async close() {
+      await owned?.close();
+      await store.close();
+    },
+  };
 }

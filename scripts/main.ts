@@ -10,7 +10,6 @@ import { ConfigError, loadConfig, withValues, type Config } from '../lib/config.
 import { createLogger } from '../lib/logger.js';
 import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
-import { connectTemporal } from '../lib/temporal/client.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { createPlatform } from '../platform/create-platform.js';
@@ -102,12 +101,9 @@ async function main(): Promise<void> {
     installTemporalRuntime(logger);
     // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
     observeUpstreams(upstreamOrigins(config));
-    const platform = await createPlatform(config, { logger });
-    started.push({ name: 'platform store', stop: () => platform.close() });
+    const platform = await createPlatform(config, { logger, temporal: { address } });
+    started.push({ name: 'platform (store, temporal client)', stop: () => platform.close() });
     for (const line of sims.banner) platform.logger.warn(line);
-
-    const temporal = await connectTemporal(address, config.temporal.TEMPORAL_NAMESPACE, platform.keyring);
-    started.push({ name: 'temporal client', stop: () => temporal.close() });
 
     if (config.process.RUN_WORKER) {
       const worker = await startWorker(platform, { address });
@@ -115,7 +111,7 @@ async function main(): Promise<void> {
     }
     let devKey: string | undefined;
     if (config.process.RUN_API) {
-      const api = await startApi(platform, temporal);
+      const api = await startApi(platform);
       started.push({ name: 'api', stop: () => api.app.close() });
       devKey = api.devKey;
     }

@@ -12,7 +12,7 @@ import {
   startEncyclopediaSimulator,
   type EncyclopediaSimulator,
 } from '../../simulators/encyclopedia/server.js';
-import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
+import { encyclopediaApp } from '../apps/encyclopedia/index.js';
 import { decide, type DecideStepDeps, type DecideStepInput } from './decide-step.js';
 import { createDecisionService, type DecisionUsage } from './service.js';
 
@@ -44,7 +44,8 @@ beforeAll(async () => {
       secrets: staticSecrets({ decision_api_key: KEY }),
       timeoutMs: 2_000,
     }),
-    encyclopedia: encyclopediaReferences(config).summaries,
+    // The app's service as the registry opens it.
+    encyclopedia: encyclopediaApp.open(config).services,
     recordUsage: (run, u) => {
       recorded.push([run.ownerId, run.taskId, u]);
       return Promise.resolve();

@@ -8,7 +8,7 @@ import type { SecretStore } from '../../lib/secrets.js';
 import type { Store } from '../../lib/store/db.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { POLICY_PROFILES } from '../policy.js';
-import { encyclopediaReferences } from '../apps/encyclopedia/index.js';
+import type { EncyclopediaSummaries } from '../apps/encyclopedia/index.js';
 import type { DecideStepDeps } from './decide-step.js';
 import { createDecisionService } from './service.js';
 
@@ -18,9 +18,15 @@ export { createDecisionService, type DecisionService, type DecisionOutcome } fro
 /**
  * The decide step's dependencies: no service without `DECISION_URL` (every step then takes its
  * fallback); each request's timeout is the `decision` profile's decision timeout; usage is
- * recorded on a `workflow.decide` usage record of the run's owner.
+ * recorded on a `workflow.decide` usage record of the run's owner. `encyclopedia`, the
+ * encyclopedia app's service when the catalogue serves it, resolves the question's references.
  */
-export function decideStepDeps(config: Config, secrets: SecretStore, store: Store): DecideStepDeps {
+export function decideStepDeps(
+  config: Config,
+  secrets: SecretStore,
+  store: Store,
+  encyclopedia?: EncyclopediaSummaries,
+): DecideStepDeps {
   const usage = new UsageRecords(store);
   return {
     service: config.decision.DECISION_URL
@@ -30,7 +36,7 @@ export function decideStepDeps(config: Config, secrets: SecretStore, store: Stor
           timeoutMs: POLICY_PROFILES.decision.deadlines.decisionTimeoutMs,
         })
       : undefined,
-    encyclopedia: encyclopediaReferences(config).summaries,
+    encyclopedia,
     recordUsage: async ({ ownerId, taskId }, u) => {
       await usage.recordDecision({
         taskId,

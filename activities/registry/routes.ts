@@ -19,9 +19,8 @@ import type { Limits } from '../../lib/limits/index.js';
 import type { Store } from '../../lib/store/db.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 
-/** What the API gives an app's routes; `config` is the slice its app selected. */
-export interface AppRouteContext<C = Config> {
-  config: C;
+/** What the API gives the routes of every app. */
+export interface ApiRouteParts {
   store: Store;
   keyring: Keyring;
   /** The API's usage records (written in batches, flushed when the API closes). */
@@ -43,9 +42,26 @@ export interface AppRouteContext<C = Config> {
   errorResponses: (...statuses: number[]) => Record<number, typeof ErrorEnvelopeSchema>;
 }
 
-/** An app's routes: a Fastify plugin built from the API's context. */
-export interface AppRoutes<C = Config> {
-  /** OpenAPI tags these routes use that the API does not declare itself. */
-  tags?: readonly { name: string; description: string }[];
-  plugin: (ctx: AppRouteContext<C>) => FastifyPluginAsyncZod;
+/**
+ * What an app's routes receive: the API's parts, the configuration slice its app selected and the
+ * app's services (`defineApp({ config, services })`).
+ */
+export interface AppRouteContext<C = Config, S = undefined> extends ApiRouteParts {
+  config: C;
+  services: S;
+}
+
+/** OpenAPI tags an app's routes use that the API does not declare itself. */
+type RouteTags = readonly { name: string; description: string }[];
+
+/** An app's routes as written in its `routes.ts`: a Fastify plugin built from its context. */
+export interface AppRoutes<C = Config, S = undefined> {
+  tags?: RouteTags;
+  plugin: (ctx: AppRouteContext<C, S>) => FastifyPluginAsyncZod;
+}
+
+/** An opened app's routes, bound to its slice and services: the API mounts them with its parts. */
+export interface MountableRoutes {
+  tags?: RouteTags;
+  plugin: (parts: ApiRouteParts) => FastifyPluginAsyncZod;
 }

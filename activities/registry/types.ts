@@ -14,17 +14,24 @@ import type { SkillManifest } from './manifest.js';
 
 export type { AppManifest, SkillManifest } from './manifest.js';
 
-/**
- * Everything a skill may need from the platform. No user, chat or embed context. `config` is
- * the slice its app selected (`defineApp({ config })`); the registry is given the whole one.
- */
-export interface Platform<C = Config> {
-  config: C;
+/** What the registry is loaded with: the whole configuration and the process's shared parts. */
+export interface RegistryContext {
+  config: Config;
   logger: Logger;
   secrets: SecretStore;
   /** The platform store, for skills that cache public data in it; absent in some tests. */
   store?: Store;
 }
+
+/**
+ * Everything a skill may need from the platform. No user, chat or embed context. `config` is
+ * the slice its app selected (`defineApp({ config })`); `services` are the app's own long-lived
+ * parts (an upstream client with its cache and budget), built once per registry by the app's
+ * `defineApp({ services })` and handed to each of its skills and its routes.
+ */
+export type Platform<C = Config, S = undefined> = Omit<RegistryContext, 'config'> & {
+  config: C;
+} & (S extends undefined ? { services?: undefined } : { services: S });
 
 /** One provider a call will use (the provider limits count requests per provider, skill and model). */
 export type { ProviderUse };

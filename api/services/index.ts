@@ -1,7 +1,6 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { PrincipalCache } from '../../lib/key-cache.js';
-import { createLimits, type Limits } from '../../lib/limits/index.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ChatsService } from './chats.js';
@@ -30,16 +29,14 @@ export interface Services {
   usageRecords: UsageRecords;
 }
 
-/** What the app shares with its services: the key cache and the limits. */
+/** What the app shares with its services: the key cache. */
 export interface AppShared {
   principals?: PrincipalCache;
-  /** Every limit (lib/limits/index.ts); `deps.limits`, else built from `deps`, when unset. */
-  limits?: Limits;
 }
 
-/** `shared.principals`: the key cache revocation must reach; `shared.limits`: charged by skill calls. */
+/** `shared.principals`: the key cache revocation must reach. Skill calls charge `deps.limits`. */
 export function createServices(deps: ApiDeps, shared: AppShared = {}): Services {
-  const limits = shared.limits ?? deps.limits ?? createLimits(deps);
+  const { limits } = deps;
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
   const runs = new RunsService(deps.temporal, deps.config, deps.registry);
   const usage = new UsageRecords(deps.store, (err) =>

@@ -1,7 +1,8 @@
 /**
  * Every rate, quota, credit and queue limit of the platform, built from the configuration and
- * the store by {@link createLimits}: by the composition root for the worker's activities, and by
- * the API with the Temporal client the owner quotas need. Nothing else constructs a limiter. `charge(kind, subject)` counts one
+ * the store by {@link createLimits}, once per process by the composition root (with the Temporal
+ * client the owner quotas need); the API and the worker's activities charge that one object.
+ * Nothing else constructs a limiter. `charge(kind, subject)` counts one
  * use of a limit (or throws its 429), `busy(kind, subject)` reads whether a limit would refuse,
  * `refund(kind, …)` gives a charge back. The implementations behind each kind stay available
  * (`limits.tier`, `limits.providers`, …) for what the generic calls cannot say: the

@@ -5,17 +5,17 @@
  * inert stand-in that fails loudly if used); the platform store is an in-memory PGlite.
  */
 import { buildApp } from '../../api/app.js';
-import type { ApiDeps } from '../../api/deps.js';
+import { apiDeps } from '../../api/main.js';
 import { skillDetails } from '../../api/routes/skill-views.js';
 import { APPS } from '../../activities/apps/index.js';
 import type { AppDefinition } from '../../activities/registry/define.js';
-import { loadRegistry } from '../../activities/registry/registry.js';
 import { loadConfig } from '../../lib/config.js';
 import { parseKeyring } from '../../lib/crypto/keyring.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
+import { createPlatform } from '../../platform/create-platform.js';
 import type { JsonSchema } from './json-schema-to-ts.js';
 
 /** What the generator needs to know about one loaded skill. */
@@ -48,21 +48,18 @@ const inert = <T>(what: string): T =>
 /** Builds the document with a fixed server URL so the output never depends on the environment. */
 export async function buildApiDocument(apps: readonly AppDefinition[] = APPS): Promise<ApiDocument> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080' });
-  const logger = createLogger('silent');
-  const secrets = staticSecrets({});
-  const registry = await loadRegistry({ config, logger, secrets }, apps);
-  // A real (in-memory) store: route plugins may prepare statements or limiters at build time.
-  const store = await openStore({ pgliteDir: 'memory://' });
-  const deps: ApiDeps = {
-    config,
-    logger,
-    secrets,
-    registry,
+  // The composition root over a fixed key and a real (in-memory) store: route plugins may
+  // prepare statements or limiters at build time.
+  const platform = await createPlatform(config, {
+    apps,
+    logger: createLogger('silent'),
     keyring: parseKeyring('codegen:' + Buffer.alloc(32, 1).toString('base64'), 'env'),
-    store,
+    secrets: staticSecrets({}),
+    store: await openStore({ pgliteDir: 'memory://' }),
     temporal: inert<TemporalClient>('temporal'),
-  };
-  const app = await buildApp(deps);
+  });
+  const { registry } = platform;
+  const app = await buildApp(apiDeps(platform));
   try {
     await app.ready();
     const openapi = app.swagger() as unknown as ApiDocument['openapi'];
@@ -81,6 +78,6 @@ export async function buildApiDocument(apps: readonly AppDefinition[] = APPS): P
     return { openapi, skills };
   } finally {
     await app.close();
-    await store.close();
+    await platform.close();
   }
 }

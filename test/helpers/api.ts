@@ -22,17 +22,18 @@ export async function buildTestApi(
   env: TestWorkflowEnvironment,
   opts: TestPlatformOptions & { taskQueue: string },
 ): Promise<TestApi> {
-  const platform = await createTestPlatform({
-    ...opts,
-    config: { TEMPORAL_TASK_QUEUE: opts.taskQueue, ...opts.config },
-  });
   const temporal: TemporalClient = {
     connection: env.connection,
     client: env.client,
     namespace: env.namespace ?? 'default',
     close: () => Promise.resolve(),
   };
-  const deps = apiDeps(platform, temporal);
+  const platform = await createTestPlatform({
+    ...opts,
+    config: { TEMPORAL_TASK_QUEUE: opts.taskQueue, ...opts.config },
+    temporal,
+  });
+  const deps = apiDeps(platform);
   const app = await buildApp(deps);
   await app.ready();
   return {

@@ -8,6 +8,7 @@ import { loadConfig, withValues, type RawConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
 import { createPlatform, type Platform } from '../../platform/create-platform.js';
 import { FIXTURE_APPS, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
 
@@ -19,6 +20,8 @@ export interface TestPlatformOptions {
   secrets?: SecretStore;
   /** A PostgreSQL store instead of an in-memory PGlite one. */
   databaseUrl?: string;
+  /** The test server's client, for a platform the API is built on. */
+  temporal?: TemporalClient;
 }
 
 export async function createTestPlatform(opts: TestPlatformOptions = {}): Promise<Platform> {
@@ -30,5 +33,6 @@ export async function createTestPlatform(opts: TestPlatformOptions = {}): Promis
     secrets: opts.secrets ?? staticSecrets({}),
     store: await openStore(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' }),
     resolveHost: TEST_RESOLVE,
+    ...(opts.temporal ? { temporal: opts.temporal } : {}),
   });
 }

@@ -348,6 +348,17 @@ describe('encyclopedia over HTTP', () => {
     });
   });
 
+  it('the routes and the skills share the app services: a summary the route fetched answers the skill from the cache', async () => {
+    const route = await get('/v1/encyclopedia/summary?title=Lovelace_(film)&language=en');
+    expect([route.status, route.json.cached]).toEqual([200, false]);
+    const skill = await h.request('POST', '/v1/apps/encyclopedia/skills/get_summary', {
+      requests: [{ title: 'Lovelace (film)', language: 'en' }],
+    });
+    expect(skill.status).toBe(200);
+    expect(skill.json.results.map((r: any) => [r.title, r.cached])).toEqual([['Lovelace (film)', true]]);
+    expect(upstream()).toEqual(['/en/api/rest_v1/page/summary/Lovelace_(film)']);
+  });
+
   it('the JavaScript SDK calls the routes over real HTTP', async () => {
     const address = await h.api.app.listen({ host: '127.0.0.1', port: 0 });
     const client = createClient({ baseUrl: address, token: h.token });
@@ -406,6 +417,11 @@ steps:
     const message = `${extract} Read more:\n\nSources:\n[1] Ada Lovelace (en) ${sim.url}/en/wiki/Ada_Lovelace\n    ${extract}`;
     expect((await h.chatMessage(run.json.task_id))?.content).toEqual({ title: 'Ada Lovelace', message });
     expect(received.at(-1)).toMatchObject({ chat_id: 'chat_enc', title: 'Ada Lovelace', message });
+    // The skill's activity and the chat delivery's reference share the app's one service: the
+    // summary was asked of the upstream once, the reference answered from its cache.
+    expect(upstream().filter((p) => p.includes('/page/summary/'))).toEqual([
+      '/en/api/rest_v1/page/summary/Ada_Lovelace',
+    ]);
   });
 
   it('compile-time check: more than three references and malformed ones are positioned diagnostics', async () => {

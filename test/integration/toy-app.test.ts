@@ -32,6 +32,12 @@ describe('a toy app added to the catalogue', () => {
     expect(APPS.map((a) => a.id)).not.toContain('toy');
   });
 
+  it('runs in one composition: the API charges the limits and serves the registry the worker uses', () => {
+    expect(h.api.deps.limits).toBe(h.api.platform.limits);
+    expect(h.api.deps.registry).toBe(h.api.platform.registry);
+    expect(h.api.deps.temporal).toBe(h.api.platform.temporal);
+  });
+
   it('is described by the API, its hyphenated skill id resolving', async () => {
     const app = await h.request('GET', '/v1/apps/toy');
     expect(app.status).toBe(200);

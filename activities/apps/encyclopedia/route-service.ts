@@ -5,14 +5,13 @@
  * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { randomUUID } from 'node:crypto';
-import type { EncyclopediaAppConfig } from './config.js';
 import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
 import type { Principal } from '../../../lib/keys.js';
 import type { Limits } from '../../../lib/limits/index.js';
 import type { UsageRecords } from '../../../lib/store/owners/usage-records.js';
 import type { ArticleSummary, SearchResult } from './upstream/articles.js';
 import type { ProxiedImage } from './upstream/image-proxy.js';
-import { encyclopediaFor, type EncyclopediaService } from './upstream/service.js';
+import type { EncyclopediaService } from './upstream/service.js';
 
 /** The caller of one route request: its principal and address key (lib/net/client-ip.ts). */
 export interface RouteCaller {
@@ -21,16 +20,15 @@ export interface RouteCaller {
 }
 
 export class EncyclopediaRoutes {
-  readonly lookups: EncyclopediaService;
-
-  /** `limits`: the API's (lib/limits/index.ts), which holds the per-key and per-address limits. */
+  /**
+   * `lookups`: the app's one service; `limits`: the API's (lib/limits/index.ts), which holds the
+   * per-key and per-address limits.
+   */
   constructor(
-    config: EncyclopediaAppConfig,
+    readonly lookups: EncyclopediaService,
     private readonly limits: Pick<Limits, 'charge'>,
     private readonly usage: UsageRecords,
-  ) {
-    this.lookups = encyclopediaFor(config);
-  }
+  ) {}
 
   /** Counts one request against the caller's key (when authenticated) and address. */
   async limit(ipKey: string, principal?: Principal): Promise<void> {

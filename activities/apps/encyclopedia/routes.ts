@@ -12,6 +12,7 @@ import type { EncyclopediaAppConfig } from './config.js';
 import { EncyclopediaRoutes } from './route-service.js';
 import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from './skills/schemas.js';
 import { ArticleSummarySchema, SearchResultSchema } from './upstream/articles.js';
+import type { EncyclopediaService } from './upstream/service.js';
 
 const language = LanguageSchema.default('en');
 const SearchQuery = z.object({
@@ -33,13 +34,16 @@ const ThumbnailQuery = z.object({
 const cached = z.boolean().describe('True when the cache answered (no credit charged).');
 
 /** The encyclopedia's routes, with the OpenAPI tag they use. */
-export const encyclopediaRoutes: AppRoutes<EncyclopediaAppConfig> = {
+export const encyclopediaRoutes: AppRoutes<EncyclopediaAppConfig, EncyclopediaService> = {
   tags: [{ name: 'encyclopedia', description: 'Article title search, summaries and thumbnails' }],
-  plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.config, ctx.limits, ctx.usage)),
+  plugin: (ctx) => routes(ctx, new EncyclopediaRoutes(ctx.services, ctx.limits, ctx.usage)),
 };
 
 const routes =
-  (ctx: AppRouteContext<EncyclopediaAppConfig>, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+  (
+    ctx: AppRouteContext<EncyclopediaAppConfig, EncyclopediaService>,
+    service: EncyclopediaRoutes,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['encyclopedia'];
 
@@ -73,7 +77,10 @@ const routes =
   };
 
 const authedRoutes =
-  (ctx: AppRouteContext<EncyclopediaAppConfig>, service: EncyclopediaRoutes): FastifyPluginAsyncZod =>
+  (
+    ctx: AppRouteContext<EncyclopediaAppConfig, EncyclopediaService>,
+    service: EncyclopediaRoutes,
+  ): FastifyPluginAsyncZod =>
   async (authed) => {
     const tags = ['encyclopedia'];
     authed.addHook('onRequest', ctx.authenticate);

@@ -3,7 +3,7 @@
  * as sanitised plain text (CONTENT_BLOCKED when it cannot be made safe).
  */
 import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
-import { encyclopediaFor } from '../upstream/service.js';
+import type { EncyclopediaService } from '../upstream/service.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
 import type { EncyclopediaAppConfig } from '../config.js';
 import {
@@ -20,7 +20,9 @@ import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
 export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
 
 /** Builds the skill. */
-function createGetSummarySkill(platform: Platform<EncyclopediaAppConfig>): GetSummarySkill {
+function createGetSummarySkill(
+  platform: Platform<EncyclopediaAppConfig, EncyclopediaService>,
+): GetSummarySkill {
   return {
     input: GetSummaryInputSchema,
     requestItem: SummaryRequestSchema,
@@ -28,7 +30,7 @@ function createGetSummarySkill(platform: Platform<EncyclopediaAppConfig>): GetSu
     output: GetSummaryOutputSchema,
     workflowOutput: SummaryWorkflowOutputSchema,
     async run(input, ctx) {
-      const service = encyclopediaFor(platform.config);
+      const service = platform.services;
       const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
       const results: GetSummaryOutput['results'] = [];
       for (const [i, r] of input.requests.entries()) {

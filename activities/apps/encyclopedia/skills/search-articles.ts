@@ -3,7 +3,7 @@
  * disambiguation pages marked (service in activities/apps/encyclopedia/upstream/service.ts).
  */
 import { requireLanguage } from '../../../../lib/encyclopedia/languages.js';
-import { encyclopediaFor } from '../upstream/service.js';
+import type { EncyclopediaService } from '../upstream/service.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
 import type { EncyclopediaAppConfig } from '../config.js';
 import {
@@ -24,7 +24,9 @@ export type SearchArticlesSkill = SkillImplementation<
 >;
 
 /** Builds the skill. */
-function createSearchArticlesSkill(platform: Platform<EncyclopediaAppConfig>): SearchArticlesSkill {
+function createSearchArticlesSkill(
+  platform: Platform<EncyclopediaAppConfig, EncyclopediaService>,
+): SearchArticlesSkill {
   return {
     input: SearchArticlesInputSchema,
     requestItem: SearchRequestSchema,
@@ -32,7 +34,7 @@ function createSearchArticlesSkill(platform: Platform<EncyclopediaAppConfig>): S
     output: SearchArticlesOutputSchema,
     workflowOutput: SearchWorkflowOutputSchema,
     async run(input, ctx) {
-      const service = encyclopediaFor(platform.config);
+      const service = platform.services;
       const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
       const results: SearchArticlesOutput['results'] = [];
       for (const [i, r] of input.requests.entries()) {

@@ -8,7 +8,7 @@ import {
 } from '../../../../simulators/encyclopedia/server.js';
 import { fetchImage } from './image-proxy.js';
 import { referenceResolver } from './references.js';
-import { encyclopediaFor } from './service.js';
+import { createEncyclopediaService } from './service.js';
 
 const signal = new AbortController().signal;
 
@@ -53,7 +53,7 @@ describe('reference resolution', () => {
       ENCYCLOPEDIA_IMAGE_HOSTS: sim.imageHost,
       ENCYCLOPEDIA_USER_AGENT: 'test (ops@test)',
     });
-    const resolve = referenceResolver(encyclopediaFor(encyclopediaConfig(config)));
+    const resolve = referenceResolver(createEncyclopediaService(encyclopediaConfig(config)));
     const plain = 'Mercury, Paris and Ada Lovelace; write @encyclopedia or email@encyclopedia.org';
     expect(await resolve(plain, signal)).toBe(plain);
     expect(sim.requests()).toEqual([]);

@@ -5,8 +5,10 @@
  * query text are never logged or stored. Each lookup says whether it was served from the cache
  * (a cache hit costs no credit).
  *
- * One service per configuration object ({@link encyclopediaFor}): the routes, both skills and
- * reference resolution of a process share the cache, budget and concurrency bound.
+ * One service per registry: the app builds it from its slice when the registry opens it
+ * (`defineApp({ services })`), and its routes, both skills and the platform's reference
+ * resolution (chat delivery, the decide step) receive that one service, so they share its
+ * cache, outbound budget and concurrency bound.
  */
 import type { EncyclopediaAppConfig } from '../config.js';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
@@ -247,21 +249,14 @@ export class EncyclopediaService {
   }
 }
 
-const services = new WeakMap<EncyclopediaAppConfig, EncyclopediaService>();
-
-/** The one service of this configuration object (created on first use). */
-export function encyclopediaFor(config: EncyclopediaAppConfig): EncyclopediaService {
-  let service = services.get(config);
-  if (!service) {
-    const client = config.ENCYCLOPEDIA_URL
-      ? createEncyclopediaClient({
-          urlTemplate: config.ENCYCLOPEDIA_URL,
-          userAgent: config.ENCYCLOPEDIA_USER_AGENT,
-          timeoutMs: config.ENCYCLOPEDIA_TIMEOUT_MS,
-        })
-      : undefined;
-    service = new EncyclopediaService(config, client);
-    services.set(config, service);
-  }
-  return service;
+/** A service over the configured upstream (none without ENCYCLOPEDIA_URL: every lookup then answers 503). */
+export function createEncyclopediaService(config: EncyclopediaAppConfig): EncyclopediaService {
+  const client = config.ENCYCLOPEDIA_URL
+    ? createEncyclopediaClient({
+        urlTemplate: config.ENCYCLOPEDIA_URL,
+        userAgent: config.ENCYCLOPEDIA_USER_AGENT,
+        timeoutMs: config.ENCYCLOPEDIA_TIMEOUT_MS,
+      })
+    : undefined;
+  return new EncyclopediaService(config, client);
 }
