@@ -10,9 +10,11 @@ import {
   POLICY_PROFILES,
   PolicyNameSchema,
   resolvePolicy,
+  retryBounds,
   type PolicyName,
   type PolicyProfile,
 } from './policy.js';
+import { LIMITS } from '../definitions/limits.js';
 
 const names = Object.keys(POLICY_PROFILES) as PolicyName[];
 const profile = (name: PolicyName): PolicyProfile => POLICY_PROFILES[name];
@@ -117,6 +119,37 @@ describe('policy profiles', () => {
       scheduleToCloseTimeout: 300_000,
     });
     expect(activityPolicy('upstream-lookup')).not.toHaveProperty('heartbeatTimeout');
+  });
+
+  it("narrow the retry rule to a step's retry, never widening it or the non-retryable codes", () => {
+    expect(activityPolicy('upstream-search', undefined, { maximumAttempts: 1 }).retry).toEqual({
+      initialInterval: 2_000,
+      backoffCoefficient: 2,
+      maximumInterval: 30_000,
+      maximumAttempts: 1,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    });
+    expect(
+      activityPolicy('chat-delivery', 20_000, {
+        maximumAttempts: 50,
+        initialIntervalMs: 600_000,
+        backoffCoefficient: 1.5,
+      }),
+    ).toMatchObject({
+      scheduleToCloseTimeout: 20_000,
+      retry: {
+        initialInterval: 60_000,
+        backoffCoefficient: 1.5,
+        maximumInterval: 60_000,
+        maximumAttempts: 10,
+      },
+    });
+  });
+
+  it("give the compiler the chat and decide steps' retry bounds from their profiles", () => {
+    expect(LIMITS.chatMaxRetry).toEqual(retryBounds('chat-delivery'));
+    expect(LIMITS.decideMaxRetry).toEqual(retryBounds('decision'));
+    expect(retryBounds('upstream-search')).toEqual({ maximumAttempts: 3, maximumIntervalMs: 30_000 });
   });
 
   it('names are a closed set: an unknown name fails with the rule, never the value', () => {

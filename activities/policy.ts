@@ -189,21 +189,41 @@ export interface ActivityPolicy {
  * Activity options for a profile. A step `timeout` narrows the whole-step limit
  * (schedule-to-close) and never widens it.
  */
-export function activityPolicy(name: PolicyName, stepTimeoutMs?: number): ActivityPolicy {
+export function activityPolicy(
+  name: PolicyName,
+  stepTimeoutMs?: number,
+  retry: StepRetry = {},
+): ActivityPolicy {
   const p: PolicyProfile = POLICY_PROFILES[name];
   const total = Math.min(stepTimeoutMs ?? p.scheduleToCloseMs, p.scheduleToCloseMs);
+  // A step's retry only narrows the profile's: never more attempts or a longer interval, and
+  // the non-retryable codes stay non-retryable.
+  const cap = (value: number | undefined, max: number) => Math.min(value ?? max, max);
   return {
     startToCloseTimeout: Math.min(p.startToCloseMs, total),
     scheduleToCloseTimeout: total,
     ...(p.heartbeatTimeoutMs ? { heartbeatTimeout: p.heartbeatTimeoutMs } : {}),
     retry: {
-      initialInterval: p.retry.initialIntervalMs,
-      backoffCoefficient: p.retry.backoffCoefficient,
+      initialInterval: cap(retry.initialIntervalMs ?? p.retry.initialIntervalMs, p.retry.maximumIntervalMs),
+      backoffCoefficient: retry.backoffCoefficient ?? p.retry.backoffCoefficient,
       maximumInterval: p.retry.maximumIntervalMs,
-      maximumAttempts: p.retry.maximumAttempts,
+      maximumAttempts: cap(retry.maximumAttempts, p.retry.maximumAttempts),
       nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
     },
   };
+}
+
+/** A step's own `retry:` (compiled into the plan), narrowing its profile's. */
+export interface StepRetry {
+  maximumAttempts?: number;
+  initialIntervalMs?: number;
+  backoffCoefficient?: number;
+}
+
+/** The widest `retry:` a step under profile `name` may ask for (its attempts and longest interval). */
+export function retryBounds(name: PolicyName): { maximumAttempts: number; maximumIntervalMs: number } {
+  const { retry } = POLICY_PROFILES[name];
+  return { maximumAttempts: retry.maximumAttempts, maximumIntervalMs: retry.maximumIntervalMs };
 }
 
 /** A skill's policy, resolved once at registry load: everything a caller needs, no lookups. */

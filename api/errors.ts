@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { FAIL_CODE_PATTERN } from '../definitions/index.js';
 import { isErrorCode, type ErrorCode } from '../lib/errors/catalogue.js';
 import { errors } from '../lib/errors/errors.js';
 import { issuesFromZod, SkillflowError, toEnvelope } from '../lib/errors/skillflow-error.js';
@@ -36,6 +37,31 @@ interface FailureLike {
   message?: unknown;
   details?: unknown;
   cause?: unknown;
+}
+
+/**
+ * Walks a Temporal failure chain for a fail step's failure: the author's own code (not a
+ * catalogue one) with the rendered message and the step id in its (encoded) details.
+ */
+export function fromFailStep(
+  err: unknown,
+): { code: string; message: string; details: { step: string } } | undefined {
+  let cur = err as FailureLike | undefined;
+  for (let depth = 0; cur && depth < 8; depth++) {
+    const first: unknown = Array.isArray(cur.details) ? cur.details[0] : undefined;
+    const details = first && typeof first === 'object' ? (first as Record<string, unknown>) : {};
+    const { step, fail_message: message } = details;
+    if (
+      typeof cur.type === 'string' &&
+      FAIL_CODE_PATTERN.test(cur.type) &&
+      !isErrorCode(cur.type) &&
+      typeof step === 'string' &&
+      typeof message === 'string'
+    )
+      return { code: cur.type, message, details: { step } };
+    cur = cur.cause as FailureLike | undefined;
+  }
+  return undefined;
 }
 
 /** Walks a Temporal failure chain for an ApplicationFailure whose type is a catalogue code. */

@@ -49,6 +49,10 @@ export const StepProgressSchema = z.object({
     .describe(
       'A running long-running skill call: the stage its last heartbeat named (e.g. `querying_upstream`); never content.',
     ),
+  wake_at: z
+    .string()
+    .optional()
+    .describe('A wait step that started: the instant it sleeps (or slept) until.'),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */

@@ -16,6 +16,10 @@ export function entryFromDetails(details: SkillDetails): SkillCatalogEntry {
     workflowOutput: z.fromJSONSchema(details.workflow_output_schema),
     // The policy's whole-call limit is also the longest step timeout a definition may ask for.
     maxTimeoutMs: details.execution.timeout_ms,
+    maxRetry: {
+      maximumAttempts: details.execution.max_attempts,
+      maximumIntervalMs: details.execution.max_retry_interval_ms,
+    },
   };
 }
 

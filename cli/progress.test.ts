@@ -1,4 +1,7 @@
-/** The task rendering of `tasks get --wait`: a running long-running call shows its stage. */
+/**
+ * The task rendering of `tasks get --wait`: a running long-running call shows its stage, a
+ * sleeping wait step when it wakes.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../sdk/index.js';
 import { renderTask } from './progress.js';
@@ -30,5 +33,15 @@ describe('renderTask', () => {
       '  ◐ electronics.search_power_designs  running      3.0s  stage: querying_upstream',
     ]);
     expect(renderTask(task({}), { now })[1]).toBe('  ◐ electronics.search_power_designs  running      3.0s');
+  });
+
+  it('shows when a sleeping wait step wakes, and nothing more once it has', () => {
+    const now = Date.parse('2026-01-01T00:00:03.000Z');
+    const wait = { id: 'cool_down', wake_at: '2026-01-01T00:10:00.000Z' };
+    expect(renderTask(task(wait), { now })[1]).toBe(
+      '  ◐ cool_down  running      3.0s  waiting until 2026-01-01T00:10:00.000Z',
+    );
+    const woke = { ...wait, status: 'completed' as const, finished_at: '2026-01-01T00:10:00.000Z' };
+    expect(renderTask(task(woke), { now })[1]).toBe('  ✔ cool_down  completed  10m00s');
   });
 });

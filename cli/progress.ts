@@ -37,6 +37,8 @@ function summary(step: TaskStep): string {
   if (step.error) return `${step.error.code}: ${step.error.message}`;
   // A running long-running skill call names its stage (e.g. querying_upstream).
   if (step.stage) return `stage: ${step.stage}`;
+  // A wait step sleeping on its timer names when it wakes.
+  if (step.wake_at && step.status === 'running') return `waiting until ${step.wake_at}`;
   if (!step.output_summary) return '';
   return Object.entries(step.output_summary)
     .map(([k, v]) => `${k}=${String(v)}`)

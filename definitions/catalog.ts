@@ -14,6 +14,14 @@ export interface SkillCatalogEntry {
   workflowOutput: z.ZodType;
   /** Longest step `timeout` the skill's policy allows. */
   maxTimeoutMs: number;
+  /** The widest `retry` the skill's policy allows: at most its attempts and its longest interval. */
+  maxRetry: RetryBounds;
+}
+
+/** What a step's `retry` may ask for at most: a policy profile's attempts and longest interval. */
+export interface RetryBounds {
+  maximumAttempts: number;
+  maximumIntervalMs: number;
 }
 
 /** Looks skills up by `<app>.<skill>` reference. */

@@ -13,5 +13,6 @@ export {
   type DiagnosticCode,
 } from './diagnostics.js';
 export { LIMITS } from './limits.js';
+export { FAIL_CODE_PATTERN } from './compiler/compile-flow.js';
 export { detectFormat, type SourceFormat } from './source/parse-source.js';
 export * from './runtime/index.js';

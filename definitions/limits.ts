@@ -33,6 +33,14 @@ export const LIMITS = {
   chatMaxTimeoutMs: 60_000,
   /** Upper bound of a `decide` step's `timeout` (the `decision` policy's schedule-to-close). */
   decideMaxTimeoutMs: 60_000,
+  /**
+   * The widest `retry` of a chat and a `decide` step: the `chat-delivery` and `decision` policy
+   * profiles' attempts and longest interval (activities/policy.ts; a test keeps them equal).
+   */
+  chatMaxRetry: { maximumAttempts: 10, maximumIntervalMs: 60_000 },
+  decideMaxRetry: { maximumAttempts: 2, maximumIntervalMs: 10_000 },
+  /** Longest `wait` (`duration`, and `until` at run time). */
+  maxWaitMs: 366 * 24 * 3600_000,
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,

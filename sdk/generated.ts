@@ -34,6 +34,8 @@ export type Task = {
     } | null;
     /** A running long-running skill call: the stage its last heartbeat named (e.g. `querying_upstream`); never content. */
     stage?: string;
+    /** A wait step that started: the instant it sleeps (or slept) until. */
+    wake_at?: string;
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -118,6 +120,7 @@ export type ValidationResult = {
       | 'INVALID_TIMEZONE'
       | 'INVALID_DURATION'
       | 'TIMEOUT_TOO_LONG'
+      | 'RETRY_OUT_OF_POLICY'
       | 'INVALID_INPUT_NAME'
       | 'INVALID_DEFAULT'
       | 'INVALID_STEP_ID'
@@ -293,6 +296,8 @@ export type SkillDetails = {
     policy: string;
     timeout_ms: number;
     max_attempts: number;
+    /** The policy's longest wait between attempts: a step's `retry` may not ask for more. */
+    max_retry_interval_ms: number;
   };
   /** Price of the decision helper this skill may use (relevance ranking); null when it uses none. Each record in GET /v1/usage carries the tokens and cost it paid for. */
   decision_pricing: {
@@ -931,6 +936,8 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_DEFINITION'
         | 'RUN_INPUTS_TOO_LARGE'
         | 'TEMPLATE_TOO_LARGE'
+        | 'INVALID_WAIT_UNTIL'
+        | 'WAIT_TOO_LONG'
         | 'CANCELLED'
         | 'RATE_LIMITED'
         | 'OWNER_LIMIT_REACHED'

@@ -23,6 +23,8 @@ export interface StepProgress {
    * (e.g. `querying_upstream`), read by the task view; never content.
    */
   stage?: string;
+  /** A wait step that started: the instant it sleeps (or slept) until. */
+  wake_at?: string;
 }
 
 export interface RunProgress {

@@ -3,7 +3,9 @@
  * activity policies are snapshotted in the input, so a run never sees later edits. Skill steps
  * run their skill's activity; chat steps render their templates here (pure, sandboxed) and an
  * activity delivers the message; decide steps render their question and context here and an
- * activity asks the decision helper (a fallback is an answer, not a failure). Live progress is answered by the `progress` query; the memo is
+ * activity asks the decision helper (a fallback is an answer, not a failure). Wait steps sleep
+ * on a durable timer (no activity, no worker held); fail steps end the run with the author's
+ * code. Live progress is answered by the `progress` query; the memo is
  * written by the API at start and, by this workflow, only when a run fails or is cancelled (a
  * completed run's result carries its steps). Runs started before that change (no
  * `PROGRESS_BY_QUERY_PATCH` marker) keep upserting the memo on every step change, so their
@@ -16,6 +18,7 @@ import {
   patched,
   proxyActivities,
   setHandler,
+  sleep,
   defineQuery,
   upsertMemo,
   workflowInfo,
@@ -28,9 +31,12 @@ import {
   evaluateCondition,
   renderTemplate,
   resolveInput,
+  waitUntil,
+  type ActivityPlanStep,
+  type FailPlanStep,
   type Plan,
-  type PlanStep,
   type RunScope,
+  type WaitPlanStep,
 } from '../definitions/runtime/index.js';
 import {
   PROGRESS_MEMO_KEY,
@@ -96,9 +102,16 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     state.started_at = now();
     publish();
     try {
-      const policy = args.policies[step.id];
-      if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
-      const output = await runStep(step, scope, policy, args);
+      let output: unknown;
+      // Wait and fail steps are newer than plan version 1: older plans never reach them, so
+      // every older history issues the same commands (the replay test proves it).
+      if (step.kind === 'wait') output = await waitStep(step, scope, state);
+      else if (step.kind === 'fail') failStep(step, scope);
+      else {
+        const policy = args.policies[step.id];
+        if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
+        output = await runStep(step, scope, policy, args);
+      }
       scope.steps[step.id] = output;
       state.status = 'completed';
       state.output_summary = summarise(output);
@@ -112,6 +125,17 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       }
       state.status = 'failed';
       state.error = stepError(err);
+      if (step.kind === 'fail') {
+        publishFinal();
+        // The author's message travels in details (encoded) and the progress memo, never in
+        // the failure message, which Temporal keeps in clear.
+        throw ApplicationFailure.create({
+          type: state.error.code,
+          message: 'The run ended at a fail step.',
+          nonRetryable: true,
+          details: [{ step: step.id, fail_message: state.error.message }],
+        });
+      }
       if (!step.continueOnError) {
         publishFinal();
         throw ApplicationFailure.create({
@@ -136,8 +160,41 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   return { outputs: scope.steps, steps: progress.steps };
 }
 
+/**
+ * Sleeps on a durable timer until the step's instant (workflow time, so replay agrees) and
+ * answers `{ until, waited_ms }`. A rendered `until` that is not an instant, or lies more than
+ * 366 days ahead, fails the step (INVALID_WAIT_UNTIL, WAIT_TOO_LONG); one that has passed
+ * continues at once, without a timer.
+ */
+async function waitStep(
+  step: WaitPlanStep,
+  scope: RunScope,
+  state: StepProgress,
+): Promise<{ until: string; waited_ms: number }> {
+  const nowMs = Date.now();
+  let ms = step.durationMs ?? 0;
+  if (step.until) {
+    const planned = waitUntil(renderTemplate(step.until, scope), nowMs);
+    if ('code' in planned) throw ApplicationFailure.nonRetryable(planned.message, planned.code);
+    ms = planned.ms;
+  }
+  const until = new Date(nowMs + ms).toISOString();
+  state.wake_at = until;
+  if (ms > 0) await sleep(ms);
+  return { until, waited_ms: ms };
+}
+
+/** Ends the step with the author's code and rendered message (caught and reported by the loop). */
+function failStep(step: FailPlanStep, scope: RunScope): never {
+  throw ApplicationFailure.create({
+    type: step.code,
+    message: renderTemplate(step.message, scope),
+    nonRetryable: true,
+  });
+}
+
 async function runStep(
-  step: PlanStep,
+  step: ActivityPlanStep,
   scope: RunScope,
   policy: ActivityPolicy,
   args: RunDefinitionInput,

@@ -1,5 +1,6 @@
 /** The definitions compiler's view of the registry: loaded skills only, with policy limits. */
 import type { SkillCatalog } from '../../definitions/catalog.js';
+import { retryBounds } from '../policy.js';
 import type { Registry } from './registry.js';
 
 export function catalogFromRegistry(registry: Registry): SkillCatalog {
@@ -21,6 +22,7 @@ export function catalogFromRegistry(registry: Registry): SkillCatalog {
         input: loaded.impl.input,
         workflowOutput: loaded.impl.workflowOutput,
         maxTimeoutMs: loaded.policy.maxStepTimeoutMs,
+        maxRetry: retryBounds(loaded.policy.name),
       };
     },
   };

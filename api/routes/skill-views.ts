@@ -50,6 +50,10 @@ export const SkillDetailsSchema = SkillViewSchema.extend({
     policy: z.string(),
     timeout_ms: z.number().int(),
     max_attempts: z.number().int(),
+    max_retry_interval_ms: z
+      .number()
+      .int()
+      .describe("The policy's longest wait between attempts: a step's `retry` may not ask for more."),
   }),
   decision_pricing: z
     .object({
@@ -120,6 +124,7 @@ export function skillDetails(
       policy: skill.policy.name,
       timeout_ms: skill.policy.activity.scheduleToCloseTimeout,
       max_attempts: skill.policy.activity.retry.maximumAttempts,
+      max_retry_interval_ms: skill.policy.activity.retry.maximumInterval,
     },
     decision_pricing: skill.manifest.providers.includes('decision')
       ? { usd_per_million_input_tokens: USD_PER_MILLION_INPUT_TOKENS, output_tokens_charged: false }

@@ -10,10 +10,10 @@ import {
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { activityPolicy, type ActivityPolicy } from '../../activities/policy.js';
+import { activityPolicy, type ActivityPolicy, type PolicyName } from '../../activities/policy.js';
 import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
-import type { Plan } from '../../definitions/runtime/index.js';
+import { callsActivity, type ActivityPlanStep, type Plan } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
 import { errors } from '../../lib/errors/errors.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
@@ -56,23 +56,24 @@ export class RunsService {
     this.progress = new RunProgressReader(temporal);
   }
 
-  /** Activity options for every step, from the policy module (step timeouts narrow them). */
+  /**
+   * Activity options for every step that calls an activity, from the policy module (a step's
+   * `timeout` and `retry` narrow them). Wait and fail steps call none.
+   */
   policiesFor(plan: Plan): Record<string, ActivityPolicy> {
     const out: Record<string, ActivityPolicy> = {};
     for (const step of plan.steps) {
-      if (step.kind === 'chat') {
-        out[step.id] = activityPolicy('chat-delivery', step.timeoutMs);
-        continue;
-      }
-      if (step.kind === 'decide') {
-        out[step.id] = activityPolicy('decision', step.timeoutMs);
-        continue;
-      }
-      const [app = '', skill = ''] = step.skill.split('.');
-      const policy = this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
-      out[step.id] = activityPolicy(policy, step.timeoutMs);
+      if (!callsActivity(step)) continue;
+      out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
     }
     return out;
+  }
+
+  private profileOf(step: ActivityPlanStep): PolicyName {
+    if (step.kind === 'chat') return 'chat-delivery';
+    if (step.kind === 'decide') return 'decision';
+    const [app = '', skill = ''] = step.skill.split('.');
+    return this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
   }
 
   private searchAttributes(def: StoredDefinition, trigger: 'manual' | 'schedule') {

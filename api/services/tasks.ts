@@ -22,7 +22,7 @@ import {
 } from '../../lib/temporal/search-attributes.js';
 import type { StepProgress } from '../../workflows/progress.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
-import { fromTemporalFailure } from '../errors.js';
+import { fromFailStep, fromTemporalFailure } from '../errors.js';
 import { RunProgressReader } from './run-progress.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
@@ -97,15 +97,19 @@ export class TasksService {
         await handle.result();
       } catch (err) {
         const mapped = fromTemporalFailure(err);
-        error = mapped
-          ? { code: mapped.code, message: mapped.message, details: mapped.details }
-          : status === 'cancelled'
-            ? { code: 'CANCELLED', message: ERROR_CATALOGUE.CANCELLED.message, details: {} }
-            : {
-                code: 'INTERNAL',
-                message: 'The task failed.',
-                details: { temporal_status: desc.status.name },
-              };
+        // A fail step's own code and message, as the author wrote them for the run's owner.
+        const authored = fromFailStep(err);
+        error = authored
+          ? authored
+          : mapped
+            ? { code: mapped.code, message: mapped.message, details: mapped.details }
+            : status === 'cancelled'
+              ? { code: 'CANCELLED', message: ERROR_CATALOGUE.CANCELLED.message, details: {} }
+              : {
+                  code: 'INTERNAL',
+                  message: 'The task failed.',
+                  details: { temporal_status: desc.status.name },
+                };
       }
     }
     const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, principal.ownerId) : undefined;

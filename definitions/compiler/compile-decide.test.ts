@@ -175,7 +175,10 @@ describe('decide step', () => {
       ),
     );
     expect(diags.map((d) => [d.code, d.message])).toEqual([
-      ['MULTIPLE_ACTIONS', 'A step needs exactly one of use_app_skill, send_chat_message and decide.'],
+      [
+        'MULTIPLE_ACTIONS',
+        'A step needs exactly one of use_app_skill, send_chat_message, decide, wait and fail.',
+      ],
     ]);
   });
 });

@@ -14,11 +14,21 @@ import { compileTemplate } from './compile-template.js';
 import { compileDecide, decideOutputShape } from './compile-decide.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
+import { compileFail, compileRetry, compileWait } from './compile-flow.js';
 import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
 import { checkReference, type ReferenceScope, type StepSymbol } from './reference-checker.js';
 
-/** Chat steps expose no output fields. */
-const CHAT_OUTPUT: SchemaShape = [z.strictObject({})];
+/** Chat and fail steps expose no output fields. */
+const NO_OUTPUT: SchemaShape = [z.strictObject({})];
+
+/** A wait step's output: the instant it waited until and how long it slept. */
+const WAIT_OUTPUT: SchemaShape = [z.object({ until: z.string(), waited_ms: z.number().int().nonnegative() })];
+
+/** The actions a step may hold, exactly one each. */
+const ACTIONS = ['use_app_skill', 'send_chat_message', 'decide', 'wait', 'fail'] as const;
+
+/** The fields that only steps calling an activity take, with what they configure. */
+const ACTIVITY_FIELDS = ['timeout', 'retry'] as const;
 
 /** A step that passed the shape check, with its skill when it has one. */
 export interface StepEntry {
@@ -50,24 +60,18 @@ export function collectSteps(
       const message = `A step id must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
       diagnostics.push(map.diagnostic('INVALID_STEP_ID', message, [...path, 'id']));
     }
-    const actions = (['use_app_skill', 'send_chat_message', 'decide'] as const).filter(
-      (a) => source[a] !== undefined,
-    );
+    const actions = ACTIONS.filter((a) => source[a] !== undefined);
     if (actions.length !== 1) {
       const code = actions.length === 0 ? 'MISSING_ACTION' : 'MULTIPLE_ACTIONS';
       diagnostics.push(
         map.diagnostic(
           code,
-          'A step needs exactly one of use_app_skill, send_chat_message and decide.',
+          'A step needs exactly one of use_app_skill, send_chat_message, decide, wait and fail.',
           path,
         ),
       );
-    } else if (source.input !== undefined && source.use_app_skill === undefined) {
-      diagnostics.push(
-        map.diagnostic('UNKNOWN_FIELD', 'input belongs to use_app_skill steps only.', [...path, 'input'], {
-          key: true,
-        }),
-      );
+    } else {
+      checkFieldsOfAction(source, path, map, diagnostics);
     }
     if (source.use_app_skill !== undefined) {
       entry.skill = catalog.get(source.use_app_skill);
@@ -85,10 +89,12 @@ export function collectSteps(
           diagnostics.push(map.diagnostic('SKILL_NOT_UNATTENDED', message, [...path, 'use_app_skill']));
         }
       }
-    } else if (source.send_chat_message !== undefined) {
-      output = CHAT_OUTPUT;
+    } else if (source.send_chat_message !== undefined || source.fail !== undefined) {
+      output = NO_OUTPUT;
     } else if (source.decide !== undefined) {
       output = decideOutputShape(source.decide);
+    } else if (source.wait !== undefined) {
+      output = WAIT_OUTPUT;
     }
     const first = symbols.get(source.id);
     if (first) {
@@ -102,18 +108,57 @@ export function collectSteps(
   return { entries, symbols };
 }
 
-/** Compiles one step's condition, timeout and action. */
+/**
+ * Reports fields the step's action does not take: `input` outside skill steps; `timeout` and
+ * `retry` on steps that call no activity (wait, fail); `continue_on_error` on a fail step.
+ */
+function checkFieldsOfAction(
+  source: StepSource,
+  path: DocPath,
+  map: SourceMap,
+  diagnostics: Diagnostic[],
+): void {
+  const unknown = (field: string, message: string) =>
+    diagnostics.push(map.diagnostic('UNKNOWN_FIELD', message, [...path, field], { key: true }));
+  if (source.input !== undefined && source.use_app_skill === undefined)
+    unknown('input', 'input belongs to use_app_skill steps only.');
+  if (source.wait === undefined && source.fail === undefined) return;
+  for (const field of ACTIVITY_FIELDS) {
+    if (source[field] !== undefined)
+      unknown(field, `${field} belongs to steps that call a skill, send a message or decide.`);
+  }
+  if (source.fail !== undefined && source.continue_on_error !== undefined) {
+    const message = 'A fail step always fails; continue_on_error does not apply to it.';
+    diagnostics.push(map.diagnostic('INVALID_VALUE', message, [...path, 'continue_on_error']));
+  }
+}
+
+/** Compiles one step's condition, timeout, retry and action. */
 export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep | undefined {
   const { source, path } = entry;
   const base = { id: source.id, continueOnError: source.continue_on_error ?? false };
   const condition = source.if === undefined ? undefined : compileCondition(source.if, [...path, 'if'], scope);
+  if (source.wait !== undefined) {
+    const wait = compileWait(source.wait, [...path, 'wait'], scope);
+    return wait && { ...base, kind: 'wait', ...wait, ...(condition && { if: condition }) };
+  }
+  if (source.fail !== undefined) {
+    const fail = compileFail(source.fail, [...path, 'fail'], scope);
+    return fail && { ...base, kind: 'fail', ...fail, ...(condition && { if: condition }) };
+  }
   const maxTimeoutMs =
     entry.skill?.maxTimeoutMs ?? (source.decide ? LIMITS.decideMaxTimeoutMs : LIMITS.chatMaxTimeoutMs);
   const timeoutMs =
     source.timeout === undefined
       ? undefined
       : compileTimeout(source.timeout, [...path, 'timeout'], maxTimeoutMs, scope);
-  const extras = { ...(condition && { if: condition }), ...(timeoutMs !== undefined && { timeoutMs }) };
+  const maxRetry = entry.skill?.maxRetry ?? (source.decide ? LIMITS.decideMaxRetry : LIMITS.chatMaxRetry);
+  const retry = source.retry && compileRetry(source.retry, [...path, 'retry'], maxRetry, scope);
+  const extras = {
+    ...(condition && { if: condition }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(retry && { retry }),
+  };
   if (source.use_app_skill !== undefined) {
     const inputPath = [...path, 'input'];
     const value = source.input ?? {};

@@ -8,6 +8,7 @@ export { renderTemplate, evaluateValue, toText } from './render-template.js';
 export { RENDER_BUDGET, RenderBudget, TemplateBudgetError, type BudgetLimit } from './budget.js';
 export { resolveInput } from './resolve-input.js';
 export { evaluateCondition } from './evaluate-condition.js';
+export { MAX_WAIT_MS, parseInstant, waitUntil, type WaitProblem } from './wait.js';
 export {
   applyRunInputs,
   matchesRunInputType,

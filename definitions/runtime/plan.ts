@@ -91,6 +91,18 @@ interface PlanStepBase {
   if?: ConditionNode;
   continueOnError: boolean;
   timeoutMs?: number;
+  /**
+   * A step's own retry rule (`retry:`), narrowing its policy profile's: applied to the activity
+   * options when the run starts. Only steps that call an activity hold it.
+   */
+  retry?: RetryOverride;
+}
+
+/** `retry:` of a step, within its policy profile's bounds (checked at compile time). */
+export interface RetryOverride {
+  maximumAttempts?: number;
+  initialIntervalMs?: number;
+  backoffCoefficient?: number;
 }
 
 /** `use_app_skill`: run the skill's activity. */
@@ -130,8 +142,37 @@ export interface DecidePlanStep extends PlanStepBase {
   context?: TemplateNode[];
 }
 
+/**
+ * `wait`: a durable timer in the workflow (no worker is held). `durationMs` is fixed at compile
+ * time; `until` renders to an ISO-8601 instant at run time (a past instant continues at once).
+ * Its output is `{ until, waited_ms }`. Added after plan version 1: older plans never hold it.
+ */
+export interface WaitPlanStep extends PlanStepBase {
+  kind: 'wait';
+  durationMs?: number;
+  until?: TemplateNode[];
+}
+
+/**
+ * `fail`: fails the run with the author's own code and rendered message (never retried). Added
+ * after plan version 1: older plans never hold it.
+ */
+export interface FailPlanStep extends PlanStepBase {
+  kind: 'fail';
+  code: string;
+  message: TemplateNode[];
+}
+
 /** One step of a plan. */
-export type PlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
+export type PlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep | WaitPlanStep | FailPlanStep;
+
+/** The steps that call an activity (and so have an activity policy). */
+export type ActivityPlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
+
+/** Whether `step` calls an activity. */
+export function callsActivity(step: PlanStep): step is ActivityPlanStep {
+  return step.kind === 'skill' || step.kind === 'chat' || step.kind === 'decide';
+}
 
 /** A compiled definition. */
 export interface Plan {

@@ -57,6 +57,25 @@ export const decideSchema = z.strictObject({
   min_confidence: z.number().min(0).max(1).optional(),
 });
 
+/** `wait`: exactly one of `duration` and `until` (checked by the compiler, at the field). */
+export const waitSchema = z.strictObject({
+  duration: z.string().optional(),
+  until: z.string().optional(),
+});
+
+/** `fail`: the author's own error code and message template. */
+export const failSchema = z.strictObject({
+  code: z.string(),
+  message: z.string().min(1).max(2000),
+});
+
+/** `retry`: narrows the step's policy profile (its bounds are checked by the compiler). */
+export const retrySchema = z.strictObject({
+  max_attempts: z.number().int().min(1).max(10).optional(),
+  initial_interval: z.string().optional(),
+  backoff: z.number().min(1).max(4).optional(),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
@@ -64,9 +83,12 @@ export const stepSchema = z.strictObject({
   input: z.record(z.string(), z.unknown()).optional(),
   send_chat_message: chatActionSchema.optional(),
   decide: decideSchema.optional(),
+  wait: waitSchema.optional(),
+  fail: failSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
+  retry: retrySchema.optional(),
 });
 
 /** The top level; `start_when` and `steps[]` are validated with their own schemas. */
@@ -80,4 +102,7 @@ export const definitionSchema = z.strictObject({
 export type StartWhen = z.infer<typeof startWhenSchema>;
 export type StepSource = z.infer<typeof stepSchema>;
 export type DecideSource = z.infer<typeof decideSchema>;
+export type WaitSource = z.infer<typeof waitSchema>;
+export type FailSource = z.infer<typeof failSchema>;
+export type RetrySource = z.infer<typeof retrySchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;

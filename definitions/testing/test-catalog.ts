@@ -29,6 +29,7 @@ const CHARGE_CARD: SkillCatalogEntry = {
   input: z.strictObject({ amount: z.number(), note: z.string().optional() }),
   workflowOutput: z.object({ charge_id: z.string(), meta: z.record(z.string(), z.unknown()) }),
   maxTimeoutMs: 30_000,
+  maxRetry: { maximumAttempts: 3, maximumIntervalMs: 30_000 },
 };
 
 /** Builds the test catalog: the registry's skills plus `billing.charge_card`. */

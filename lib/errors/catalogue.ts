@@ -80,6 +80,12 @@ export const ERROR_CATALOGUE = {
     message: 'The template renders more than the budget allows.',
     retryable: false,
   },
+  INVALID_WAIT_UNTIL: {
+    status: 422,
+    message: "A wait step's until is not an ISO-8601 instant with an offset.",
+    retryable: false,
+  },
+  WAIT_TOO_LONG: { status: 422, message: 'A wait step may wait at most 366 days.', retryable: false },
 
   CANCELLED: { status: 409, message: 'The task was cancelled.', retryable: false },
 

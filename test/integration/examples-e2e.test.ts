@@ -84,6 +84,38 @@ describe('example definitions against the simulators', () => {
     expect(lookups.map((r) => r.params.search?.[0])).toContain('cedar.com');
   });
 
+  it('runs the flow-control example: a retry bound, a fail step that is skipped, a wait, then the message', async () => {
+    const def = await h.request(
+      'POST',
+      '/v1/workflows',
+      example('domain-check-with-pause.yaml'),
+      'application/yaml',
+    );
+    expect(def.status).toBe(201);
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { word: 'cedar' } });
+    expect(run.status).toBe(202);
+    const task = await h.waitForTask(
+      run.json.task_id,
+      (t) => ['completed', 'failed'].includes(t.status),
+      60_000,
+    );
+    expect(task.status).toBe('completed');
+    expect(task.steps.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      ['search', 'completed'],
+      ['nothing_free', 'skipped'],
+      ['cool_down', 'completed'],
+      ['notify', 'completed'],
+    ]);
+    const { search, cool_down: coolDown } = task.result.outputs;
+    expect(search.result_count).toBeGreaterThan(0);
+    expect(coolDown.waited_ms).toBe(3_000);
+    expect(task.steps[2].wake_at).toBe(coolDown.until);
+    expect((await h.chatMessage(run.json.task_id))?.content).toEqual({
+      title: 'Domains',
+      message: `${search.result_count} names are free (reported 3000 ms after the search).`,
+    });
+  });
+
   it('compiles the scheduled example and runs it when triggered', async () => {
     const def = await h.request(
       'POST',

@@ -1,7 +1,8 @@
 /**
  * Replays the recorded history of every language feature against today's workflow code, both
  * the histories recorded before `PROGRESS_BY_QUERY_PATCH` (memo per step change) and after it
- * (`query-progress*`, and `decide`: the decide step, recorded on the model path).
+ * (`query-progress*`; `decide`: the decide step, recorded on the model path; `flow-control`: a
+ * step's retry, a wait on a timer, a wait whose instant has passed and a fail step).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -28,6 +29,7 @@ describe('recorded workflow histories replay deterministically', () => {
       'continue-on-error.json',
       'decide.json',
       'failure.json',
+      'flow-control.json',
       'query-progress-cancelled.json',
       'query-progress-failure.json',
       'query-progress.json',
@@ -47,7 +49,7 @@ describe('recorded workflow histories replay deterministically', () => {
         return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
       });
     const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
-    if (file.startsWith('query-progress') || file === 'decide.json') {
+    if (file.startsWith('query-progress') || file === 'decide.json' || file === 'flow-control.json') {
       expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
       // One memo write as a failed or cancelled run ends; none for a completed one.
       expect(memoWrites).toBe(file === 'query-progress.json' || file === 'decide.json' ? 0 : 1);

@@ -89,6 +89,7 @@ describe('skill discovery and authenticated skill calls', () => {
         policy: 'local',
         timeout_ms: 60_000,
         max_attempts: 3,
+        max_retry_interval_ms: 5_000,
       },
       decision_pricing: null,
     });

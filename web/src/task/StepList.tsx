@@ -1,7 +1,7 @@
-/** The steps of a task: status, stage, timing, counts and error, one row each. */
+/** The steps of a task: status, stage or wake-up time, timing, counts and error, one row each. */
 import type { Task } from '../../../sdk/generated.js';
 import { TableScroll } from '../skill/views.js';
-import { clock, duration, summary } from './timing.js';
+import { clock, dateTime, duration, summary } from './timing.js';
 import { HeadRow } from '../ui.js';
 
 export function StepList(props: { steps: Task['steps']; caption: string }) {
@@ -18,6 +18,7 @@ export function StepList(props: { steps: Task['steps']; caption: string }) {
               <td class="step-status">
                 {s.status}
                 {s.stage && s.status === 'running' ? ` (${s.stage.replaceAll('_', ' ')})` : ''}
+                {s.wake_at && s.status === 'running' ? ` (waiting until ${dateTime(s.wake_at)})` : ''}
               </td>
               <td>{clock(s.started_at)}</td>
               <td>{duration(s.started_at, s.finished_at)}</td>

@@ -7,6 +7,12 @@ export function clock(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleTimeString(undefined, { hour12: false });
 }
 
+/** Date and time of an instant (a wait may last days): `25/11/2026, 14:05:00` in the user's locale. */
+export function dateTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(undefined, { hour12: false });
+}
+
 /** The time between two instants: `850 ms`, `4.2 s`, `3 min 5 s`; `—` while not finished. */
 export function duration(start: string | null | undefined, end: string | null | undefined): string {
   if (!start || !end) return '—';
