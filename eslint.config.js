@@ -1,4 +1,5 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -48,6 +49,29 @@ const layerZones = [
       'Routes call services (api/services/); only the table owners (lib/store/owners/) touch the store or seal values.',
   },
 ];
+/**
+ * One folder per app: modules outside `activities/apps/<app>/` use the app only through its
+ * definition (`app.ts`) and its public face (`index.ts`), so its internals can change without
+ * touching anything else. One zone per app folder; its targets are every other source folder.
+ */
+const dirsIn = (dir) =>
+  readdirSync(new URL(`${dir}/`, import.meta.url), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+    .map((e) => `${dir}/${e.name}`);
+const appFolders = dirsIn('./activities/apps');
+const outsideApps = [
+  ...dirsIn('.').filter((d) => !['./activities', './docs', './deploy', './bin'].includes(d)),
+  ...dirsIn('./activities').filter((d) => d !== './activities/apps'),
+  './activities/*.ts',
+  './activities/apps/index.ts',
+];
+const appZones = appFolders.map((app) => ({
+  target: [...outsideApps, ...appFolders.filter((other) => other !== app)],
+  from: app,
+  except: ['./app.ts', './index.ts'],
+  message:
+    "Outside an app's folder, use the app only through its app.ts and index.ts (its public face); add what you need there.",
+}));
 const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
 /** The only modules under activities/ that may import the HTTP framework: an app's own routes and their contract. */
 const appRouteModules = ['activities/apps/*/routes*.ts', 'activities/registry/routes.ts'];
@@ -79,7 +103,7 @@ export default tseslint.config(
         { allowNumber: true, allowBoolean: true },
       ],
       'import-x/no-cycle': ['error', { maxDepth: 10 }],
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...appZones] }],
     },
   },
   {

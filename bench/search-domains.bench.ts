@@ -10,11 +10,13 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { staticSecrets } from '../lib/secrets.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
-import type { SearchDiagnostics } from '../activities/apps/hosting/skills/search-domains/search-domains.js';
+import {
+  createSearchDomainsSkill,
+  hostingConfig,
+  MAX_IN_FLIGHT_OPERATIONS,
+  type SearchDiagnostics,
+} from '../activities/apps/hosting/index.js';
 import { POLICY_PROFILES, resolvePolicy } from '../activities/policy.js';
-import { createSearchDomainsSkill } from '../activities/apps/hosting/skills/search-domains/skill.js';
-import { hostingConfig } from '../activities/apps/hosting/config.js';
-import { MAX_IN_FLIGHT_OPERATIONS } from '../activities/apps/hosting/skills/search-domains/operation-limiter.js';
 import { runSkill } from '../activities/runtime/run-skill.js';
 import { createUpstreamMeter } from '../activities/runtime/upstream-meter.js';
 

@@ -2,7 +2,8 @@
  * The lint rules that keep the layers apart (eslint.config.js, lib/store/owners/README.md): lib/
  * imports neither activities/, api/ nor the HTTP framework; activities/ imports no api/ and no
  * HTTP framework outside an app's own route modules; routes touch neither the store, SQL nor
- * sealing. Linted with the real config, so turning a rule off fails here.
+ * sealing; outside an app's folder only its app.ts and index.ts are imported. Linted with the
+ * real config, so turning a rule off fails here.
  */
 import { ESLint } from 'eslint';
 import path from 'node:path';
@@ -32,6 +33,8 @@ const ACTIVITIES_LAYER =
   'activities/ never imports api/: an app that serves its own routes gets what it needs from the API through activities/registry/routes.ts.';
 const ROOT_LAYER =
   'platform/ is the composition root: only entry modules (api/main.ts, worker/, scripts/) and tests build a process with it; other modules receive their parts.';
+const APP_FACE =
+  "Outside an app's folder, use the app only through its app.ts and index.ts (its public face); add what you need there.";
 const NO_SQL =
   "'kysely' import is restricted from being used. Routes run no SQL: call a service, which calls the table owner (lib/store/owners/).";
 
@@ -50,6 +53,12 @@ describe('layering lint rules', () => {
     [SKILL, '../../../../platform/create-platform.js', ROOT_LAYER],
     ['api/services/runs.ts', '../../platform/create-platform.js', ROOT_LAYER],
     ['definitions/compiler/compile-step.ts', '../../platform/create-platform.js', ROOT_LAYER],
+    ['api/services/skill-calls.ts', '../../activities/apps/hosting/config.js', APP_FACE],
+    ['activities/decision/service.ts', '../apps/electronics/upstream/service.js', APP_FACE],
+    ['activities/apps/index.ts', './design/routes.js', APP_FACE],
+    ['test/integration/metrics.test.ts', '../../activities/apps/electronics/skills/relevance.js', APP_FACE],
+    ['bench/icons.bench.ts', '../activities/apps/design/upstream/offline.js', APP_FACE],
+    [SKILL, '../../hosting/skills/search-domains/skill.js', APP_FACE],
   ])('%s may not import %s', async (file, spec, message) => {
     for (const code of [
       `import * as m from '${spec}';\nvoid m;`,
@@ -99,6 +108,13 @@ describe('layering lint rules', () => {
     [ROUTE, "import type { ChatsService } from '../services/chats.js';"],
     ['api/services/chats.ts', "import { saveChat } from '../../lib/store/owners/chats.js';"],
     ['activities/platform/embeds.ts', "import { saveEmbedResult } from '../../lib/store/owners/embeds.js';"],
+    ['activities/apps/index.ts', "import { hostingApp } from './hosting/app.js';"],
+    ['bench/icons.bench.ts', "import { iconRoutes } from '../activities/apps/design/index.js';"],
+    [
+      'platform/create-platform.ts',
+      "import { encyclopediaApp } from '../activities/apps/encyclopedia/index.js';",
+    ],
+    [SKILL, "import { encyclopediaConfig } from '../config.js';"],
   ])('%s may say %s', async (file, code) => {
     expect(await layeringErrors(file, code)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { createDecisionClient, type DecisionClient } from './upstream/client.js';
 import { createUpstreamMeter } from '../runtime/upstream-meter.js';
-import { createRelevanceRanker } from '../apps/design/skills/search-icons/relevance.js';
+import { createRelevanceRanker } from '../apps/design/index.js';
 import { rankByRelevance, RELEVANCE_CAPS } from './relevance.js';
 
 const KEY = 'dk-live-rank-0c1d';

@@ -15,10 +15,7 @@ import { describeName, pricesFor } from '../../simulators/shop/catalogue.js';
 import type { ShopRequestRecord } from '../../simulators/shop/server.js';
 import { isErrorCode } from '../../lib/errors/catalogue.js';
 import type { CallPlan, GroupPlan } from './fault-campaign-plan.js';
-import {
-  RETRY_MARGIN_MS,
-  TRANSIENT_BACKOFF_MS,
-} from '../../activities/apps/hosting/skills/search-domains/fallback.js';
+import { RETRY_MARGIN_MS, TRANSIENT_BACKOFF_MS } from '../../activities/apps/hosting/index.js';
 
 /** The time a direct retry needs before the group deadline, or the policy gives up instead. */
 const RETRY_NEEDS_MS = TRANSIENT_BACKOFF_MS + RETRY_MARGIN_MS;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../lib/keys.js';
 import { observeUpstreams, upstreamOrigins } from '../../lib/metrics/upstream.js';
-import { createPowerService } from '../../activities/apps/electronics/upstream/service.js';
+import { createPowerService } from '../../activities/apps/electronics/index.js';
 import { resolvePolicy } from '../../activities/policy.js';
 import { loadConfig, withValues } from '../../lib/config.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decisionCostUsd, estimateTokens } from '../../activities/decision/bounds.js';
-import { POWER_DESIGN_RUBRIC } from '../../activities/apps/electronics/skills/relevance.js';
+import { POWER_DESIGN_RUBRIC } from '../../activities/apps/electronics/index.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
