@@ -127,8 +127,9 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       state.error = stepError(err);
       if (step.kind === 'fail') {
         publishFinal();
-        // The author's message travels in details (encoded) and the progress memo, never in
-        // the failure message, which Temporal keeps in clear.
+        // The author's message travels in the failure's details and the progress memo (both
+        // encoded); the failure's own message stays the platform's, so the task view tells a
+        // fail step's error (its details) from a failed step's.
         throw ApplicationFailure.create({
           type: state.error.code,
           message: 'The run ended at a fail step.',
@@ -184,13 +185,15 @@ async function waitStep(
   return { until, waited_ms: ms };
 }
 
+/** The longest message of a fail step, in characters; a longer rendering is cut and marked. */
+const MAX_FAIL_MESSAGE_CHARS = 2_000;
+
 /** Ends the step with the author's code and rendered message (caught and reported by the loop). */
 function failStep(step: FailPlanStep, scope: RunScope): never {
-  throw ApplicationFailure.create({
-    type: step.code,
-    message: renderTemplate(step.message, scope),
-    nonRetryable: true,
-  });
+  const text = renderTemplate(step.message, scope);
+  const message =
+    text.length <= MAX_FAIL_MESSAGE_CHARS ? text : `${text.slice(0, MAX_FAIL_MESSAGE_CHARS - 1)}…`;
+  throw ApplicationFailure.create({ type: step.code, message, nonRetryable: true });
 }
 
 async function runStep(

@@ -88,7 +88,7 @@ const trigger = fc.oneof(
 /** The abstract part of one step: what it does, with references as indices. */
 interface StepSeed {
   id: string;
-  action: 'skill' | 'chat' | 'decide';
+  action: 'skill' | 'chat' | 'decide' | 'wait' | 'fail';
   skill: { index: number; input: unknown };
   /** Which string leaves of the skill input become templates (index → template). */
   inputTemplates: Array<{ leaf: number; parts: TemplatePart[]; whole: boolean; pick: number }>;
@@ -106,6 +106,12 @@ interface StepSeed {
   condition: ConditionPart | null;
   continueOnError: boolean | null;
   timeoutSeconds: number | null;
+  /** `wait`: a duration, or an instant written out (a template may render it at run time). */
+  wait: { duration: string } | { until: string };
+  /** `fail`: an author code (never a platform one: they hold no `QZ`). */
+  failCode: string;
+  /** `retry` within every policy profile's bounds (decision: 2 attempts, local: 5 s). */
+  retry: { max_attempts?: number; initial_interval?: string; backoff?: number } | null;
 }
 
 /** Generators bound to one skill catalog. */
@@ -128,7 +134,13 @@ export function definitionArbitraries(catalog: SkillCatalog): DefinitionArbitrar
   });
   const seed: fc.Arbitrary<StepSeed> = fc.record({
     id: stepId,
-    action: fc.constantFrom('skill' as const, 'chat' as const, 'decide' as const),
+    action: fc.constantFrom(
+      'skill' as const,
+      'chat' as const,
+      'decide' as const,
+      'wait' as const,
+      'fail' as const,
+    ),
     skill: fc
       .nat({ max: skills.length - 1 })
       .chain((index) => skills[index]!.input.map((input) => ({ index, input }))),
@@ -156,6 +168,22 @@ export function definitionArbitraries(catalog: SkillCatalog): DefinitionArbitrar
     condition: fc.option(conditionPart, { nil: null }),
     continueOnError: fc.option(fc.boolean(), { nil: null }),
     timeoutSeconds: fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }),
+    wait: fc.oneof(
+      duration(1, 366 * 1440).map((d) => ({ duration: d })),
+      fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => ({ until: new Date(ms).toISOString() })),
+    ),
+    failCode: fc.stringMatching(/^QZ[A-Z0-9_]{1,20}$/),
+    retry: fc.option(
+      fc.record(
+        {
+          max_attempts: fc.integer({ min: 1, max: 2 }),
+          initial_interval: fc.integer({ min: 1, max: 5 }).map((s) => `${s}s`),
+          backoff: fc.integer({ min: 4, max: 16 }).map((n) => n / 4),
+        },
+        { requiredKeys: [] },
+      ),
+      { nil: null },
+    ),
   });
   const definition = fc
     .record({
@@ -169,6 +197,13 @@ export function definitionArbitraries(catalog: SkillCatalog): DefinitionArbitrar
     );
   return { definition };
 }
+
+/** A wait step's output, as later steps may read it. */
+const WAIT_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: { until: { type: 'string' }, waited_ms: { type: 'integer' } },
+  required: ['until', 'waited_ms'],
+};
 
 type Skill = {
   ref: string;
@@ -224,9 +259,20 @@ function buildStep(
   const data: Record<string, unknown> = { id: step.id };
   const condition = step.condition && renderConditionSource(step.condition, readable);
   if (condition) data.if = condition;
+  const template = (parts: TemplatePart[]) => renderTemplateSource(parts, readable) || 'qz';
+  // Wait and fail steps call no activity: no timeout or retry; a fail step always fails.
+  if (step.action === 'wait') {
+    if (step.continueOnError !== null) data.continue_on_error = step.continueOnError;
+    data.wait = step.wait;
+    return { data, output: WAIT_OUTPUT };
+  }
+  if (step.action === 'fail') {
+    data.fail = { code: step.failCode, message: template(step.message) };
+    return { data };
+  }
   if (step.continueOnError !== null) data.continue_on_error = step.continueOnError;
   if (step.timeoutSeconds !== null) data.timeout = `${step.timeoutSeconds}s`;
-  const template = (parts: TemplatePart[]) => renderTemplateSource(parts, readable) || 'qz';
+  if (step.retry !== null) data.retry = step.retry;
   const skill = skills[step.skill.index]!;
   if (step.action === 'skill' && (skill.unattended || !scheduled)) {
     data.use_app_skill = skill.ref;

@@ -156,6 +156,26 @@ steps:
     expect(history).not.toContain('names is free');
   });
 
+  it('cuts a fail message that renders past 2,000 characters, and marks the cut', async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `${i}`.padStart(100, 'x'));
+    const taskId = await run(
+      `title: Long stop
+start_when:
+  manual:
+    inputs:
+      names: { type: array, required: true }
+steps:
+  - id: stop
+    fail: { code: TOO_MANY_NAMES, message: '{{#each inputs.names}}{{this}}{{/each}}' }
+`,
+      { names },
+    );
+    const done = await finished(taskId);
+    expect(done.error.code).toBe('TOO_MANY_NAMES');
+    expect(done.error.message).toBe(`${names.join('').slice(0, 1_999)}…`);
+    expect(done.steps[0].error.message).toBe(done.error.message);
+  });
+
   it("bounds a step's attempts by its retry: two webhook deliveries, then the step fails", async () => {
     const chat = await h.request('POST', '/v1/chats/webhook', { chat_id: 'chat_retry', url: hookUrl });
     expect(chat.status).toBe(200);
