@@ -239,4 +239,55 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("shows a sleeping wait step with its wake-up time, and a fail step's own error", async () => {
+    const pause = `title: Pause
+start_when:
+  manual: {}
+steps:
+  - id: cool_down
+    wait: { duration: 10m }
+`;
+    const created = await ws.engine.request('POST', '/v1/workflows', pause, 'application/yaml');
+    expect(created.status).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    const waiting = await ws.engine.waitForTask(taskId, (t) => t.steps[0]?.wake_at !== undefined);
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`);
+    await ws.signIn(page);
+    const status = page.locator('tr[data-step="cool_down"] .step-status');
+    await status.filter({ hasText: 'waiting until' }).waitFor();
+    // The wake-up time in the browser's locale: date and time, for a wait may last days.
+    const expected = await page.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { hour12: false }),
+      waiting.steps[0].wake_at as string,
+    );
+    expect(await status.textContent()).toBe(`running (waiting until ${expected})`);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.engine.request('POST', `/v1/tasks/${taskId}/cancel`);
+
+    const stop = `title: Stop
+start_when:
+  manual: {}
+steps:
+  - id: stop
+    fail: { code: NO_NAMES_FREE, message: 'Nothing is free today.' }
+`;
+    const stopDef = await ws.engine.request('POST', '/v1/workflows', stop, 'application/yaml');
+    const stopRun = await ws.engine.request('POST', `/v1/workflows/${stopDef.json.id}/runs`, { inputs: {} });
+    const stopId = stopRun.json.task_id as string;
+    await ws.engine.waitForTask(stopId, (t) => t.status === 'failed');
+    await page.goto(`${ws.base}/#tasks/${stopId}`);
+    await page.locator('.task-status[data-status="failed"]').waitFor();
+    expect(await page.locator('.task-error').textContent()).toContain(
+      'NO_NAMES_FREE: Nothing is free today.',
+    );
+    expect(await page.locator('tr[data-step="stop"] td').last().textContent()).toBe(
+      'NO_NAMES_FREE: Nothing is free today.',
+    );
+    expect(problems).toEqual([]);
+    await ws.engine.request('DELETE', `/v1/workflows/${created.json.id}`);
+    await ws.engine.request('DELETE', `/v1/workflows/${stopDef.json.id}`);
+    await context.close();
+  });
 });
