@@ -37,7 +37,10 @@ export const DIAGNOSTIC_CODES = {
   INVALID_SKILL_INPUT: "A step's input does not match the skill's input schema.",
   INVALID_REFERENCE: 'A reference is malformed.',
   UNKNOWN_STEP: 'A reference names a step that does not exist.',
-  FORWARD_REFERENCE: 'A reference names the current step or a later one.',
+  FORWARD_REFERENCE:
+    'A reference names the current step, a later one, a group around it or a step of its own parallel group.',
+  STEP_NOT_IN_SCOPE:
+    "A reference names a step inside a for_each from outside it (read the loop's output instead).",
   UNKNOWN_INPUT: 'A reference names a run input that is not declared.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
   FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',

@@ -11,6 +11,10 @@ export const LIMITS = {
   maxTemplateChars: 16 * 1024,
   /** `#each` blocks nested inside one another in one template. */
   maxEachDepth: 3,
+  /** `for_each` and `parallel` steps nested inside one another. */
+  maxGroupDepth: 3,
+  /** Elements of one `for_each` (a literal list at compile time, any list at run start). */
+  maxLoopItems: 10_000,
   /** Total size of a run's inputs, in characters of their JSON (names included). */
   maxRunInputChars: 64 * 1024,
   /** Characters per `if` expression. */

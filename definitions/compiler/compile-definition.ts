@@ -45,6 +45,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     : { trigger: undefined, inputs: new Map(), scheduled: false };
 
   const rawSteps = Array.isArray(record.steps) ? (record.steps as unknown[]) : [];
+  // The top level alone past the limit stops here; inner steps count towards it as collected.
   if (rawSteps.length > LIMITS.maxSteps) {
     const message = `The definition has ${rawSteps.length} steps; the limit is ${LIMITS.maxSteps}.`;
     diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps'], { key: true }));
@@ -62,7 +63,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
       map,
       diagnostics,
       steps: symbols,
-      currentIndex: entry.index,
+      position: entry.position,
       inputs: trigger.inputs,
       scheduled: trigger.scheduled,
     };

@@ -200,7 +200,8 @@ describe('fail', () => {
     ).toEqual([
       {
         code: 'MULTIPLE_ACTIONS',
-        message: 'A step needs exactly one of use_app_skill, send_chat_message, decide, wait and fail.',
+        message:
+          'A step needs exactly one of use_app_skill, send_chat_message, decide, wait, fail, for_each and parallel.',
         path: 'steps[1]',
         line: 10,
         column: 5,

@@ -9,7 +9,7 @@ import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath } from '../source/source-map.js';
 import { compileTemplate } from './compile-template.js';
 import { checkReference, type ReferenceScope, referenceShape } from './reference-checker.js';
-import { scanReference } from './reference-syntax.js';
+import { scanReference, startsReference } from './reference-syntax.js';
 
 /** A string of the input that holds references, and the shape of the value it yields. */
 export interface InputReference {
@@ -70,7 +70,8 @@ function compileString(value: string, path: DocPath, scope: ReferenceScope): Com
     references: [{ path, shape: referenceShape(scope, ref), text: 'ref' }],
   });
   const nodesAt = value.indexOf('$nodes.');
-  if (nodesAt === 0) {
+  // `$item` and `$index` are references only as the whole string (elsewhere, text as written).
+  if (nodesAt === 0 || (startsReference(value, 0) && value.startsWith('$'))) {
     const scanned = scanReference(value, 0);
     if (!scanned.ok || scanned.end !== value.length) {
       const message = scanned.ok ? WHOLE_STRING : `Malformed $nodes reference: ${scanned.message}`;

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { SkillCatalog, SkillCatalogEntry } from '../catalog.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
-import type { PlanStep } from '../runtime/plan.js';
+import type { ForEachPlanStep, InputTemplate, ParallelPlanStep, PlanStep } from '../runtime/plan.js';
 import { type StepSource, stepSchema } from '../schema/definition-schema.js';
-import type { SchemaShape } from '../schema/schema-path.js';
+import { listElement, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
 import { checkSkillInput, compileInput } from './compile-input.js';
@@ -16,7 +16,14 @@ import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
 import { compileFail, compileRetry, compileWait } from './compile-flow.js';
 import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
-import { checkReference, type ReferenceScope, type StepSymbol } from './reference-checker.js';
+import {
+  checkReference,
+  referenceWalk,
+  type ReferenceScope,
+  type Slot,
+  type StepSymbol,
+} from './reference-checker.js';
+import { formatPath } from '../../lib/errors/skillflow-error.js';
 
 /** Chat and fail steps expose no output fields. */
 const NO_OUTPUT: SchemaShape = [z.strictObject({})];
@@ -25,87 +32,189 @@ const NO_OUTPUT: SchemaShape = [z.strictObject({})];
 const WAIT_OUTPUT: SchemaShape = [z.object({ until: z.string(), waited_ms: z.number().int().nonnegative() })];
 
 /** The actions a step may hold, exactly one each. */
-const ACTIONS = ['use_app_skill', 'send_chat_message', 'decide', 'wait', 'fail'] as const;
+const ACTIONS = [
+  'use_app_skill',
+  'send_chat_message',
+  'decide',
+  'wait',
+  'fail',
+  'for_each',
+  'parallel',
+] as const;
+const ACTION_LIST = `${ACTIONS.slice(0, -1).join(', ')} and ${ACTIONS[ACTIONS.length - 1]}`;
+
+/** A parallel group's own output: how many of its steps completed and failed. */
+const GROUP_OUTPUT: SchemaShape = [
+  z.object({ completed_count: z.number().int().nonnegative(), failed_count: z.number().int().nonnegative() }),
+];
 
 /** The fields that only steps calling an activity take, with what they configure. */
 const ACTIVITY_FIELDS = ['timeout', 'retry'] as const;
 
 /** A step that passed the shape check, with its skill when it has one. */
 export interface StepEntry {
+  /** Its index in its own container. */
   index: number;
   path: DocPath;
+  /** Its place, from the top level down (see reference-checker.ts). */
+  position: Slot[];
   source: StepSource;
   skill?: SkillCatalogEntry;
+  /** A `for_each` or `parallel` step's inner steps. */
+  children?: StepEntry[];
 }
 
-/** Validates every step's shape, id and action, and builds the symbol table of step ids. */
+/** What collecting the steps of every level shares. */
+interface CollectContext {
+  map: SourceMap;
+  diagnostics: Diagnostic[];
+  catalog: SkillCatalog;
+  scheduled: boolean;
+  symbols: Map<string, StepSymbol & { path: DocPath }>;
+  /** Steps seen so far at every level, against `LIMITS.maxSteps`. */
+  total: { count: number; reported: boolean };
+}
+
+/**
+ * Validates every step's shape, id and action at every level, and builds the one symbol table
+ * of step ids (unique across levels) with each step's place.
+ */
 export function collectSteps(
   steps: readonly unknown[],
   context: { map: SourceMap; diagnostics: Diagnostic[]; catalog: SkillCatalog; scheduled: boolean },
 ): { entries: StepEntry[]; symbols: Map<string, StepSymbol> } {
-  const { map, diagnostics, catalog } = context;
+  const ctx: CollectContext = { ...context, symbols: new Map(), total: { count: 0, reported: false } };
+  const entries = collectLevel(steps, ['steps'], [], { container: '', kind: 'top' }, ctx);
+  return { entries, symbols: ctx.symbols };
+}
+
+function collectLevel(
+  steps: readonly unknown[],
+  base: DocPath,
+  parent: readonly Slot[],
+  container: Omit<Slot, 'index'>,
+  ctx: CollectContext,
+): StepEntry[] {
   const entries: StepEntry[] = [];
-  const symbols = new Map<string, StepSymbol>();
   steps.forEach((raw, index) => {
-    const path: DocPath = ['steps', index];
-    const parsed = stepSchema.safeParse(raw);
-    if (!parsed.success) {
-      diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { map, base: path, value: raw }));
-      return;
-    }
-    const source = parsed.data;
-    const entry: StepEntry = { index, path, source };
-    let output: SchemaShape = 'any';
-    if (!NAME_PATTERN.test(source.id) || isReservedName(source.id)) {
-      const message = `A step id must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
-      diagnostics.push(map.diagnostic('INVALID_STEP_ID', message, [...path, 'id']));
-    }
-    const actions = ACTIONS.filter((a) => source[a] !== undefined);
-    if (actions.length !== 1) {
-      const code = actions.length === 0 ? 'MISSING_ACTION' : 'MULTIPLE_ACTIONS';
-      diagnostics.push(
-        map.diagnostic(
-          code,
-          'A step needs exactly one of use_app_skill, send_chat_message, decide, wait and fail.',
-          path,
-        ),
-      );
-    } else {
-      checkFieldsOfAction(source, path, map, diagnostics);
-    }
-    if (source.use_app_skill !== undefined) {
-      entry.skill = catalog.get(source.use_app_skill);
-      if (!entry.skill) {
-        const known = catalog.list();
-        const hint = known.length > 0 && known.length <= 20 ? ` Known skills: ${known.join(', ')}.` : '';
-        diagnostics.push(
-          map.diagnostic('UNKNOWN_SKILL', `Unknown skill.${hint}`, [...path, 'use_app_skill']),
-        );
-      } else {
-        output = [entry.skill.workflowOutput];
-        if (context.scheduled && !entry.skill.unattended) {
-          const message =
-            'This skill may not run unattended, so it cannot be used in a scheduled definition.';
-          diagnostics.push(map.diagnostic('SKILL_NOT_UNATTENDED', message, [...path, 'use_app_skill']));
-        }
-      }
-    } else if (source.send_chat_message !== undefined || source.fail !== undefined) {
-      output = NO_OUTPUT;
-    } else if (source.decide !== undefined) {
-      output = decideOutputShape(source.decide);
-    } else if (source.wait !== undefined) {
-      output = WAIT_OUTPUT;
-    }
-    const first = symbols.get(source.id);
-    if (first) {
-      const message = `The step id is already used by steps[${first.index}]; step ids must be unique.`;
-      diagnostics.push(map.diagnostic('DUPLICATE_STEP_ID', message, [...path, 'id']));
-    } else {
-      symbols.set(source.id, { index, output });
-    }
-    entries.push(entry);
+    const entry = collectStep(raw, [...base, index], [...parent, { ...container, index }], ctx);
+    if (entry) entries.push(entry);
   });
-  return { entries, symbols };
+  return entries;
+}
+
+function collectStep(
+  raw: unknown,
+  path: DocPath,
+  position: Slot[],
+  ctx: CollectContext,
+): StepEntry | undefined {
+  const { map, diagnostics, catalog, symbols } = ctx;
+  ctx.total.count += 1;
+  if (ctx.total.count > LIMITS.maxSteps && !ctx.total.reported) {
+    ctx.total.reported = true;
+    const message = `The definition has more than ${LIMITS.maxSteps} steps, inner steps included.`;
+    diagnostics.push(map.diagnostic('TOO_LARGE', message, path));
+  }
+  const parsed = stepSchema.safeParse(raw);
+  if (!parsed.success) {
+    diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { map, base: path, value: raw }));
+    return undefined;
+  }
+  const source = parsed.data;
+  const entry: StepEntry = { index: position[position.length - 1]!.index, path, position, source };
+  let output: SchemaShape = 'any';
+  if (!NAME_PATTERN.test(source.id) || isReservedName(source.id)) {
+    const message = `A step id must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
+    diagnostics.push(map.diagnostic('INVALID_STEP_ID', message, [...path, 'id']));
+  }
+  const actions = ACTIONS.filter((a) => source[a] !== undefined);
+  if (actions.length !== 1) {
+    const code = actions.length === 0 ? 'MISSING_ACTION' : 'MULTIPLE_ACTIONS';
+    diagnostics.push(map.diagnostic(code, `A step needs exactly one of ${ACTION_LIST}.`, path));
+  } else {
+    checkFieldsOfAction(source, path, map, diagnostics);
+  }
+  if (source.use_app_skill !== undefined) {
+    entry.skill = catalog.get(source.use_app_skill);
+    if (!entry.skill) {
+      const known = catalog.list();
+      const hint = known.length > 0 && known.length <= 20 ? ` Known skills: ${known.join(', ')}.` : '';
+      diagnostics.push(map.diagnostic('UNKNOWN_SKILL', `Unknown skill.${hint}`, [...path, 'use_app_skill']));
+    } else {
+      output = [entry.skill.workflowOutput];
+      if (ctx.scheduled && !entry.skill.unattended) {
+        const message = 'This skill may not run unattended, so it cannot be used in a scheduled definition.';
+        diagnostics.push(map.diagnostic('SKILL_NOT_UNATTENDED', message, [...path, 'use_app_skill']));
+      }
+    }
+  } else if (source.send_chat_message !== undefined || source.fail !== undefined) {
+    output = NO_OUTPUT;
+  } else if (source.decide !== undefined) {
+    output = decideOutputShape(source.decide);
+  } else if (source.wait !== undefined) {
+    output = WAIT_OUTPUT;
+  } else if (source.for_each !== undefined || source.parallel !== undefined) {
+    const kind = source.for_each !== undefined ? 'for_each' : 'parallel';
+    const depth = position.filter((slot) => slot.kind !== 'top').length;
+    if (depth >= LIMITS.maxGroupDepth) {
+      const message = `for_each and parallel steps may be nested at most ${LIMITS.maxGroupDepth} deep.`;
+      diagnostics.push(map.diagnostic('TOO_LARGE', message, [...path, kind], { key: true }));
+    } else {
+      const inner = (source.for_each ?? source.parallel)!.steps;
+      entry.children = collectLevel(
+        inner,
+        [...path, kind, 'steps'],
+        position,
+        { container: source.id, kind },
+        ctx,
+      );
+      output = kind === 'for_each' ? loopOutputShape(entry.children, symbols) : GROUP_OUTPUT;
+    }
+  }
+  const first = symbols.get(source.id);
+  if (first) {
+    const message = `The step id is already used by ${formatPath(first.path)}; step ids must be unique, inner steps included.`;
+    diagnostics.push(map.diagnostic('DUPLICATE_STEP_ID', message, [...path, 'id']));
+  } else {
+    symbols.set(source.id, { position, output, path });
+  }
+  return entry;
+}
+
+/**
+ * A `for_each` step's output: per element, its index, status and the outputs of the inner steps
+ * it ran (a parallel group's inner steps included: they are the element's too), then the counts.
+ */
+function loopOutputShape(
+  children: readonly StepEntry[],
+  symbols: ReadonlyMap<string, StepSymbol>,
+): SchemaShape {
+  const outputs: Record<string, z.ZodType> = {};
+  const add = (entries: readonly StepEntry[]) => {
+    for (const child of entries) {
+      const symbol = symbols.get(child.source.id);
+      const shape = symbol?.output;
+      outputs[child.source.id] = (
+        shape === undefined || shape === 'any' ? z.unknown() : (shape[0] as z.ZodType)
+      ).optional();
+      if (child.source.parallel !== undefined && child.children) add(child.children);
+    }
+  };
+  add(children);
+  return [
+    z.object({
+      results: z.array(
+        z.object({
+          index: z.number().int().nonnegative(),
+          status: z.enum(['completed', 'failed', 'skipped']),
+          outputs: z.object(outputs),
+        }),
+      ),
+      completed_count: z.number().int().nonnegative(),
+      failed_count: z.number().int().nonnegative(),
+    }),
+  ];
 }
 
 /**
@@ -122,7 +231,10 @@ function checkFieldsOfAction(
     diagnostics.push(map.diagnostic('UNKNOWN_FIELD', message, [...path, field], { key: true }));
   if (source.input !== undefined && source.use_app_skill === undefined)
     unknown('input', 'input belongs to use_app_skill steps only.');
-  if (source.wait === undefined && source.fail === undefined) return;
+  const callsNoActivity = [source.wait, source.fail, source.for_each, source.parallel].some(
+    (action) => action !== undefined,
+  );
+  if (!callsNoActivity) return;
   for (const field of ACTIVITY_FIELDS) {
     if (source[field] !== undefined)
       unknown(field, `${field} belongs to steps that call a skill, send a message or decide.`);
@@ -145,6 +257,10 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
   if (source.fail !== undefined) {
     const fail = compileFail(source.fail, [...path, 'fail'], scope);
     return fail && { ...base, kind: 'fail', ...fail, ...(condition && { if: condition }) };
+  }
+  if (source.for_each !== undefined || source.parallel !== undefined) {
+    const group = compileGroup(entry, scope);
+    return group && { ...base, ...group, ...(condition && { if: condition }) };
   }
   const maxTimeoutMs =
     entry.skill?.maxTimeoutMs ?? (source.decide ? LIMITS.decideMaxTimeoutMs : LIMITS.chatMaxTimeoutMs);
@@ -185,6 +301,75 @@ export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep |
     ...(chat.chat_id !== undefined && { chatId: template(chat.chat_id, 'chat_id') }),
     ...extras,
   };
+}
+
+/**
+ * A `for_each` or `parallel` step: its inner steps compiled in their own places; a loop's
+ * `items` (a literal list or a whole-string reference to one) gives them the element's shape.
+ */
+function compileGroup(
+  entry: StepEntry,
+  scope: ReferenceScope,
+):
+  | Pick<ForEachPlanStep, 'kind' | 'items' | 'concurrency' | 'steps'>
+  | Pick<ParallelPlanStep, 'kind' | 'steps'>
+  | undefined {
+  const { source, path } = entry;
+  const children = entry.children;
+  if (!children) return undefined;
+  if (source.parallel !== undefined) {
+    const steps = compileChildren(children, scope, scope.loop);
+    return steps && { kind: 'parallel', steps };
+  }
+  const loop = source.for_each!;
+  const itemsPath = [...path, 'for_each', 'items'];
+  const items = compileItems(loop.items, itemsPath, scope);
+  const steps = compileChildren(children, scope, items?.element ?? 'any');
+  if (!items || !steps) return undefined;
+  return { kind: 'for_each', items: items.template, concurrency: loop.concurrency ?? 1, steps };
+}
+
+function compileChildren(
+  children: readonly StepEntry[],
+  scope: ReferenceScope,
+  loop: SchemaShape | undefined,
+): PlanStep[] | undefined {
+  const steps: PlanStep[] = [];
+  let ok = true;
+  for (const child of children) {
+    const step = compileStep(child, { ...scope, position: child.position, ...(loop ? { loop } : {}) });
+    if (step) steps.push(step);
+    else ok = false;
+  }
+  return ok ? steps : undefined;
+}
+
+/** A loop's `items`: a literal list (at most `LIMITS.maxLoopItems`) or a reference to a list. */
+function compileItems(
+  value: unknown,
+  path: DocPath,
+  scope: ReferenceScope,
+): { template: InputTemplate; element: SchemaShape } | undefined {
+  const report = (code: Diagnostic['code'], message: string) => {
+    scope.diagnostics.push(scope.map.diagnostic(code, message, path));
+    return undefined;
+  };
+  if (Array.isArray(value)) {
+    if (value.length > LIMITS.maxLoopItems)
+      return report('TOO_LARGE', `A for_each takes at most ${LIMITS.maxLoopItems} items.`);
+    return { template: compileInput(value, path, scope).template, element: 'any' };
+  }
+  if (typeof value !== 'string')
+    return report('INVALID_VALUE', 'items must be a list, or a whole-string reference to one.');
+  const before = scope.diagnostics.length;
+  const { template } = compileInput(value, path, scope);
+  if (scope.diagnostics.length > before) return undefined;
+  if (template.kind !== 'ref')
+    return report('INVALID_VALUE', 'items must be a list, or a whole-string reference to one.');
+  const walk = referenceWalk(scope, template.ref);
+  const element = walk ? listElement(walk) : 'any';
+  if (!element) return report('NOT_A_LIST', 'items must be a list, but this reference does not yield one.');
+  return { template, element };
 }
 
 function compileCondition(text: string, path: DocPath, scope: ReferenceScope): PlanStep['if'] {

@@ -285,7 +285,15 @@ class TemplateCompiler {
         ? { root: 'steps', step: second, path: segments.slice(2) }
         : { root: 'inputs', name: second, path: segments.slice(2) };
     }
+    // Inside a for_each, `item` and `index` name its element and position (inside `#each` too:
+    // `this.item` still reads an element's own field); outside one they stay ordinary paths.
+    if (!explicitThis && this.scope.loop && first === 'item')
+      return { root: 'loop', path: segments.slice(1) };
+    if (!explicitThis && this.scope.loop && first === 'index' && parts.length === 1)
+      return { root: 'loop_index' };
     if (explicitThis || item) return { root: 'item', path: segments };
+    if (first === 'item' || first === 'index')
+      return this.refuse(at, 'INVALID_REFERENCE', `${first} is only available inside a for_each.`);
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
     if (forbidden)
       return this.refuse(

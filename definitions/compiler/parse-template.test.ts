@@ -31,10 +31,10 @@ function compileWith(parse: TemplateParser, text: string) {
     map,
     diagnostics,
     steps: new Map([
-      ['a', { index: 0, output: 'any' as const }],
-      ['b', { index: 1, output: 'any' as const }],
+      ['a', { position: [{ container: '', kind: 'top' as const, index: 0 }], output: 'any' as const }],
+      ['b', { position: [{ container: '', kind: 'top' as const, index: 1 }], output: 'any' as const }],
     ]),
-    currentIndex: 1,
+    position: [{ container: '', kind: 'top' as const, index: 1 }],
     inputs: new Map<string, SchemaShape>([
       ['x', 'any'],
       ['list', LIST],

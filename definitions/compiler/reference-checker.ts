@@ -1,6 +1,7 @@
 /**
- * Checks references against what exists when the step runs: earlier steps and their declared
- * workflow output, declared run inputs, and the current `#each` element.
+ * Checks references against what exists when the step runs: the steps it can see and their
+ * declared workflow output, declared run inputs, the current `for_each` element and the current
+ * `#each` element. What a step can see follows its position ({@link visibility}).
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { FORBIDDEN_SEGMENTS } from '../runtime/lookup.js';
@@ -11,9 +12,20 @@ import type { DocPath, SourceMap } from '../source/source-map.js';
 
 const LIST_SHAPE = z.array(z.unknown());
 
+/**
+ * One level of a step's place: the container (`''` for the definition's `steps`, else the id of
+ * the `for_each` or `parallel` step holding it), its kind, and the step's index in it.
+ */
+export interface Slot {
+  container: string;
+  kind: 'top' | 'for_each' | 'parallel';
+  index: number;
+}
+
 /** What one step contributes to the reference checks. */
 export interface StepSymbol {
-  index: number;
+  /** Its place, from the top level down to its own container. */
+  position: readonly Slot[];
   /** Its workflow output; 'any' when unknown (a chat step or an unknown skill). */
   output: SchemaShape;
 }
@@ -22,14 +34,65 @@ export interface StepSymbol {
 export interface ReferenceScope {
   map: SourceMap;
   diagnostics: Diagnostic[];
-  /** Every step of the definition, by id. */
+  /** Every step of the definition, by id (ids are unique across all levels). */
   steps: ReadonlyMap<string, StepSymbol>;
-  /** Index of the step being compiled. */
-  currentIndex: number;
+  /** The place of the step being compiled. */
+  position: readonly Slot[];
+  /** The shape of the innermost `for_each` element around it; undefined outside a loop. */
+  loop?: SchemaShape;
   /** Declared run inputs; empty for scheduled definitions. */
   inputs: ReadonlyMap<string, SchemaShape>;
   scheduled: boolean;
 }
+
+/** How a step at `target` looks from a step at `current`. */
+export type Visibility = 'visible' | 'self' | 'encloses' | 'later' | 'sibling' | 'inside_loop';
+
+/**
+ * Whether the step at `target` has an output the step at `current` may read: it must come
+ * before it in a container that holds both. A `parallel` group's inner steps count, outside the
+ * group, as the group itself (their outputs exist once it has finished) and are invisible to one
+ * another (`sibling`); a `for_each`'s inner steps exist only inside the loop (`inside_loop`:
+ * outside, its own output lists them per element); a step never sees itself or a group around it.
+ */
+export function visibility(target: readonly Slot[], current: readonly Slot[]): Visibility {
+  let slots = target;
+  for (;;) {
+    const depth = slots.length - 1;
+    const own = slots[depth]!;
+    if (own.kind !== 'parallel') break;
+    const mine = current[depth];
+    if (mine?.container === own.container) {
+      if (mine.index !== own.index) return 'sibling';
+      break;
+    }
+    slots = slots.slice(0, -1);
+  }
+  const depth = slots.length - 1;
+  const own = slots[depth]!;
+  const mine = current[depth];
+  if (!mine || mine.container !== own.container) return 'inside_loop';
+  if (mine.index > own.index) return 'visible';
+  if (mine.index < own.index) return 'later';
+  return current.length - 1 === depth ? 'self' : 'encloses';
+}
+
+const HIDDEN: Record<Exclude<Visibility, 'visible'>, [Diagnostic['code'], string]> = {
+  self: ['FORWARD_REFERENCE', "The reference names this step; only earlier steps' outputs exist."],
+  later: ['FORWARD_REFERENCE', "The reference names a later step; only earlier steps' outputs exist."],
+  encloses: [
+    'FORWARD_REFERENCE',
+    'The reference names a for_each or parallel step around this one; its output exists only after it.',
+  ],
+  sibling: [
+    'FORWARD_REFERENCE',
+    'The reference names a step of the same parallel group; its output exists only after the group.',
+  ],
+  inside_loop: [
+    'STEP_NOT_IN_SCOPE',
+    "The reference names a step inside a for_each; outside the loop, read it through the loop's output.",
+  ],
+};
 
 /** Where in the source a reference sits: the string's path plus an offset inside it. */
 export interface ReferenceSite {
@@ -48,6 +111,10 @@ export function checkReference(
   item?: SchemaShape,
 ): SchemaWalk | undefined {
   if (ref.root === 'data') return { ok: true, shape: 'any', projected: false };
+  if (ref.root === 'loop_index') {
+    if (scope.loop) return { ok: true, shape: [z.number().int().nonnegative()], projected: false };
+    return reportAt(scope, site, 'INVALID_REFERENCE', 'index is only available inside a for_each.');
+  }
   const names = ref.root === 'steps' ? [ref.step] : ref.root === 'inputs' ? [ref.name] : [];
   if ([...names, ...ref.path].some((s) => typeof s === 'string' && FORBIDDEN_SEGMENTS.has(s))) {
     return reportAt(
@@ -64,14 +131,10 @@ export function checkReference(
     const step = scope.steps.get(ref.step);
     if (!step)
       return reportAt(scope, site, 'UNKNOWN_STEP', 'The reference names a step that does not exist.');
-    if (step.index >= scope.currentIndex) {
-      const which = step.index === scope.currentIndex ? 'this step' : 'a later step';
-      return reportAt(
-        scope,
-        site,
-        'FORWARD_REFERENCE',
-        `The reference names ${which}; only earlier steps' outputs exist.`,
-      );
+    const seen = visibility(step.position, scope.position);
+    if (seen !== 'visible') {
+      const [code, message] = HIDDEN[seen];
+      return reportAt(scope, site, code, message);
     }
     start = step.output;
     owner = "The step's output";
@@ -92,6 +155,12 @@ export function checkReference(
     start = input;
     owner = 'The run input';
     after = 'the input name';
+  } else if (ref.root === 'loop') {
+    if (!scope.loop)
+      return reportAt(scope, site, 'INVALID_REFERENCE', 'item is only available inside a for_each.');
+    start = scope.loop;
+    owner = 'The for_each element';
+    after = 'item';
   } else {
     if (!item) return reportAt(scope, site, 'INVALID_REFERENCE', 'this is only available inside #each.');
     start = item;
@@ -122,13 +191,37 @@ function reportAt(
   return undefined;
 }
 
+/** The walk of a reference's path, without reporting anything; undefined when it is broken. */
+export function referenceWalk(
+  scope: ReferenceScope,
+  ref: Reference,
+): Extract<SchemaWalk, { ok: true }> | undefined {
+  const start =
+    ref.root === 'steps'
+      ? scope.steps.get(ref.step)?.output
+      : ref.root === 'inputs'
+        ? scope.inputs.get(ref.name)
+        : ref.root === 'loop'
+          ? scope.loop
+          : undefined;
+  if (!start || !('path' in ref)) return undefined;
+  const walk = walkSchema(start, ref.path);
+  return walk.ok ? walk : undefined;
+}
+
 /**
  * The shape of the value a reference yields, without reporting anything; 'any' when the
  * reference is broken (already reported by {@link checkReference}) or projects with `[]`.
  */
 export function referenceShape(scope: ReferenceScope, ref: Reference): SchemaShape {
-  if (ref.root !== 'steps' && ref.root !== 'inputs') return 'any';
-  const start = ref.root === 'steps' ? scope.steps.get(ref.step)?.output : scope.inputs.get(ref.name);
+  if (ref.root === 'loop_index') return [z.number().int().nonnegative()];
+  if (ref.root !== 'steps' && ref.root !== 'inputs' && ref.root !== 'loop') return 'any';
+  const start =
+    ref.root === 'steps'
+      ? scope.steps.get(ref.step)?.output
+      : ref.root === 'inputs'
+        ? scope.inputs.get(ref.name)
+        : scope.loop;
   if (!start) return 'any';
   const walk = walkSchema(start, ref.path);
   if (!walk.ok) return 'any';

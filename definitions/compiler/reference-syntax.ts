@@ -59,11 +59,29 @@ function scanPath(
 
 /** Whether a reference starts at `pos`. */
 export function startsReference(text: string, pos: number): boolean {
-  return ['$nodes.', 'steps.', 'inputs.'].some((prefix) => text.startsWith(prefix, pos));
+  return (
+    ['$nodes.', 'steps.', 'inputs.'].some((prefix) => text.startsWith(prefix, pos)) ||
+    loopReferenceAt(text, pos) !== undefined
+  );
+}
+
+/** `$item` (with an optional path) or `$index` at `pos`, not followed by more of a name. */
+function loopReferenceAt(text: string, pos: number): '$item' | '$index' | undefined {
+  for (const word of ['$item', '$index'] as const) {
+    if (text.startsWith(word, pos) && !/[A-Za-z0-9_]/.test(text[pos + word.length] ?? '')) return word;
+  }
+  return undefined;
 }
 
 /** Scans one reference starting at `pos` (which must satisfy {@link startsReference}). */
 export function scanReference(text: string, pos: number): ScannedReference {
+  const loop = loopReferenceAt(text, pos);
+  if (loop === '$index') return { ok: true, ref: { root: 'loop_index' }, end: pos + loop.length };
+  if (loop === '$item') {
+    const scanned = scanPath(text, pos + loop.length);
+    if ('message' in scanned) return { ok: false, message: scanned.message, at: scanned.at };
+    return { ok: true, ref: { root: 'loop', path: scanned.path }, end: scanned.end };
+  }
   const nodes = text.startsWith('$nodes.', pos);
   const rootLength = nodes ? 7 : text.startsWith('steps.', pos) ? 6 : 7;
   const nameAt = pos + rootLength;

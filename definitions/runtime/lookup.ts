@@ -70,6 +70,10 @@ export function resolveReference(
       if (ref.name === 'index') return frame.index;
       return ref.name === 'first' ? frame.index === 0 : frame.index === frame.length - 1;
     }
+    case 'loop':
+      return scope.loop ? followPath(scope.loop.item, ref.path) : undefined;
+    case 'loop_index':
+      return scope.loop?.index;
   }
 }
 

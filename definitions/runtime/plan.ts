@@ -28,7 +28,11 @@ export type Reference =
   /** The current `#each` element (`this`, `this.<path>` or a bare path inside `#each`). */
   | { root: 'item'; path: PathSegment[] }
   /** `@index`, `@first` or `@last` of the innermost `#each`. */
-  | { root: 'data'; name: 'index' | 'first' | 'last' };
+  | { root: 'data'; name: 'index' | 'first' | 'last' }
+  /** The current `for_each` element (`{{item}}`, `{{item.<path>}}`, `$item.<path>`). */
+  | { root: 'loop'; path: PathSegment[] }
+  /** The current `for_each` element's 0-based position (`{{index}}`, `$index`). */
+  | { root: 'loop_index' };
 
 /** Helpers allowed in templates. */
 export type HelperName = 'len' | 'json' | 'default';
@@ -163,8 +167,36 @@ export interface FailPlanStep extends PlanStepBase {
   message: TemplateNode[];
 }
 
+/**
+ * `for_each`: runs `steps` once per element of `items` (a list), at most `concurrency` elements
+ * at a time, in the order of `items` when 1. Its output is `{ results: [{ index, status, outputs:
+ * { <inner id>: output } }], completed_count, failed_count }`. Added after plan version 1.
+ */
+export interface ForEachPlanStep extends PlanStepBase {
+  kind: 'for_each';
+  items: InputTemplate;
+  concurrency: number;
+  steps: PlanStep[];
+}
+
+/**
+ * `parallel`: runs `steps` at the same time; each inner step's output is referenceable after the
+ * group under its own id. Added after plan version 1.
+ */
+export interface ParallelPlanStep extends PlanStepBase {
+  kind: 'parallel';
+  steps: PlanStep[];
+}
+
 /** One step of a plan. */
-export type PlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep | WaitPlanStep | FailPlanStep;
+export type PlanStep =
+  | SkillPlanStep
+  | ChatPlanStep
+  | DecidePlanStep
+  | WaitPlanStep
+  | FailPlanStep
+  | ForEachPlanStep
+  | ParallelPlanStep;
 
 /** The steps that call an activity (and so have an activity policy). */
 export type ActivityPlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
@@ -183,8 +215,12 @@ export interface Plan {
   steps: PlanStep[];
 }
 
-/** What references resolve against at run time: run inputs and earlier steps' workflow outputs. */
+/**
+ * What references resolve against at run time: run inputs, earlier steps' workflow outputs and,
+ * inside a `for_each`, the current element and its position.
+ */
 export interface RunScope {
   inputs: Record<string, unknown>;
   steps: Record<string, unknown>;
+  loop?: { item: unknown; index: number };
 }

@@ -76,6 +76,18 @@ export const retrySchema = z.strictObject({
   backoff: z.number().min(1).max(4).optional(),
 });
 
+/** `for_each`: its inner steps are validated one by one, like the top level's. */
+export const forEachSchema = z.strictObject({
+  items: z.unknown(),
+  concurrency: z.number().int().min(1).max(50).optional(),
+  steps: z.array(z.unknown()).min(1).max(20),
+});
+
+/** `parallel`: 2-20 inner steps, validated one by one. */
+export const parallelSchema = z.strictObject({
+  steps: z.array(z.unknown()).min(2).max(20),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
@@ -85,6 +97,8 @@ export const stepSchema = z.strictObject({
   decide: decideSchema.optional(),
   wait: waitSchema.optional(),
   fail: failSchema.optional(),
+  for_each: forEachSchema.optional(),
+  parallel: parallelSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
@@ -105,4 +119,5 @@ export type DecideSource = z.infer<typeof decideSchema>;
 export type WaitSource = z.infer<typeof waitSchema>;
 export type FailSource = z.infer<typeof failSchema>;
 export type RetrySource = z.infer<typeof retrySchema>;
+export type ForEachSource = z.infer<typeof forEachSchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;
