@@ -53,6 +53,23 @@ export const StepProgressSchema = z.object({
     .string()
     .optional()
     .describe('A wait step that started: the instant it sleeps (or slept) until.'),
+  elements: z
+    .object({
+      total: z.number().int(),
+      completed: z.number().int(),
+      failed: z.number().int(),
+      running: z.number().int(),
+      failures: z.array(
+        z.object({
+          index: z.number().int(),
+          step: z.string(),
+          error: z.object({ code: z.string(), message: z.string() }),
+        }),
+      ),
+    })
+    .optional()
+    .describe('A for_each step: its elements counted, and the first failed ones (at most 5).'),
+  group: z.string().optional().describe('An inner step of a parallel group: the group step id.'),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */

@@ -36,6 +36,23 @@ export type Task = {
     stage?: string;
     /** A wait step that started: the instant it sleeps (or slept) until. */
     wake_at?: string;
+    /** A for_each step: its elements counted, and the first failed ones (at most 5). */
+    elements?: {
+      total: number;
+      completed: number;
+      failed: number;
+      running: number;
+      failures: {
+        index: number;
+        step: string;
+        error: {
+          code: string;
+          message: string;
+        };
+      }[];
+    };
+    /** An inner step of a parallel group: the group step id. */
+    group?: string;
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -133,6 +150,7 @@ export type ValidationResult = {
       | 'INVALID_REFERENCE'
       | 'UNKNOWN_STEP'
       | 'FORWARD_REFERENCE'
+      | 'STEP_NOT_IN_SCOPE'
       | 'UNKNOWN_INPUT'
       | 'UNKNOWN_OUTPUT_FIELD'
       | 'FORBIDDEN_PROPERTY'

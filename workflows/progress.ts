@@ -3,6 +3,8 @@
  * payload codec like every payload) so a run can be polled without a worker, open or closed.
  */
 
+import type { PlanStep } from '../definitions/runtime/index.js';
+
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
 
 export interface StepError {
@@ -25,6 +27,16 @@ export interface StepProgress {
   stage?: string;
   /** A wait step that started: the instant it sleeps (or slept) until. */
   wake_at?: string;
+  /** A for_each step: its elements counted, and the first failed ones (index, inner step, error). */
+  elements?: {
+    total: number;
+    completed: number;
+    failed: number;
+    running: number;
+    failures: Array<{ index: number; step: string; error: StepError }>;
+  };
+  /** An inner step of a parallel group: the group's id. */
+  group?: string;
 }
 
 export interface RunProgress {
@@ -47,4 +59,12 @@ export function summarise(output: unknown): Record<string, number | boolean> | n
       summary[key] = value;
   }
   return Object.keys(summary).length ? summary : null;
+}
+
+/** The progress entries of a plan, pending: a parallel group's inner steps name their group. */
+export function pendingSteps(steps: readonly PlanStep[], group?: string): StepProgress[] {
+  return steps.flatMap((s) => [
+    group === undefined ? pendingStep(s.id) : { ...pendingStep(s.id), group },
+    ...(s.kind === 'parallel' ? pendingSteps(s.steps, s.id) : []),
+  ]);
 }

@@ -14,40 +14,17 @@
 import {
   ApplicationFailure,
   CancelledFailure,
+  defineQuery,
   isCancellation,
   patched,
-  proxyActivities,
   setHandler,
-  sleep,
-  defineQuery,
   upsertMemo,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
-import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
-import type { SkillActivityInput } from '../activities/runtime/skill-activity.js';
-import type { DecideStepActivity } from '../activities/decision/decide-step.js';
-import {
-  callsActivity,
-  evaluateCondition,
-  renderTemplate,
-  resolveInput,
-  waitUntil,
-  type ActivityPlanStep,
-  type FailPlanStep,
-  type Plan,
-  type RunScope,
-  type WaitPlanStep,
-} from '../definitions/runtime/index.js';
-import {
-  PROGRESS_MEMO_KEY,
-  pendingStep,
-  summarise,
-  type RunProgress,
-  type StepProgress,
-} from './progress.js';
-import { activityOptions } from './activity-options.js';
-import { stepError } from './step-error.js';
+import type { Plan, PlanStep, RunScope } from '../definitions/runtime/index.js';
+import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress, type StepProgress } from './progress.js';
+import type { RunContext } from './run-context.js';
+import { runSequence, type SequenceFailure } from './sequence.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -79,7 +56,7 @@ export const PROGRESS_BY_QUERY_PATCH = 'progress-by-query';
 export async function runDefinition(args: RunDefinitionInput): Promise<RunDefinitionResult> {
   const { plan } = args;
   const progress: RunProgress = {
-    steps: plan.steps.map((s) => pendingStep(s.id)),
+    steps: pendingSteps(plan.steps),
   };
   setHandler(progressQuery, () => progress);
   const perStepMemo = !patched(PROGRESS_BY_QUERY_PATCH);
@@ -90,150 +67,49 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   /** The run ends without a result: the memo keeps its final progress for the task view. */
   const publishFinal = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   const scope: RunScope = { inputs: args.inputs, steps: {} };
-  const now = () => new Date().toISOString(); // workflow time: deterministic on replay
-
-  for (const [index, step] of plan.steps.entries()) {
-    const state = progress.steps[index]!;
-    if (step.if && !evaluateCondition(step.if, scope)) {
-      state.status = 'skipped';
-      publish();
-      continue;
-    }
-    state.status = 'running';
-    state.started_at = now();
-    publish();
-    try {
-      let output: unknown;
-      // Wait and fail steps are newer than plan version 1: older plans never reach them, so
-      // every older history issues the same commands (the replay test proves it).
-      if (step.kind === 'wait') output = await waitStep(step, scope, state);
-      else if (step.kind === 'fail') failStep(step, scope);
-      else if (!callsActivity(step))
-        // Work in progress: the interpreter of for_each and parallel lands with them.
-        throw ApplicationFailure.nonRetryable('This step kind is not supported yet.', 'INTERNAL');
-      else {
-        const policy = args.policies[step.id];
-        if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
-        output = await runStep(step, scope, policy, args);
-      }
-      scope.steps[step.id] = output;
-      state.status = 'completed';
-      state.output_summary = summarise(output);
-    } catch (err) {
-      state.finished_at = now();
-      if (isCancellation(err)) {
-        state.status = 'cancelled';
-        for (const later of progress.steps.slice(index + 1)) later.status = 'cancelled';
-        publishFinal();
-        throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
-      }
-      state.status = 'failed';
-      state.error = stepError(err);
-      if (step.kind === 'fail') {
-        publishFinal();
-        // The author's message travels in the failure's details and the progress memo (both
-        // encoded); the failure's own message stays the platform's, so the task view tells a
-        // fail step's error (its details) from a failed step's.
-        throw ApplicationFailure.create({
-          type: state.error.code,
-          message: 'The run ended at a fail step.',
-          nonRetryable: true,
-          details: [{ step: step.id, fail_message: state.error.message }],
-        });
-      }
-      if (!step.continueOnError) {
-        publishFinal();
-        throw ApplicationFailure.create({
-          type: state.error.code,
-          // The step id is the author's label: it travels in details (encoded), not the message.
-          message: `A step failed: ${state.error.message}`,
-          nonRetryable: true,
-          details: [{ step: step.id }],
-        });
-      }
-      // The uniform step output shape, so later steps can still read a count of 0.
-      scope.steps[step.id] =
-        step.kind === 'skill'
-          ? { results: [], result_count: 0, raw: null, error: state.error }
-          : { error: state.error };
-      publish();
-      continue;
-    }
-    state.finished_at = now();
-    publish();
+  const states = new Map(flatten(plan.steps).map((s, i) => [s, progress.steps[i]!] as const));
+  const ctx: RunContext = {
+    args,
+    stateOf: (step) => states.get(step)!,
+    publish,
+    now: () => new Date().toISOString(), // workflow time: deterministic on replay
+  };
+  let failure: SequenceFailure | undefined;
+  try {
+    failure = await runSequence(plan.steps, scope, ctx);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    publishFinal();
+    throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
+  }
+  if (failure) {
+    const { step, error } = failure;
+    publishFinal();
+    if (step.kind === 'fail')
+      // The author's message travels in the failure's details and the progress memo (both
+      // encoded); the failure's own message stays the platform's, so the task view tells a
+      // fail step's error (its details) from a failed step's.
+      throw ApplicationFailure.create({
+        type: error.code,
+        message: 'The run ended at a fail step.',
+        nonRetryable: true,
+        details: [{ step: step.id, fail_message: error.message }],
+      });
+    throw ApplicationFailure.create({
+      type: error.code,
+      // The step id is the author's label: it travels in details (encoded), not the message.
+      message: `A step failed: ${error.message}`,
+      nonRetryable: true,
+      details: [{ step: step.id }],
+    });
   }
   return { outputs: scope.steps, steps: progress.steps };
 }
 
 /**
- * Sleeps on a durable timer until the step's instant (workflow time, so replay agrees) and
- * answers `{ until, waited_ms }`. A rendered `until` that is not an instant, or lies more than
- * 366 days ahead, fails the step (INVALID_WAIT_UNTIL, WAIT_TOO_LONG); one that has passed
- * continues at once, without a timer.
+ * The steps the progress lists, in document order: every step but a for_each's inner steps
+ * (counted in the loop's own entry); a parallel group's inner steps follow it.
  */
-async function waitStep(
-  step: WaitPlanStep,
-  scope: RunScope,
-  state: StepProgress,
-): Promise<{ until: string; waited_ms: number }> {
-  const nowMs = Date.now();
-  let ms = step.durationMs ?? 0;
-  if (step.until) {
-    const planned = waitUntil(renderTemplate(step.until, scope), nowMs);
-    if ('code' in planned) throw ApplicationFailure.nonRetryable(planned.message, planned.code);
-    ms = planned.ms;
-  }
-  const until = new Date(nowMs + ms).toISOString();
-  state.wake_at = until;
-  if (ms > 0) await sleep(ms);
-  return { until, waited_ms: ms };
-}
-
-/** The longest message of a fail step, in characters; a longer rendering is cut and marked. */
-const MAX_FAIL_MESSAGE_CHARS = 2_000;
-
-/** Ends the step with the author's code and rendered message (caught and reported by the loop). */
-function failStep(step: FailPlanStep, scope: RunScope): never {
-  const text = renderTemplate(step.message, scope);
-  const message =
-    text.length <= MAX_FAIL_MESSAGE_CHARS ? text : `${text.slice(0, MAX_FAIL_MESSAGE_CHARS - 1)}…`;
-  throw ApplicationFailure.create({ type: step.code, message, nonRetryable: true });
-}
-
-async function runStep(
-  step: ActivityPlanStep,
-  scope: RunScope,
-  policy: ActivityPolicy,
-  args: RunDefinitionInput,
-): Promise<unknown> {
-  if (step.kind === 'skill') {
-    const acts = proxyActivities<Record<string, (req: SkillActivityInput) => Promise<unknown>>>(
-      activityOptions(policy),
-    );
-    const activity = acts[step.activity]!;
-    return activity({ input: resolveInput(step.input, scope), view: 'workflow', ownerId: args.ownerId });
-  }
-  if (step.kind === 'decide') {
-    // A step kind added after plan version 1: only plans compiled since then hold it, so the
-    // code path of every older history is unchanged (no patch needed; the replay test proves it).
-    const { decideStep } = proxyActivities<DecideStepActivity>(activityOptions(policy));
-    return decideStep({
-      ownerId: args.ownerId,
-      taskId: workflowInfo().workflowId,
-      decision: step.decision,
-      question: renderTemplate(step.question, scope),
-      ...(step.context && { context: renderTemplate(step.context, scope) }),
-    });
-  }
-  const { deliverChatMessage } = proxyActivities<ChatDelivery>(activityOptions(policy));
-  const message: DeliveredChatMessage = await deliverChatMessage({
-    ownerId: args.ownerId,
-    // The default chat id matches lib/chat-id.ts, so POST /v1/chats/messages can read it.
-    chatId: step.chatId ? renderTemplate(step.chatId, scope) : `workflow:${args.definitionId}`,
-    title: renderTemplate(step.title, scope),
-    message: renderTemplate(step.message, scope),
-    taskId: workflowInfo().workflowId,
-    stepId: step.id,
-  });
-  return message;
+function flatten(steps: readonly PlanStep[]): PlanStep[] {
+  return steps.flatMap((s) => [s, ...(s.kind === 'parallel' ? flatten(s.steps) : [])]);
 }

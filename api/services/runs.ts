@@ -13,7 +13,12 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import { activityPolicy, type ActivityPolicy, type PolicyName } from '../../activities/policy.js';
 import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
-import { callsActivity, type ActivityPlanStep, type Plan } from '../../definitions/runtime/index.js';
+import {
+  callsActivity,
+  type ActivityPlanStep,
+  type Plan,
+  type PlanStep,
+} from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
 import { errors } from '../../lib/errors/errors.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
@@ -24,7 +29,7 @@ import {
   TaskKind,
   TriggerType,
 } from '../../lib/temporal/search-attributes.js';
-import { PROGRESS_MEMO_KEY, pendingStep, type RunProgress } from '../../workflows/progress.js';
+import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress } from '../../workflows/progress.js';
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
@@ -62,10 +67,14 @@ export class RunsService {
    */
   policiesFor(plan: Plan): Record<string, ActivityPolicy> {
     const out: Record<string, ActivityPolicy> = {};
-    for (const step of plan.steps) {
-      if (!callsActivity(step)) continue;
-      out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
-    }
+    const visit = (steps: readonly PlanStep[]) => {
+      for (const step of steps) {
+        if (step.kind === 'for_each' || step.kind === 'parallel') visit(step.steps);
+        else if (callsActivity(step))
+          out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
+      }
+    };
+    visit(plan.steps);
     return out;
   }
 
@@ -106,7 +115,7 @@ export class RunsService {
   private initialMemo(plan: Plan): Record<string, RunProgress> {
     return {
       [PROGRESS_MEMO_KEY]: {
-        steps: plan.steps.map((s) => pendingStep(s.id)),
+        steps: pendingSteps(plan.steps),
       },
     };
   }

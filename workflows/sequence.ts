@@ -1,0 +1,98 @@
+/**
+ * Runs a list of steps in order against a scope: evaluates `if`, runs each step's body, records
+ * its progress and output, and tolerates a failure when the step has `continue_on_error`. A
+ * failure that is not tolerated ends the list and is answered (the caller decides: the run
+ * fails, a loop element fails, a parallel group cancels its other steps); a cancellation marks
+ * the step and the later ones cancelled and is rethrown. Deterministic workflow code.
+ */
+import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import {
+  callsActivity,
+  evaluateCondition,
+  type PlanStep,
+  type RunScope,
+} from '../definitions/runtime/index.js';
+import { forEachStep, parallelStep } from './groups.js';
+import { activityStep, failStep, waitStep } from './leaf-steps.js';
+import { summarise, type StepError, type StepProgress } from './progress.js';
+import type { RunContext } from './run-context.js';
+import { stepError } from './step-error.js';
+
+/** A step that failed and was not tolerated. */
+export interface SequenceFailure {
+  step: PlanStep;
+  error: StepError;
+}
+
+export async function runSequence(
+  steps: readonly PlanStep[],
+  scope: RunScope,
+  ctx: RunContext,
+): Promise<SequenceFailure | undefined> {
+  for (const [index, step] of steps.entries()) {
+    const state = ctx.stateOf(step);
+    if (step.if && !evaluateCondition(step.if, scope)) {
+      state.status = 'skipped';
+      ctx.publish();
+      continue;
+    }
+    state.status = 'running';
+    state.started_at = ctx.now();
+    ctx.publish();
+    try {
+      const output = await runBody(step, scope, state, ctx);
+      scope.steps[step.id] = output;
+      state.status = 'completed';
+      state.output_summary = summarise(output);
+    } catch (err) {
+      state.finished_at = ctx.now();
+      if (isCancellation(err)) {
+        state.status = 'cancelled';
+        for (const later of steps.slice(index + 1)) markCancelled(later, ctx);
+        throw err;
+      }
+      state.status = 'failed';
+      state.error = stepError(err);
+      if (step.kind === 'fail' || !step.continueOnError) return { step, error: state.error };
+      // The uniform step output shape, so later steps can still read a count of 0.
+      scope.steps[step.id] =
+        step.kind === 'skill'
+          ? { results: [], result_count: 0, raw: null, error: state.error }
+          : { error: state.error };
+      ctx.publish();
+      continue;
+    }
+    state.finished_at = ctx.now();
+    ctx.publish();
+  }
+  return undefined;
+}
+
+function markCancelled(step: PlanStep, ctx: RunContext): void {
+  ctx.stateOf(step).status = 'cancelled';
+  if (step.kind === 'parallel') for (const child of step.steps) markCancelled(child, ctx);
+}
+
+/**
+ * One step's body. Wait, fail, for_each and parallel steps are newer than plan version 1: older
+ * plans never reach them, so every older history issues the same commands (the replay test
+ * proves it).
+ */
+function runBody(step: PlanStep, scope: RunScope, state: StepProgress, ctx: RunContext): Promise<unknown> {
+  switch (step.kind) {
+    case 'wait':
+      return waitStep(step, scope, state);
+    case 'fail':
+      return Promise.resolve(failStep(step, scope));
+    case 'for_each':
+      return forEachStep(step, scope, state, ctx, runSequence);
+    case 'parallel':
+      return parallelStep(step, scope, ctx, runSequence);
+    default: {
+      if (!callsActivity(step)) throw ApplicationFailure.nonRetryable('Unknown step kind.', 'INTERNAL');
+      const policy = ctx.args.policies[step.id];
+      if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
+      return activityStep(step, scope, policy, ctx.args);
+    }
+  }
+}
