@@ -39,7 +39,7 @@ export function compileWait(
   }
   if (source.duration !== undefined) {
     const ms = parseDuration(source.duration);
-    if (ms === undefined || ms < LIMITS.minTimeoutMs) {
+    if (ms === undefined) {
       report('INVALID_DURATION', 'Invalid duration: use one such as 30s, 10m or 1d, at least 1s.', [
         ...path,
         'duration',
