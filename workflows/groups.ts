@@ -1,39 +1,50 @@
 /**
- * The steps that hold steps. `for_each` runs its inner steps once per element of its list, at
- * most `concurrency` elements at a time (in order when 1), each element in its own scope (the
- * outer steps' outputs, then its own; `item` and `index`); a failed element stops new elements
- * from starting unless the loop has `continue_on_error`, and the loop then fails with the first
- * failure's code. `parallel` runs its inner steps at the same time in the outer scope (their
- * outputs are the group's level's); the first failure cancels the others unless the group has
- * `continue_on_error`. Deterministic workflow code.
+ * The steps that hold steps. `for_each` runs its inner steps once per element of its list
+ * (loop-elements.ts): inline up to `LOOP_BATCH_SIZE` elements, in child workflows of that many
+ * elements each above it (loop-batch.ts), so a 10,000-element loop adds about six events per
+ * batch to the run's history rather than several per element. Batches run in at most two lanes
+ * that split the loop's concurrency, so no more than `concurrency` elements ever run at once;
+ * after a failed element no new batch starts unless the loop has `continue_on_error`, and the
+ * loop then fails with the first failure's code. `parallel` runs its inner steps at the same
+ * time in the outer scope (their outputs are the group's level's); the first failure cancels the
+ * others unless the group has `continue_on_error`. Deterministic workflow code.
  */
-import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, executeChild, isCancellation } from '@temporalio/workflow';
 import {
+  pick,
+  referencesOf,
   resolveInput,
   type ForEachPlanStep,
   type ParallelPlanStep,
-  type PlanStep,
   type RunScope,
 } from '../definitions/runtime/index.js';
-import { pendingStep, type StepError, type StepProgress } from './progress.js';
-import type { RunContext, RunSteps } from './run-context.js';
+import type { LoopBatchInput } from './loop-batch.js';
+import {
+  LOOP_OUTPUT_BUDGET,
+  emptyOutcome,
+  recordElement,
+  runElements,
+  type ElementResult,
+  type ElementsJob,
+  type ElementsOutcome,
+  type OutputBudget,
+} from './loop-elements.js';
+import type { StepProgress } from './progress.js';
+import { GroupFailed, type RunContext, type RunSteps, type SequenceFailure } from './run-context.js';
 
 /** The most elements one loop takes (as the compiler's limit for a literal list). */
 export const MAX_LOOP_ITEMS = 10_000;
-/** Failed elements a loop's progress names (the rest are counted). */
-const MAX_LISTED_FAILURES = 5;
+/** Elements per child workflow; a loop with at most this many runs inline. */
+export const LOOP_BATCH_SIZE = 100;
+/** Batches a loop runs at the same time (each takes its share of the loop's concurrency). */
+const MAX_LANES = 2;
 
-type ElementStatus = 'completed' | 'failed' | 'skipped';
-
-interface ElementResult {
-  index: number;
-  status: ElementStatus;
-  outputs: Record<string, unknown>;
-}
-
-/** The ids whose outputs belong to one element: its steps and their parallel groups' steps. */
-function elementIds(steps: readonly PlanStep[]): string[] {
-  return steps.flatMap((s) => [s.id, ...(s.kind === 'parallel' ? elementIds(s.steps) : [])]);
+export interface LoopOutput {
+  results: ElementResult[];
+  completed_count: number;
+  failed_count: number;
+  /** Elements whose outputs were dropped because the loop's output budget was spent. */
+  outputs_dropped_count: number;
 }
 
 export async function forEachStep(
@@ -42,69 +53,103 @@ export async function forEachStep(
   state: StepProgress,
   ctx: RunContext,
   run: RunSteps,
-): Promise<{ results: ElementResult[]; completed_count: number; failed_count: number }> {
+): Promise<LoopOutput> {
   const items = resolveInput(step.items, scope);
   if (!Array.isArray(items))
     throw ApplicationFailure.nonRetryable('The for_each items are not a list.', 'LOOP_ITEMS_NOT_A_LIST');
   if (items.length > MAX_LOOP_ITEMS)
-    throw ApplicationFailure.nonRetryable(
-      `A for_each takes at most ${MAX_LOOP_ITEMS} items.`,
-      'LOOP_TOO_LARGE',
-    );
-  const ids = elementIds(step.steps);
-  const results: ElementResult[] = items.map((_, index) => ({ index, status: 'skipped', outputs: {} }));
-  const counts = { total: items.length, completed: 0, failed: 0, running: 0 };
-  const failures: Array<{ index: number; step: string; error: StepError }> = [];
-  state.elements = { ...counts, failures };
-  let next = 0;
-  let first: { step: PlanStep; error: StepError } | undefined;
-  const runElement = async (index: number) => {
-    const own: RunScope = {
-      inputs: scope.inputs,
-      steps: { ...scope.steps },
-      loop: { item: items[index], index },
+    throw ApplicationFailure.nonRetryable(`A for_each takes at most ${MAX_LOOP_ITEMS} items.`, 'TOO_LARGE');
+  const job: ElementsJob = {
+    steps: step.steps,
+    items,
+    offset: 0,
+    concurrency: step.concurrency,
+    continueOnError: step.continueOnError,
+    loopId: step.id,
+  };
+  const budget: OutputBudget = { left: LOOP_OUTPUT_BUDGET };
+  const show = (outcome: ElementsOutcome, running: number) => {
+    state.elements = {
+      total: items.length,
+      completed: outcome.completed,
+      failed: outcome.failed,
+      running,
+      failures: outcome.failures.map(({ index, step: id, error }) => ({ index, step: id, error })),
     };
-    const states = new Map<PlanStep, StepProgress>();
-    const local: RunContext = {
-      ...ctx,
-      stateOf: (s) => {
-        let entry = states.get(s);
-        if (!entry) states.set(s, (entry = pendingStep(s.id)));
-        return entry;
-      },
-      publish: () => undefined,
-    };
-    counts.running += 1;
-    const failure = await run(step.steps, own, local);
-    counts.running -= 1;
-    const outputs: Record<string, unknown> = {};
-    for (const id of ids) if (Object.hasOwn(own.steps, id)) outputs[id] = own.steps[id];
-    results[index] = { index, status: failure ? 'failed' : 'completed', outputs };
-    if (failure) {
-      counts.failed += 1;
-      if (failures.length < MAX_LISTED_FAILURES)
-        failures.push({ index, step: failure.step.id, error: failure.error });
-      first ??= failure;
-    } else counts.completed += 1;
-    state.elements = { ...counts, failures };
     ctx.publish();
   };
-  const worker = async () => {
-    while (next < items.length && (step.continueOnError || !first)) {
-      const index = next;
+  const outcome =
+    items.length <= LOOP_BATCH_SIZE
+      ? await runElements(job, scope, ctx, run, budget, show)
+      : await runBatches(job, scope, ctx, budget, show);
+  const first = outcome.failures[0];
+  if (first && !step.continueOnError) {
+    const failure: SequenceFailure = {
+      step: step.id,
+      error:
+        first.ended !== undefined
+          ? first.error
+          : { code: first.error.code, message: `An element failed: ${first.error.message}` },
+      ...(first.ended !== undefined && { ended: first.ended }),
+    };
+    throw new GroupFailed(failure);
+  }
+  return {
+    results: outcome.results,
+    completed_count: outcome.completed,
+    failed_count: outcome.failed,
+    outputs_dropped_count: outcome.dropped,
+  };
+}
+
+/** A large loop: child workflows of LOOP_BATCH_SIZE elements, in lanes sharing the concurrency. */
+async function runBatches(
+  job: ElementsJob,
+  scope: RunScope,
+  ctx: RunContext,
+  budget: OutputBudget,
+  changed: (outcome: ElementsOutcome, running: number) => void,
+): Promise<ElementsOutcome> {
+  const read = referencesOf(job.steps);
+  const shared = { inputs: pick(scope.inputs, read.inputs), steps: pick(scope.steps, read.steps) };
+  const batches = Math.ceil(job.items.length / LOOP_BATCH_SIZE);
+  const lanes = Math.min(MAX_LANES, job.concurrency, batches);
+  const outcome = emptyOutcome(job);
+  let next = 0;
+  let running = 0;
+  let stop = false;
+  const lane = async (laneIndex: number) => {
+    const concurrency = Math.floor(job.concurrency / lanes) + (laneIndex < job.concurrency % lanes ? 1 : 0);
+    while (next < batches && !stop) {
+      const offset = next * LOOP_BATCH_SIZE;
       next += 1;
-      await runElement(index);
+      const items = job.items.slice(offset, offset + LOOP_BATCH_SIZE);
+      const input: LoopBatchInput = {
+        facts: ctx.facts,
+        job: { ...job, items, offset: job.offset + offset, concurrency },
+        scope: shared,
+        prefix: ctx.prefix,
+        outputBudget: Math.min(budget.left, LOOP_OUTPUT_BUDGET),
+      };
+      running += items.length;
+      changed(outcome, running);
+      const batch = await executeChild<(input: LoopBatchInput) => Promise<ElementsOutcome>>('runLoopBatch', {
+        workflowId: ctx.childId(),
+        args: [input],
+      });
+      running -= items.length;
+      batch.results.forEach((result, i) => {
+        if (result.status === 'skipped') return;
+        const failure = batch.failures.find((f) => f.index === result.index);
+        recordElement(outcome, offset + i, result, failure, budget);
+      });
+      outcome.dropped += batch.dropped;
+      if (batch.failed > 0 && !job.continueOnError) stop = true;
+      changed(outcome, running);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(step.concurrency, items.length) }, worker));
-  if (first && !step.continueOnError)
-    throw ApplicationFailure.create({
-      type: first.error.code,
-      message: `An element failed: ${first.error.message}`,
-      nonRetryable: true,
-      details: [{ step: first.step.id }],
-    });
-  return { results, completed_count: counts.completed, failed_count: counts.failed };
+  await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
+  return outcome;
 }
 
 export async function parallelStep(
@@ -113,7 +158,7 @@ export async function parallelStep(
   ctx: RunContext,
   run: RunSteps,
 ): Promise<{ completed_count: number; failed_count: number }> {
-  let first: { step: PlanStep; error: StepError } | undefined;
+  let first: SequenceFailure | undefined;
   const counts = { completed: 0, failed: 0 };
   await CancellationScope.cancellable(async () => {
     const group = CancellationScope.current();
@@ -138,11 +183,13 @@ export async function parallelStep(
     );
   });
   if (first)
-    throw ApplicationFailure.create({
-      type: first.error.code,
-      message: `A step of the group failed: ${first.error.message}`,
-      nonRetryable: true,
-      details: [{ step: first.step.id }],
+    throw new GroupFailed({
+      step: step.id,
+      error:
+        first.ended !== undefined
+          ? first.error
+          : { code: first.error.code, message: `A step of the group failed: ${first.error.message}` },
+      ...(first.ended !== undefined && { ended: first.ended }),
     });
   return { completed_count: counts.completed, failed_count: counts.failed };
 }

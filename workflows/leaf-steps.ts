@@ -2,7 +2,7 @@
  * The steps that hold no other steps: a skill, chat or decide step calls its activity; a wait
  * step sleeps on a durable timer; a fail step ends with the author's code. Deterministic.
  */
-import { ApplicationFailure, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/chat-delivery.js';
 import type { SkillActivityInput } from '../activities/runtime/skill-activity.js';
@@ -18,12 +18,7 @@ import {
 } from '../definitions/runtime/index.js';
 import { activityOptions } from './activity-options.js';
 import type { StepProgress } from './progress.js';
-
-/** What an activity step needs of the run. */
-export interface ActivityRun {
-  ownerId: string;
-  definitionId: string;
-}
+import type { RunContext } from './run-context.js';
 
 /**
  * Sleeps on a durable timer until the step's instant (workflow time, so replay agrees) and
@@ -64,8 +59,9 @@ export async function activityStep(
   step: ActivityPlanStep,
   scope: RunScope,
   policy: ActivityPolicy,
-  args: ActivityRun,
+  ctx: Pick<RunContext, 'facts' | 'prefix'>,
 ): Promise<unknown> {
+  const args = ctx.facts;
   if (step.kind === 'skill') {
     const acts = proxyActivities<Record<string, (req: SkillActivityInput) => Promise<unknown>>>(
       activityOptions(policy),
@@ -79,7 +75,7 @@ export async function activityStep(
     const { decideStep } = proxyActivities<DecideStepActivity>(activityOptions(policy));
     return decideStep({
       ownerId: args.ownerId,
-      taskId: workflowInfo().workflowId,
+      taskId: args.taskId,
       decision: step.decision,
       question: renderTemplate(step.question, scope),
       ...(step.context && { context: renderTemplate(step.context, scope) }),
@@ -92,8 +88,8 @@ export async function activityStep(
     chatId: step.chatId ? renderTemplate(step.chatId, scope) : `workflow:${args.definitionId}`,
     title: renderTemplate(step.title, scope),
     message: renderTemplate(step.message, scope),
-    taskId: workflowInfo().workflowId,
-    stepId: step.id,
+    taskId: args.taskId,
+    stepId: ctx.prefix + step.id,
   });
   return message;
 }

@@ -1,16 +1,42 @@
 /** What every level of a run's steps shares while the interpreter walks them. */
 import type { PlanStep, RunScope } from '../definitions/runtime/index.js';
-import type { RunDefinitionInput } from './run-definition.js';
+import type { ActivityPolicy } from '../activities/policy.js';
 import type { StepError, StepProgress } from './progress.js';
 
+/** The facts of a run every step needs (a loop batch's child workflow receives them too). */
+export interface RunFacts {
+  definitionId: string;
+  definitionVersion: number;
+  ownerId: string;
+  /** The run's task id (its root workflow id): chat messages and decisions are keyed by it. */
+  taskId: string;
+  /** Activity options per step id, from the policy module at start time. */
+  policies: Record<string, ActivityPolicy>;
+}
+
 export interface RunContext {
-  args: RunDefinitionInput;
+  facts: RunFacts;
+  /**
+   * Where the steps run: '' at the top level, `<loop id>[<index>].` inside a loop element (so
+   * a chat step in a loop delivers one message per element, each with its own idempotency key).
+   */
+  prefix: string;
   /** The progress entry a step's state changes go to (a throwaway one inside a loop element). */
   stateOf(step: PlanStep): StepProgress;
   /** A step state change happened (a memo write only for runs from before the query patch). */
   publish(): void;
   /** Workflow time, deterministic on replay. */
   now(): string;
+  /** The id of the next child workflow this workflow starts (deterministic: a counter). */
+  childId(): string;
+}
+
+/** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */
+export interface SequenceFailure {
+  step: string;
+  error: StepError;
+  /** The id of the `fail` step whose code and message this is (at any depth). */
+  ended?: string;
 }
 
 /** Runs a list of steps (sequence.ts), handed to the group runners to avoid an import cycle. */
@@ -18,4 +44,15 @@ export type RunSteps = (
   steps: readonly PlanStep[],
   scope: RunScope,
   ctx: RunContext,
-) => Promise<{ step: PlanStep; error: StepError } | undefined>;
+) => Promise<SequenceFailure | undefined>;
+
+/**
+ * Thrown by a loop or group whose inner steps failed: the sequence records it as the group
+ * step's error and keeps the inner failure (a fail step inside keeps its author's code).
+ */
+export class GroupFailed extends Error {
+  constructor(readonly failure: SequenceFailure) {
+    super(failure.error.message);
+    this.name = 'GroupFailed';
+  }
+}

@@ -19,12 +19,13 @@ import {
   patched,
   setHandler,
   upsertMemo,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { Plan, PlanStep, RunScope } from '../definitions/runtime/index.js';
 import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress, type StepProgress } from './progress.js';
-import type { RunContext } from './run-context.js';
-import { runSequence, type SequenceFailure } from './sequence.js';
+import type { RunContext, SequenceFailure } from './run-context.js';
+import { runSequence } from './sequence.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -68,11 +69,21 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   const publishFinal = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   const scope: RunScope = { inputs: args.inputs, steps: {} };
   const states = new Map(flatten(plan.steps).map((s, i) => [s, progress.steps[i]!] as const));
+  const taskId = workflowInfo().workflowId;
+  let children = 0;
   const ctx: RunContext = {
-    args,
+    facts: {
+      definitionId: args.definitionId,
+      definitionVersion: args.definitionVersion,
+      ownerId: args.ownerId,
+      taskId,
+      policies: args.policies,
+    },
+    prefix: '',
     stateOf: (step) => states.get(step)!,
     publish,
     now: () => new Date().toISOString(), // workflow time: deterministic on replay
+    childId: () => `${taskId}.${(children += 1)}`,
   };
   let failure: SequenceFailure | undefined;
   try {
@@ -83,24 +94,24 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
   }
   if (failure) {
-    const { step, error } = failure;
+    const { step, error, ended } = failure;
     publishFinal();
-    if (step.kind === 'fail')
-      // The author's message travels in the failure's details and the progress memo (both
-      // encoded); the failure's own message stays the platform's, so the task view tells a
-      // fail step's error (its details) from a failed step's.
+    if (ended !== undefined)
+      // A fail step ended the run (at any depth). The author's message travels in the failure's
+      // details and the progress memo (both encoded); the failure's own message stays the
+      // platform's, so the task view tells a fail step's error (its details) from a failed step's.
       throw ApplicationFailure.create({
         type: error.code,
         message: 'The run ended at a fail step.',
         nonRetryable: true,
-        details: [{ step: step.id, fail_message: error.message }],
+        details: [{ step: ended, fail_message: error.message }],
       });
     throw ApplicationFailure.create({
       type: error.code,
       // The step id is the author's label: it travels in details (encoded), not the message.
       message: `A step failed: ${error.message}`,
       nonRetryable: true,
-      details: [{ step: step.id }],
+      details: [{ step }],
     });
   }
   return { outputs: scope.steps, steps: progress.steps };

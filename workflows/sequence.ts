@@ -14,15 +14,9 @@ import {
 } from '../definitions/runtime/index.js';
 import { forEachStep, parallelStep } from './groups.js';
 import { activityStep, failStep, waitStep } from './leaf-steps.js';
-import { summarise, type StepError, type StepProgress } from './progress.js';
-import type { RunContext } from './run-context.js';
+import { summarise, type StepProgress } from './progress.js';
+import { GroupFailed, type RunContext, type SequenceFailure } from './run-context.js';
 import { stepError } from './step-error.js';
-
-/** A step that failed and was not tolerated. */
-export interface SequenceFailure {
-  step: PlanStep;
-  error: StepError;
-}
 
 export async function runSequence(
   steps: readonly PlanStep[],
@@ -52,8 +46,11 @@ export async function runSequence(
         throw err;
       }
       state.status = 'failed';
-      state.error = stepError(err);
-      if (step.kind === 'fail' || !step.continueOnError) return { step, error: state.error };
+      const inner = err instanceof GroupFailed ? err.failure : undefined;
+      state.error = inner ? inner.error : stepError(err);
+      const ended = step.kind === 'fail' ? step.id : inner?.ended;
+      if (step.kind === 'fail' || !step.continueOnError)
+        return { step: step.id, error: state.error, ...(ended !== undefined && { ended }) };
       // The uniform step output shape, so later steps can still read a count of 0.
       scope.steps[step.id] =
         step.kind === 'skill'
@@ -90,9 +87,9 @@ function runBody(step: PlanStep, scope: RunScope, state: StepProgress, ctx: RunC
       return parallelStep(step, scope, ctx, runSequence);
     default: {
       if (!callsActivity(step)) throw ApplicationFailure.nonRetryable('Unknown step kind.', 'INTERNAL');
-      const policy = ctx.args.policies[step.id];
+      const policy = ctx.facts.policies[step.id];
       if (!policy) throw ApplicationFailure.nonRetryable('A step has no activity policy.', 'INTERNAL');
-      return activityStep(step, scope, policy, ctx.args);
+      return activityStep(step, scope, policy, ctx);
     }
   }
 }

@@ -209,10 +209,12 @@ function loopOutputShape(
           index: z.number().int().nonnegative(),
           status: z.enum(['completed', 'failed', 'skipped']),
           outputs: z.object(outputs),
+          error: z.object({ code: z.string(), message: z.string(), step: z.string() }).optional(),
         }),
       ),
       completed_count: z.number().int().nonnegative(),
       failed_count: z.number().int().nonnegative(),
+      outputs_dropped_count: z.number().int().nonnegative(),
     }),
   ];
 }

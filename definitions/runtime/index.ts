@@ -16,3 +16,4 @@ export {
   type RunInputIssue,
   type RunInputsResult,
 } from './run-inputs.js';
+export { referencesOf, pick, type ReadSet } from './references.js';

@@ -86,6 +86,16 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
   WAIT_TOO_LONG: { status: 422, message: 'A wait step may wait at most 366 days.', retryable: false },
+  LOOP_ITEMS_NOT_A_LIST: {
+    status: 422,
+    message: "A for_each step's items are not a list.",
+    retryable: false,
+  },
+  TOO_LARGE: {
+    status: 422,
+    message: 'A for_each step takes at most 10,000 items.',
+    retryable: false,
+  },
 
   CANCELLED: { status: 409, message: 'The task was cancelled.', retryable: false },
 
