@@ -59,6 +59,11 @@ try {
     const final = await h.waitForTask(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status));
     const history = await h.env.client.workflow.getHandle(taskId).fetchHistory();
     writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history) + '\n');
+    if (name === 'loop-batches') {
+      // The first batch's child workflow, so its own code is replay-tested too.
+      const batch = await h.env.client.workflow.getHandle(`${taskId}.1`).fetchHistory();
+      writeFileSync(path.join(dir, 'loop-batch.json'), historyToJSON(batch) + '\n');
+    }
     process.stdout.write(`${name}: ${final.status}, ${history.events?.length} events\n`);
   }
   if (wanted('skill-call')) {

@@ -30,6 +30,7 @@ import {
   type OutputBudget,
 } from './loop-elements.js';
 import type { StepProgress } from './progress.js';
+import { failedOutput } from './step-error.js';
 import { GroupFailed, type RunContext, type RunSteps, type SequenceFailure } from './run-context.js';
 
 /** The most elements one loop takes (as the compiler's limit for a literal list). */
@@ -171,7 +172,8 @@ export async function parallelStep(
             return;
           }
           counts.failed += 1;
-          if (!step.continueOnError && !first) {
+          if (step.continueOnError) scope.steps[child.id] = failedOutput(child, failure.error);
+          else if (!first) {
             first = failure;
             group.cancel();
           }

@@ -16,7 +16,7 @@ import { forEachStep, parallelStep } from './groups.js';
 import { activityStep, failStep, waitStep } from './leaf-steps.js';
 import { summarise, type StepProgress } from './progress.js';
 import { GroupFailed, type RunContext, type SequenceFailure } from './run-context.js';
-import { stepError } from './step-error.js';
+import { failedOutput, stepError } from './step-error.js';
 
 export async function runSequence(
   steps: readonly PlanStep[],
@@ -51,11 +51,7 @@ export async function runSequence(
       const ended = step.kind === 'fail' ? step.id : inner?.ended;
       if (step.kind === 'fail' || !step.continueOnError)
         return { step: step.id, error: state.error, ...(ended !== undefined && { ended }) };
-      // The uniform step output shape, so later steps can still read a count of 0.
-      scope.steps[step.id] =
-        step.kind === 'skill'
-          ? { results: [], result_count: 0, raw: null, error: state.error }
-          : { error: state.error };
+      scope.steps[step.id] = failedOutput(step, state.error);
       ctx.publish();
       continue;
     }

@@ -1,6 +1,6 @@
 /** The catalogue code and message of a failed step, read from Temporal's failure chain. */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { TemplateBudgetError } from '../definitions/runtime/index.js';
+import { TemplateBudgetError, type PlanStep } from '../definitions/runtime/index.js';
 import type { StepError } from './progress.js';
 
 export function stepError(err: unknown): StepError {
@@ -12,4 +12,12 @@ export function stepError(err: unknown): StepError {
     cur = (cur as { cause?: unknown }).cause;
   }
   return { code: 'INTERNAL', message: 'The step failed.' };
+}
+
+/**
+ * The output of a step whose failure was tolerated (its own `continue_on_error`, or its group's):
+ * a skill step's uniform shape, so later steps can still read a count of 0; else the error.
+ */
+export function failedOutput(step: PlanStep, error: StepError): Record<string, unknown> {
+  return step.kind === 'skill' ? { results: [], result_count: 0, raw: null, error } : { error };
 }

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
- * `for_each` and `parallel` on a real Temporal server with the API and a worker (work in
- * progress: the loop and the group run inline; batching into child workflows comes next).
+ * `for_each` and `parallel` on a real Temporal server with the API and a worker: a loop and a
+ * group whose outputs later steps read, a group failure cancelling the other steps, and a tolerant
+ * group (large loops, loop failures and cancellation: loops.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
@@ -59,7 +60,7 @@ steps:
 `,
       { words: ['cedar', 'maple', 'oak'] },
     );
-    expect(done.status, JSON.stringify([done.error, done.steps])).toBe("completed");
+    expect(done.status, JSON.stringify([done.error, done.steps])).toBe('completed');
     const loop = done.result.outputs.each_word;
     expect(loop.completed_count).toBe(3);
     expect(loop.failed_count).toBe(0);
@@ -77,5 +78,64 @@ steps:
       ['after', 'completed', null],
     ]);
     expect(done.steps[0].elements).toEqual({ total: 3, completed: 3, failed: 0, running: 0, failures: [] });
+  });
+
+  it('a failed step of a parallel group cancels the others and fails the run', async () => {
+    const done = await run(`title: Group failure
+start_when: { manual: {} }
+steps:
+  - id: both
+    parallel:
+      steps:
+        - id: slow
+          use_app_skill: echo.shout
+          input: { requests: [{ text: slow, wait_ms: 20000 }] }
+        - id: broken
+          use_app_skill: echo.shout
+          input: { requests: [{ text: broken, fail: NOT_FOUND }] }
+  - id: after
+    use_app_skill: echo.shout
+    input: { requests: [{ text: after }] }
+`);
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({
+      code: 'NOT_FOUND',
+      message: 'A step failed: A step of the group failed: The resource does not exist.',
+      details: { step: 'both' },
+    });
+    expect(done.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['both', 'failed'],
+      ['slow', 'cancelled'],
+      ['broken', 'failed'],
+      ['after', 'pending'],
+    ]);
+  });
+
+  it('with continue_on_error the group finishes its other steps and the run goes on', async () => {
+    const done = await run(`title: Tolerant group
+start_when: { manual: {} }
+steps:
+  - id: both
+    continue_on_error: true
+    parallel:
+      steps:
+        - id: fine
+          use_app_skill: echo.shout
+          input: { requests: [{ text: fine, wait_ms: 300 }] }
+        - id: broken
+          use_app_skill: echo.shout
+          input: { requests: [{ text: broken, fail: NOT_FOUND }] }
+  - id: after
+    use_app_skill: echo.shout
+    input: { requests: [{ text: '{{steps.fine.results.0}} {{steps.broken.result_count}}' }] }
+`);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(done.result.outputs.after.results).toEqual(['FINE 0']);
+    expect(done.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['both', 'completed'],
+      ['fine', 'completed'],
+      ['broken', 'failed'],
+      ['after', 'completed'],
+    ]);
   });
 });

@@ -2,7 +2,9 @@
  * Replays the recorded history of every language feature against today's workflow code, both
  * the histories recorded before `PROGRESS_BY_QUERY_PATCH` (memo per step change) and after it
  * (`query-progress*`; `decide`: the decide step, recorded on the model path; `flow-control`: a
- * step's retry, a wait on a timer, a wait whose instant has passed and a fail step).
+ * step's retry, a wait on a timer, a wait whose instant has passed and a fail step; `groups`: an
+ * inline loop and a tolerant parallel group; `loop-batches`: a loop of 120 elements in child
+ * workflows, and `loop-batch`: the first of those children).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -30,6 +32,9 @@ describe('recorded workflow histories replay deterministically', () => {
       'decide.json',
       'failure.json',
       'flow-control.json',
+      'groups.json',
+      'loop-batch.json',
+      'loop-batches.json',
       'query-progress-cancelled.json',
       'query-progress-failure.json',
       'query-progress.json',
@@ -40,32 +45,40 @@ describe('recorded workflow histories replay deterministically', () => {
   });
 
   // The per-step memo of older runs, and the query-only path behind PROGRESS_BY_QUERY_PATCH.
-  it.each(files.filter((f) => f !== 'skill-call.json'))('%s: the interpreter path it records', (file) => {
-    const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).events!;
-    const patches = events
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-      .map((e) => {
-        const data = e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!;
-        return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
-      });
-    const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
-    if (file.startsWith('query-progress') || file === 'decide.json' || file === 'flow-control.json') {
-      expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
-      // One memo write as a failed or cancelled run ends; none for a completed one.
-      expect(memoWrites).toBe(file === 'query-progress.json' || file === 'decide.json' ? 0 : 1);
-    } else {
-      expect(patches).toEqual([]);
-      expect(memoWrites).toBeGreaterThanOrEqual(2);
-    }
-  });
+  it.each(files.filter((f) => f !== 'skill-call.json' && f !== 'loop-batch.json'))(
+    '%s: the interpreter path it records',
+    (file) => {
+      const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).events!;
+      const patches = events
+        .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => {
+          const data = e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!;
+          return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
+        });
+      const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
+      const sincePatch = ['decide.json', 'flow-control.json', 'groups.json', 'loop-batches.json'];
+      if (file.startsWith('query-progress') || sincePatch.includes(file)) {
+        expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
+        // One memo write as a failed or cancelled run ends; none for a completed one.
+        const completed = ['query-progress.json', 'decide.json', 'groups.json', 'loop-batches.json'];
+        expect(memoWrites).toBe(completed.includes(file) ? 0 : 1);
+      } else {
+        expect(patches).toEqual([]);
+        expect(memoWrites).toBeGreaterThanOrEqual(2);
+      }
+    },
+  );
 
   it.each(files)('%s', async (file) => {
     const history = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
     expect(history.events!.length).toBeGreaterThan(8);
+    // A run names its child workflows after its own id: replay under the recorded one.
+    const child = history.events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+    const childId = child?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
     await Worker.runReplayHistory(
       { workflowBundle: await workflowBundle(), dataConverter: dataConverterFor(TEST_KEYRING) },
       history,
-      file,
+      childId ? childId.replace(/\.\d+$/, '') : file,
     );
   });
 });
