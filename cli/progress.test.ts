@@ -44,4 +44,49 @@ describe('renderTask', () => {
     const woke = { ...wait, status: 'completed' as const, finished_at: '2026-01-01T00:10:00.000Z' };
     expect(renderTask(task(woke), { now })[1]).toBe('  ✔ cool_down  completed  10m00s');
   });
+
+  it("shows a loop's element counts and first failures, and indents a group's steps", () => {
+    const now = Date.parse('2026-01-01T00:00:03.000Z');
+    const base = {
+      started_at: '2026-01-01T00:00:00.000Z',
+      finished_at: null,
+      output_summary: null,
+      error: null,
+    };
+    const t = {
+      task_id: 'task_1',
+      status: 'running',
+      started_at: '2026-01-01T00:00:00.000Z',
+      finished_at: null,
+      steps: [
+        {
+          ...base,
+          id: 'each_name',
+          status: 'running',
+          elements: {
+            total: 230,
+            completed: 120,
+            failed: 1,
+            running: 10,
+            failures: [
+              {
+                index: 7,
+                step: 'check',
+                error: { code: 'NOT_FOUND', message: 'The resource does not exist.' },
+              },
+            ],
+          },
+        },
+        { ...base, id: 'both', status: 'running' },
+        { ...base, id: 'left', status: 'running', group: 'both' },
+      ],
+    } as unknown as Task;
+    expect(renderTask(t, { now })).toEqual([
+      'task_1  running  3.0s',
+      '  ◐ each_name  running      3.0s  120/230 done, 1 failed, 10 running',
+      '      element 7 › check: NOT_FOUND: The resource does not exist.',
+      '  ◐ both       running      3.0s',
+      '  ◐   left     running      3.0s',
+    ]);
+  });
 });

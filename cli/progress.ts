@@ -1,6 +1,7 @@
 /**
  * Rendering a task for a terminal: one line per step with a status symbol and its elapsed
- * time. On a TTY {@link LiveProgress} redraws the block in place while the task runs.
+ * time (a parallel group's steps indented under it, a loop's element counts and first failed
+ * elements). On a TTY {@link LiveProgress} redraws the block in place while the task runs.
  */
 import type { Task, TaskStep } from '../sdk/index.js';
 
@@ -33,8 +34,18 @@ function elapsed(start: string | null, end: string | null, now: number): string 
   return formatElapsed((end ? Date.parse(end) : now) - Date.parse(start));
 }
 
+/** A loop's element counts: `120/230 done, 2 failed, 10 running`. */
+export function elementCounts(elements: NonNullable<TaskStep['elements']>): string {
+  const parts = [`${elements.completed}/${elements.total} done`];
+  if (elements.failed > 0) parts.push(`${elements.failed} failed`);
+  if (elements.running > 0) parts.push(`${elements.running} running`);
+  return parts.join(', ');
+}
+
 function summary(step: TaskStep): string {
-  if (step.error) return `${step.error.code}: ${step.error.message}`;
+  const counts = step.elements ? `${elementCounts(step.elements)}  ` : '';
+  if (step.error) return `${counts}${step.error.code}: ${step.error.message}`;
+  if (step.elements) return counts.trimEnd();
   // A running long-running skill call names its stage (e.g. querying_upstream).
   if (step.stage) return `stage: ${step.stage}`;
   // A wait step sleeping on its timer names when it wakes.
@@ -54,7 +65,9 @@ export function renderTask(
   const paint = (status: string, text: string) =>
     opts.color && COLORS[status] ? `\x1b[${COLORS[status]}m${text}\x1b[0m` : text;
   const head = `${task.task_id}  ${paint(task.status, task.status)}  ${elapsed(task.started_at, task.finished_at, now)}`;
-  const width = Math.max(4, ...task.steps.map((s) => s.id.length));
+  // A parallel group's inner steps are indented under their group.
+  const label = (step: TaskStep) => (step.group ? `  ${step.id}` : step.id);
+  const width = Math.max(4, ...task.steps.map((s) => label(s).length));
   const lines = [head];
   for (const step of task.steps) {
     const symbol =
@@ -63,8 +76,11 @@ export function renderTask(
         : SYMBOLS[step.status];
     const time = elapsed(step.started_at, step.finished_at, now).padStart(7);
     lines.push(
-      `  ${paint(step.status, symbol)} ${step.id.padEnd(width)}  ${step.status.padEnd(9)} ${time}  ${summary(step)}`.trimEnd(),
+      `  ${paint(step.status, symbol)} ${label(step).padEnd(width)}  ${step.status.padEnd(9)} ${time}  ${summary(step)}`.trimEnd(),
     );
+    // A loop names its first failed elements under it.
+    for (const f of step.elements?.failures ?? [])
+      lines.push(`      element ${f.index} › ${f.step}: ${f.error.code}: ${f.error.message}`);
   }
   if (task.error) lines.push(`  error: ${task.error.code}: ${task.error.message}`);
   return lines;

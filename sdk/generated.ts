@@ -956,6 +956,8 @@ export type HostingSearchDomainsOutput = {
         | 'TEMPLATE_TOO_LARGE'
         | 'INVALID_WAIT_UNTIL'
         | 'WAIT_TOO_LONG'
+        | 'LOOP_ITEMS_NOT_A_LIST'
+        | 'TOO_LARGE'
         | 'CANCELLED'
         | 'RATE_LIMITED'
         | 'OWNER_LIMIT_REACHED'

@@ -290,4 +290,49 @@ steps:
     await ws.engine.request('DELETE', `/v1/workflows/${stopDef.json.id}`);
     await context.close();
   });
+
+  it("shows a loop's element counts and failures, and a parallel group's steps under it", async () => {
+    const source = `title: Loop and group
+start_when:
+  manual: {}
+steps:
+  - id: each_number
+    continue_on_error: true
+    for_each:
+      items: [1, 9, 2]
+      steps:
+        - id: too_big
+          if: $item > 5
+          fail: { code: NUMBER_TOO_BIG, message: 'This number is too big.' }
+  - id: both
+    parallel:
+      steps:
+        - id: short_pause
+          wait: { duration: 1s }
+        - id: other_pause
+          wait: { duration: 1s }
+`;
+    const created = await ws.engine.request('POST', '/v1/workflows', source, 'application/yaml');
+    expect(created.status, created.body).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`);
+    await ws.signIn(page);
+    await page.locator('.task-status[data-status="completed"]').waitFor();
+    const loop = page.locator('tr[data-step="each_number"] td').last();
+    expect(await loop.locator('.elements').textContent()).toBe('2 of 3 done, 1 failed');
+    expect(await loop.locator('.element-failures li').allTextContents()).toEqual([
+      'Element 1, step too_big: NUMBER_TOO_BIG: This number is too big.',
+    ]);
+    expect(await page.locator('tr.step-inner th').allTextContents()).toEqual([
+      'short_pause (in group both)',
+      'other_pause (in group both)',
+    ]);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'task-loop');
+    expect(problems).toEqual([]);
+    await ws.engine.request('DELETE', `/v1/workflows/${created.json.id}`);
+    await context.close();
+  });
 });
