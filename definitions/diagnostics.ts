@@ -30,7 +30,8 @@ export const DIAGNOSTIC_CODES = {
   INVALID_DEFAULT: "A run input's default does not match its type.",
   INVALID_STEP_ID: 'A step id is malformed or reserved.',
   DUPLICATE_STEP_ID: 'Two steps share an id.',
-  MISSING_ACTION: 'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait` or `fail`).',
+  MISSING_ACTION:
+    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each` or `parallel`).',
   MULTIPLE_ACTIONS: 'A step has more than one action.',
   UNKNOWN_SKILL: 'The skill is not in the catalog.',
   SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',

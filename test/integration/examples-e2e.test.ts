@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
 /**
  * The example definitions (definitions/examples/) compile against the real skill catalog and
  * run end to end on a real Temporal server, with the domain search skill talking over HTTP to
@@ -114,6 +115,53 @@ describe('example definitions against the simulators', () => {
       title: 'Domains',
       message: `${search.result_count} names are free (reported 3000 ms after the search).`,
     });
+  });
+
+  it('runs the fan-out example: a loop over the ideas, a parallel group, then one message', async () => {
+    const def = await h.request(
+      'POST',
+      '/v1/workflows',
+      example('brand-ideas-fan-out.yaml'),
+      'application/yaml',
+    );
+    expect(def.status, def.body).toBe(201);
+    const names = ['cedar', 'maple', 'oak'];
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { names } });
+    expect(run.status).toBe(202);
+    const task = await h.waitForTask(
+      run.json.task_id,
+      (t) => ['completed', 'failed'].includes(t.status),
+      60_000,
+    );
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
+    expect(task.steps.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      ['each_name', 'completed'],
+      ['other_endings', 'completed'],
+      ['net', 'completed'],
+      ['org', 'completed'],
+      ['report', 'completed'],
+    ]);
+    const { each_name: loop, net, org } = task.result.outputs;
+    expect(loop.completed_count).toBe(3);
+    const counts = loop.results.map((r: any) => r.outputs.check.result_count);
+    const firsts = loop.results.map((r: any) => r.outputs.check.results[0]?.domain ?? '');
+    expect(counts.every((n: number) => n > 0)).toBe(true);
+    // In the order of the ideas: each element's first free name holds its idea.
+    firsts.forEach((d: string, i: number) =>
+      expect([d.endsWith('.com'), d.includes(names[i]!)]).toEqual([true, true]),
+    );
+    const message =
+      '3 ideas checked. ' +
+      names.map((_, i) => `${firsts[i]}: ${counts[i]} free. `).join('') +
+      ` Other endings for the first idea: ${net.result_count} .net, ${org.result_count} .org.`;
+    expect((await h.chatMessage(run.json.task_id))?.content).toEqual({ title: 'Brand ideas', message });
+    const lookups = shop
+      .requests()
+      .filter((r) => r.op === 'lookup')
+      .map((r) => r.params.search?.[0]);
+    expect(lookups).toEqual(
+      expect.arrayContaining(['cedar.com', 'maple.com', 'oak.com', 'cedar.net', 'cedar.org']),
+    );
   });
 
   it('compiles the scheduled example and runs it when triggered', async () => {
