@@ -6,6 +6,7 @@ import path from 'node:path';
 const benches = [
   'search-domains.bench.ts',
   'workflows.bench.ts',
+  'loops.bench.ts',
   'memory.bench.ts',
   'api.bench.ts',
   'icons.bench.ts',

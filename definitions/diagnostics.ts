@@ -45,7 +45,7 @@ export const DIAGNOSTIC_CODES = {
   UNKNOWN_INPUT: 'A reference names a run input that is not declared.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
   FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',
-  NOT_A_LIST: '`#each` is given something that is not a list.',
+  NOT_A_LIST: '`#each` or `for_each.items` is given something that is not a list.',
   TEMPLATE_SYNTAX: 'A template does not parse.',
   TEMPLATE_NOT_ALLOWED: 'A template uses a construct outside the sandbox (partials, `../`, ...).',
   UNKNOWN_HELPER: 'A template calls a helper that does not exist.',
