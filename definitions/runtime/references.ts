@@ -17,7 +17,7 @@ export function referencesOf(steps: readonly PlanStep[]): ReadSet {
   while (pending.length > 0) {
     const node = pending.pop();
     if (Array.isArray(node)) {
-      pending.push(...node);
+      pending.push(...(node as unknown[]));
       continue;
     }
     if (!node || typeof node !== 'object') continue;
