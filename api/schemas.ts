@@ -70,6 +70,14 @@ export const StepProgressSchema = z.object({
     .optional()
     .describe('A for_each step: its elements counted, and the first failed ones (at most 5).'),
   group: z.string().optional().describe('An inner step of a parallel group: the group step id.'),
+  handler: z
+    .string()
+    .optional()
+    .describe('A step of an on_error handler: the id of the step whose failure it handles.'),
+  handled: z
+    .boolean()
+    .optional()
+    .describe('A failed step whose on_error handler ran to its end; the run went on.'),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */

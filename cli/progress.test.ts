@@ -45,7 +45,7 @@ describe('renderTask', () => {
     expect(renderTask(task(woke), { now })[1]).toBe('  ✔ cool_down  completed  10m00s');
   });
 
-  it("shows a loop's element counts and first failures, and indents a group's steps", () => {
+  it("shows a loop's element counts and first failures, and indents group and handler steps", () => {
     const now = Date.parse('2026-01-01T00:00:03.000Z');
     const base = {
       started_at: '2026-01-01T00:00:00.000Z',
@@ -79,6 +79,15 @@ describe('renderTask', () => {
         },
         { ...base, id: 'both', status: 'running' },
         { ...base, id: 'left', status: 'running', group: 'both' },
+        {
+          ...base,
+          id: 'lookup',
+          status: 'failed',
+          finished_at: '2026-01-01T00:00:01.000Z',
+          error: { code: 'NOT_FOUND', message: 'The resource does not exist.' },
+          handled: true,
+        },
+        { ...base, id: 'tell', status: 'running', handler: 'lookup' },
       ],
     } as unknown as Task;
     expect(renderTask(t, { now })).toEqual([
@@ -87,6 +96,8 @@ describe('renderTask', () => {
       '      element 7 › check: NOT_FOUND: The resource does not exist.',
       '  ◐ both       running      3.0s',
       '  ◐   left     running      3.0s',
+      '  ✖ lookup     failed       1.0s  NOT_FOUND: The resource does not exist. (handled by on_error)',
+      '  ◐   ↳ tell   running      3.0s',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Rendering a task for a terminal: one line per step with a status symbol and its elapsed
- * time (a parallel group's steps indented under it, a loop's element counts and first failed
- * elements). On a TTY {@link LiveProgress} redraws the block in place while the task runs.
+ * time (a parallel group's steps indented under it, an on_error handler's steps under their
+ * step, a loop's element counts and first failed elements). On a TTY {@link LiveProgress} redraws the block in place while the task runs.
  */
 import type { Task, TaskStep } from '../sdk/index.js';
 
@@ -44,7 +44,8 @@ export function elementCounts(elements: NonNullable<TaskStep['elements']>): stri
 
 function summary(step: TaskStep): string {
   const counts = step.elements ? `${elementCounts(step.elements)}  ` : '';
-  if (step.error) return `${counts}${step.error.code}: ${step.error.message}`;
+  const handled = step.handled ? ' (handled by on_error)' : '';
+  if (step.error) return `${counts}${step.error.code}: ${step.error.message}${handled}`;
   if (step.elements) return counts.trimEnd();
   // A running long-running skill call names its stage (e.g. querying_upstream).
   if (step.stage) return `stage: ${step.stage}`;
@@ -65,8 +66,8 @@ export function renderTask(
   const paint = (status: string, text: string) =>
     opts.color && COLORS[status] ? `\x1b[${COLORS[status]}m${text}\x1b[0m` : text;
   const head = `${task.task_id}  ${paint(task.status, task.status)}  ${elapsed(task.started_at, task.finished_at, now)}`;
-  // A parallel group's inner steps are indented under their group.
-  const label = (step: TaskStep) => (step.group ? `  ${step.id}` : step.id);
+  // A parallel group's inner steps are indented under their group, a handler's under its step.
+  const label = (step: TaskStep) => (step.group ? `  ${step.id}` : step.handler ? `  ↳ ${step.id}` : step.id);
   const width = Math.max(4, ...task.steps.map((s) => label(s).length));
   const lines = [head];
   for (const step of task.steps) {

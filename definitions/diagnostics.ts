@@ -41,7 +41,7 @@ export const DIAGNOSTIC_CODES = {
   FORWARD_REFERENCE:
     'A reference names the current step, a later one, a group around it or a step of its own parallel group.',
   STEP_NOT_IN_SCOPE:
-    "A reference names a step inside a for_each from outside it (read the loop's output instead).",
+    "A reference names a step inside a for_each (read the loop's output instead) or an on_error handler from outside it.",
   UNKNOWN_INPUT: 'A reference names a run input that is not declared.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
   FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',

@@ -53,6 +53,10 @@ export type Task = {
     };
     /** An inner step of a parallel group: the group step id. */
     group?: string;
+    /** A step of an on_error handler: the id of the step whose failure it handles. */
+    handler?: string;
+    /** A failed step whose on_error handler ran to its end; the run went on. */
+    handled?: boolean;
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;

@@ -87,6 +87,7 @@ export async function forEachStep(
   if (first && !step.continueOnError) {
     const failure: SequenceFailure = {
       step: step.id,
+      origin: first.step,
       error:
         first.ended !== undefined
           ? first.error
@@ -187,6 +188,7 @@ export async function parallelStep(
   if (first)
     throw new GroupFailed({
       step: step.id,
+      origin: first.origin ?? first.step,
       error:
         first.ended !== undefined
           ? first.error

@@ -37,6 +37,10 @@ export interface StepProgress {
   };
   /** An inner step of a parallel group: the group's id. */
   group?: string;
+  /** A step of an `on_error` handler: the id of the step whose failure it handles. */
+  handler?: string;
+  /** A failed step whose `on_error` handler ran to its end (the run went on). */
+  handled?: boolean;
 }
 
 export interface RunProgress {
@@ -61,10 +65,31 @@ export function summarise(output: unknown): Record<string, number | boolean> | n
   return Object.keys(summary).length ? summary : null;
 }
 
-/** The progress entries of a plan, pending: a parallel group's inner steps name their group. */
-export function pendingSteps(steps: readonly PlanStep[], group?: string): StepProgress[] {
-  return steps.flatMap((s) => [
-    group === undefined ? pendingStep(s.id) : { ...pendingStep(s.id), group },
-    ...(s.kind === 'parallel' ? pendingSteps(s.steps, s.id) : []),
+/** A step the progress lists, with the group or handler it belongs to. */
+export interface ListedStep {
+  step: PlanStep;
+  group?: string;
+  handler?: string;
+}
+
+/**
+ * The steps the progress lists, in document order: every step but a for_each's inner steps
+ * (counted in the loop's own entry); a parallel group's inner steps follow it, and a step's
+ * `on_error` handler steps follow the step.
+ */
+export function listedSteps(steps: readonly PlanStep[], within: Omit<ListedStep, 'step'> = {}): ListedStep[] {
+  return steps.flatMap((step) => [
+    { step, ...within },
+    ...(step.kind === 'parallel' ? listedSteps(step.steps, { group: step.id }) : []),
+    ...(step.onError ? listedSteps(step.onError, { handler: step.id }) : []),
   ]);
+}
+
+/** The progress entries of a plan, pending: inner steps name their group or handled step. */
+export function pendingSteps(steps: readonly PlanStep[]): StepProgress[] {
+  return listedSteps(steps).map(({ step, group, handler }) => ({
+    ...pendingStep(step.id),
+    ...(group !== undefined && { group }),
+    ...(handler !== undefined && { handler }),
+  }));
 }

@@ -35,6 +35,8 @@ export interface RunContext {
 export interface SequenceFailure {
   step: string;
   error: StepError;
+  /** The innermost step that failed, when it is not `step` (a step inside a loop or group). */
+  origin?: string;
   /** The id of the `fail` step whose code and message this is (at any depth). */
   ended?: string;
 }

@@ -23,7 +23,13 @@ import {
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { Plan, PlanStep, RunScope } from '../definitions/runtime/index.js';
-import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress, type StepProgress } from './progress.js';
+import {
+  PROGRESS_MEMO_KEY,
+  listedSteps,
+  pendingSteps,
+  type RunProgress,
+  type StepProgress,
+} from './progress.js';
 import type { RunContext, SequenceFailure } from './run-context.js';
 import { runSequence } from './sequence.js';
 
@@ -68,7 +74,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   /** The run ends without a result: the memo keeps its final progress for the task view. */
   const publishFinal = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   const scope: RunScope = { inputs: args.inputs, steps: {} };
-  const states = new Map(flatten(plan.steps).map((s, i) => [s, progress.steps[i]!] as const));
+  const states = new Map(listedSteps(plan.steps).map(({ step }, i) => [step, progress.steps[i]!] as const));
   const taskId = workflowInfo().workflowId;
   let children = 0;
   const ctx: RunContext = {
@@ -115,12 +121,4 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     });
   }
   return { outputs: scope.steps, steps: progress.steps };
-}
-
-/**
- * The steps the progress lists, in document order: every step but a for_each's inner steps
- * (counted in the loop's own entry); a parallel group's inner steps follow it.
- */
-function flatten(steps: readonly PlanStep[]): PlanStep[] {
-  return steps.flatMap((s) => [s, ...(s.kind === 'parallel' ? flatten(s.steps) : [])]);
 }

@@ -49,8 +49,25 @@ export async function runSequence(
       const inner = err instanceof GroupFailed ? err.failure : undefined;
       state.error = inner ? inner.error : stepError(err);
       const ended = step.kind === 'fail' ? step.id : inner?.ended;
-      if (step.kind === 'fail' || !step.continueOnError)
-        return { step: step.id, error: state.error, ...(ended !== undefined && { ended }) };
+      if (step.onError) {
+        ctx.publish();
+        const origin = inner ? (inner.origin ?? inner.step) : step.id;
+        let failed: SequenceFailure | undefined;
+        try {
+          failed = await runHandler(step.onError, scope, { code: state.error.code, step: origin }, ctx);
+        } catch (cancelled) {
+          for (const later of steps.slice(index + 1)) markCancelled(later, ctx);
+          throw cancelled;
+        }
+        if (failed) return failed;
+        state.handled = true;
+      } else if (step.kind === 'fail' || !step.continueOnError)
+        return {
+          step: step.id,
+          error: state.error,
+          ...(inner && { origin: inner.origin ?? inner.step }),
+          ...(ended !== undefined && { ended }),
+        };
       scope.steps[step.id] = failedOutput(step, state.error);
       ctx.publish();
       continue;
@@ -61,9 +78,25 @@ export async function runSequence(
   return undefined;
 }
 
+/**
+ * Runs a step's `on_error` handler in its own scope (the outer outputs, the loop element, and
+ * `error`: the failure's code and failing step); its steps' outputs stay inside it. Answers the
+ * handler's own failure, if it failed.
+ */
+async function runHandler(
+  handler: readonly PlanStep[],
+  scope: RunScope,
+  error: { code: string; step: string },
+  ctx: RunContext,
+): Promise<SequenceFailure | undefined> {
+  const own: RunScope = { ...scope, steps: { ...scope.steps }, error };
+  return runSequence(handler, own, ctx);
+}
+
 function markCancelled(step: PlanStep, ctx: RunContext): void {
   ctx.stateOf(step).status = 'cancelled';
   if (step.kind === 'parallel') for (const child of step.steps) markCancelled(child, ctx);
+  for (const child of step.onError ?? []) ctx.stateOf(child).status = 'cancelled';
 }
 
 /**

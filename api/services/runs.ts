@@ -72,6 +72,7 @@ export class RunsService {
         if (step.kind === 'for_each' || step.kind === 'parallel') visit(step.steps);
         else if (callsActivity(step))
           out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
+        if (step.onError) visit(step.onError);
       }
     };
     visit(plan.steps);

@@ -161,7 +161,7 @@ describe('for_each', () => {
     expect(deep.map((d) => [d.code, d.message, d.path])).toEqual([
       [
         'TOO_LARGE',
-        'for_each and parallel steps may be nested at most 3 deep.',
+        'for_each, parallel and on_error steps may be nested at most 3 deep.',
         'steps[1].parallel.steps[0].parallel.steps[0].parallel.steps[0].parallel',
       ],
     ]);

@@ -62,6 +62,8 @@ export interface StepEntry {
   skill?: SkillCatalogEntry;
   /** A `for_each` or `parallel` step's inner steps. */
   children?: StepEntry[];
+  /** Its `on_error` handler's steps. */
+  handler?: StepEntry[];
 }
 
 /** What collecting the steps of every level shares. */
@@ -158,7 +160,7 @@ function collectStep(
     const kind = source.for_each !== undefined ? 'for_each' : 'parallel';
     const depth = position.filter((slot) => slot.kind !== 'top').length;
     if (depth >= LIMITS.maxGroupDepth) {
-      const message = `for_each and parallel steps may be nested at most ${LIMITS.maxGroupDepth} deep.`;
+      const message = `for_each, parallel and on_error steps may be nested at most ${LIMITS.maxGroupDepth} deep.`;
       diagnostics.push(map.diagnostic('TOO_LARGE', message, [...path, kind], { key: true }));
     } else {
       const inner = (source.for_each ?? source.parallel)!.steps;
@@ -170,6 +172,17 @@ function collectStep(
         ctx,
       );
       output = kind === 'for_each' ? loopOutputShape(entry.children, symbols) : GROUP_OUTPUT;
+    }
+  }
+  if (source.on_error !== undefined) {
+    const depth = position.filter((slot) => slot.kind !== 'top').length;
+    if (depth >= LIMITS.maxGroupDepth) {
+      const message = `for_each, parallel and on_error steps may be nested at most ${LIMITS.maxGroupDepth} deep.`;
+      diagnostics.push(map.diagnostic('TOO_LARGE', message, [...path, 'on_error'], { key: true }));
+    } else {
+      // The handler's own container: its steps are private to it, like a loop's.
+      const container = { container: `${source.id}/on_error`, kind: 'on_error' as const };
+      entry.handler = collectLevel(source.on_error, [...path, 'on_error'], position, container, ctx);
     }
   }
   const first = symbols.get(source.id);
@@ -221,7 +234,8 @@ function loopOutputShape(
 
 /**
  * Reports fields the step's action does not take: `input` outside skill steps; `timeout` and
- * `retry` on steps that call no activity (wait, fail); `continue_on_error` on a fail step.
+ * `retry` on steps that call no activity (wait, fail, for_each, parallel); `continue_on_error`
+ * or `on_error` on a fail step; `on_error` with `continue_on_error`.
  */
 function checkFieldsOfAction(
   source: StepSource,
@@ -233,6 +247,10 @@ function checkFieldsOfAction(
     diagnostics.push(map.diagnostic('UNKNOWN_FIELD', message, [...path, field], { key: true }));
   if (source.input !== undefined && source.use_app_skill === undefined)
     unknown('input', 'input belongs to use_app_skill steps only.');
+  if (source.on_error !== undefined && source.continue_on_error !== undefined) {
+    const message = 'A step takes on_error or continue_on_error, not both.';
+    diagnostics.push(map.diagnostic('INVALID_VALUE', message, [...path, 'continue_on_error']));
+  }
   const callsNoActivity = [source.wait, source.fail, source.for_each, source.parallel].some(
     (action) => action !== undefined,
   );
@@ -245,10 +263,27 @@ function checkFieldsOfAction(
     const message = 'A fail step always fails; continue_on_error does not apply to it.';
     diagnostics.push(map.diagnostic('INVALID_VALUE', message, [...path, 'continue_on_error']));
   }
+  if (source.fail !== undefined && source.on_error !== undefined) {
+    const message = 'A fail step always fails; on_error does not apply to it.';
+    diagnostics.push(map.diagnostic('INVALID_VALUE', message, [...path, 'on_error'], { key: true }));
+  }
 }
 
-/** Compiles one step's condition, timeout, retry and action. */
+/** Compiles one step: its condition, timeout, retry and action, then its `on_error` handler. */
 export function compileStep(entry: StepEntry, scope: ReferenceScope): PlanStep | undefined {
+  const step = compileAction(entry, scope);
+  if (!entry.handler) return step;
+  const handler: PlanStep[] = [];
+  let ok = true;
+  for (const child of entry.handler) {
+    const compiled = compileStep(child, { ...scope, position: child.position, handler: true });
+    if (compiled) handler.push(compiled);
+    else ok = false;
+  }
+  return step && ok ? { ...step, onError: handler } : undefined;
+}
+
+function compileAction(entry: StepEntry, scope: ReferenceScope): PlanStep | undefined {
   const { source, path } = entry;
   const base = { id: source.id, continueOnError: source.continue_on_error ?? false };
   const condition = source.if === undefined ? undefined : compileCondition(source.if, [...path, 'if'], scope);

@@ -291,9 +291,16 @@ class TemplateCompiler {
       return { root: 'loop', path: segments.slice(1) };
     if (!explicitThis && this.scope.loop && first === 'index' && parts.length === 1)
       return { root: 'loop_index' };
+    // Inside an on_error handler, `error.code` and `error.step` name the failure it handles.
+    if (!explicitThis && this.scope.handler && first === 'error') {
+      if (parts.length === 2 && (second === 'code' || second === 'step')) return { root: 'error', field: second };
+      return this.refuse(at, 'INVALID_REFERENCE', 'error has only the fields code and step.');
+    }
     if (explicitThis || item) return { root: 'item', path: segments };
     if (first === 'item' || first === 'index')
       return this.refuse(at, 'INVALID_REFERENCE', `${first} is only available inside a for_each.`);
+    if (first === 'error')
+      return this.refuse(at, 'INVALID_REFERENCE', 'error is only available inside an on_error handler.');
     const forbidden = parts.find((p) => p === '__proto__' || p === 'constructor' || p === 'prototype');
     if (forbidden)
       return this.refuse(

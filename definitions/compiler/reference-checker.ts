@@ -18,7 +18,7 @@ const LIST_SHAPE = z.array(z.unknown());
  */
 export interface Slot {
   container: string;
-  kind: 'top' | 'for_each' | 'parallel';
+  kind: 'top' | 'for_each' | 'parallel' | 'on_error';
   index: number;
 }
 
@@ -40,13 +40,23 @@ export interface ReferenceScope {
   position: readonly Slot[];
   /** The shape of the innermost `for_each` element around it; undefined outside a loop. */
   loop?: SchemaShape;
+  /** Inside an `on_error` handler (`error.code`, `error.step` exist). */
+  handler?: boolean;
   /** Declared run inputs; empty for scheduled definitions. */
   inputs: ReadonlyMap<string, SchemaShape>;
   scheduled: boolean;
 }
 
 /** How a step at `target` looks from a step at `current`. */
-export type Visibility = 'visible' | 'self' | 'encloses' | 'later' | 'sibling' | 'inside_loop';
+export type Visibility =
+  | 'visible'
+  | 'self'
+  | 'encloses'
+  | 'later'
+  | 'sibling'
+  | 'inside_loop'
+  | 'inside_handler'
+  | 'handled';
 
 /**
  * Whether the step at `target` has an output the step at `current` may read: it must come
@@ -71,10 +81,12 @@ export function visibility(target: readonly Slot[], current: readonly Slot[]): V
   const depth = slots.length - 1;
   const own = slots[depth]!;
   const mine = current[depth];
-  if (!mine || mine.container !== own.container) return 'inside_loop';
+  if (!mine || mine.container !== own.container)
+    return own.kind === 'on_error' ? 'inside_handler' : 'inside_loop';
   if (mine.index > own.index) return 'visible';
   if (mine.index < own.index) return 'later';
-  return current.length - 1 === depth ? 'self' : 'encloses';
+  if (current.length - 1 === depth) return 'self';
+  return current[depth + 1]!.kind === 'on_error' ? 'handled' : 'encloses';
 }
 
 const HIDDEN: Record<Exclude<Visibility, 'visible'>, [Diagnostic['code'], string]> = {
@@ -91,6 +103,14 @@ const HIDDEN: Record<Exclude<Visibility, 'visible'>, [Diagnostic['code'], string
   inside_loop: [
     'STEP_NOT_IN_SCOPE',
     "The reference names a step inside a for_each; outside the loop, read it through the loop's output.",
+  ],
+  handled: [
+    'FORWARD_REFERENCE',
+    'The reference names the step this on_error handler handles; it failed, so it has no output.',
+  ],
+  inside_handler: [
+    'STEP_NOT_IN_SCOPE',
+    'The reference names a step of an on_error handler; its output exists only inside the handler.',
   ],
 };
 
@@ -111,6 +131,10 @@ export function checkReference(
   item?: SchemaShape,
 ): SchemaWalk | undefined {
   if (ref.root === 'data') return { ok: true, shape: 'any', projected: false };
+  if (ref.root === 'error') {
+    if (scope.handler) return { ok: true, shape: [z.string()], projected: false };
+    return reportAt(scope, site, 'INVALID_REFERENCE', 'error is only available inside an on_error handler.');
+  }
   if (ref.root === 'loop_index') {
     if (scope.loop) return { ok: true, shape: [z.number().int().nonnegative()], projected: false };
     return reportAt(scope, site, 'INVALID_REFERENCE', 'index is only available inside a for_each.');
@@ -215,6 +239,7 @@ export function referenceWalk(
  */
 export function referenceShape(scope: ReferenceScope, ref: Reference): SchemaShape {
   if (ref.root === 'loop_index') return [z.number().int().nonnegative()];
+  if (ref.root === 'error') return [z.string()];
   if (ref.root !== 'steps' && ref.root !== 'inputs' && ref.root !== 'loop') return 'any';
   const start =
     ref.root === 'steps'

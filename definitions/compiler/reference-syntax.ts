@@ -65,9 +65,12 @@ export function startsReference(text: string, pos: number): boolean {
   );
 }
 
-/** `$item` (with an optional path) or `$index` at `pos`, not followed by more of a name. */
-function loopReferenceAt(text: string, pos: number): '$item' | '$index' | undefined {
-  for (const word of ['$item', '$index'] as const) {
+/**
+ * `$item` (with an optional path), `$index` or `$error` (with `.code` or `.step`) at `pos`, not
+ * followed by more of a name.
+ */
+function loopReferenceAt(text: string, pos: number): '$item' | '$index' | '$error' | undefined {
+  for (const word of ['$item', '$index', '$error'] as const) {
     if (text.startsWith(word, pos) && !/[A-Za-z0-9_]/.test(text[pos + word.length] ?? '')) return word;
   }
   return undefined;
@@ -77,6 +80,14 @@ function loopReferenceAt(text: string, pos: number): '$item' | '$index' | undefi
 export function scanReference(text: string, pos: number): ScannedReference {
   const loop = loopReferenceAt(text, pos);
   if (loop === '$index') return { ok: true, ref: { root: 'loop_index' }, end: pos + loop.length };
+  if (loop === '$error') {
+    const scanned = scanPath(text, pos + loop.length);
+    if ('message' in scanned) return { ok: false, message: scanned.message, at: scanned.at };
+    const [field, ...rest] = scanned.path;
+    if ((field !== 'code' && field !== 'step') || rest.length > 0)
+      return { ok: false, message: '$error has only the fields code and step.', at: pos };
+    return { ok: true, ref: { root: 'error', field }, end: scanned.end };
+  }
   if (loop === '$item') {
     const scanned = scanPath(text, pos + loop.length);
     if ('message' in scanned) return { ok: false, message: scanned.message, at: scanned.at };

@@ -74,6 +74,8 @@ export function resolveReference(
       return scope.loop ? followPath(scope.loop.item, ref.path) : undefined;
     case 'loop_index':
       return scope.loop?.index;
+    case 'error':
+      return scope.error?.[ref.field];
   }
 }
 

@@ -32,7 +32,9 @@ export type Reference =
   /** The current `for_each` element (`{{item}}`, `{{item.<path>}}`, `$item.<path>`). */
   | { root: 'loop'; path: PathSegment[] }
   /** The current `for_each` element's 0-based position (`{{index}}`, `$index`). */
-  | { root: 'loop_index' };
+  | { root: 'loop_index' }
+  /** Inside an `on_error` handler: the failure's code or failing step (`{{error.code}}`). */
+  | { root: 'error'; field: 'code' | 'step' };
 
 /** Helpers allowed in templates. */
 export type HelperName = 'len' | 'json' | 'default';
@@ -100,6 +102,11 @@ interface PlanStepBase {
    * options when the run starts. Only steps that call an activity hold it.
    */
   retry?: RetryOverride;
+  /**
+   * `on_error`: steps run when this step fails (after its retries); the run then goes on unless
+   * they fail. Added after plan version 1: older plans never hold it.
+   */
+  onError?: PlanStep[];
 }
 
 /** `retry:` of a step, within its policy profile's bounds (checked at compile time). */
@@ -223,4 +230,6 @@ export interface RunScope {
   inputs: Record<string, unknown>;
   steps: Record<string, unknown>;
   loop?: { item: unknown; index: number };
+  /** Inside an `on_error` handler: the failure it handles. */
+  error?: { code: string; step: string };
 }

@@ -98,6 +98,7 @@ export const stepSchema = z.strictObject({
   wait: waitSchema.optional(),
   fail: failSchema.optional(),
   for_each: forEachSchema.optional(),
+  on_error: z.array(z.unknown()).min(1).max(20).optional(),
   parallel: parallelSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),

@@ -162,6 +162,29 @@ describe('example definitions against the simulators', () => {
     expect(lookups).toEqual(
       expect.arrayContaining(['cedar.com', 'maple.com', 'oak.com', 'cedar.net', 'cedar.org']),
     );
+    // An idea that cannot be checked (an empty name fails the skill's input check): its
+    // handler says so in the chat, the element completes and the run reports the others.
+    const failing = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {
+      inputs: { names: ['birch', ''] },
+    });
+    const handled = await h.waitForTask(
+      failing.json.task_id,
+      (t) => ['completed', 'failed'].includes(t.status),
+      60_000,
+    );
+    expect(handled.status, JSON.stringify(handled.error)).toBe('completed');
+    const elements = handled.result.outputs.each_name.results;
+    expect(elements.map((r: any) => [r.status, r.outputs.check.result_count > 0])).toEqual([
+      ['completed', true],
+      ['completed', false],
+    ]);
+    const rows = await h.api.deps.store.db
+      .selectFrom('chat_messages')
+      .select(['step_id'])
+      .where('task_id', '=', failing.json.task_id)
+      .orderBy('step_id')
+      .execute();
+    expect(rows.map((r) => r.step_id)).toEqual(['each_name[1].check_failed', 'report']);
   });
 
   it('compiles the scheduled example and runs it when triggered', async () => {

@@ -4,7 +4,7 @@
  * (`query-progress*`; `decide`: the decide step, recorded on the model path; `flow-control`: a
  * step's retry, a wait on a timer, a wait whose instant has passed and a fail step; `groups`: an
  * inline loop and a tolerant parallel group; `loop-batches`: a loop of 120 elements in child
- * workflows, and `loop-batch`: the first of those children).
+ * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -35,6 +35,7 @@ describe('recorded workflow histories replay deterministically', () => {
       'groups.json',
       'loop-batch.json',
       'loop-batches.json',
+      'on-error.json',
       'query-progress-cancelled.json',
       'query-progress-failure.json',
       'query-progress.json',
@@ -56,11 +57,23 @@ describe('recorded workflow histories replay deterministically', () => {
           return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
         });
       const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
-      const sincePatch = ['decide.json', 'flow-control.json', 'groups.json', 'loop-batches.json'];
+      const sincePatch = [
+        'decide.json',
+        'flow-control.json',
+        'groups.json',
+        'loop-batches.json',
+        'on-error.json',
+      ];
       if (file.startsWith('query-progress') || sincePatch.includes(file)) {
         expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
         // One memo write as a failed or cancelled run ends; none for a completed one.
-        const completed = ['query-progress.json', 'decide.json', 'groups.json', 'loop-batches.json'];
+        const completed = [
+          'query-progress.json',
+          'decide.json',
+          'groups.json',
+          'loop-batches.json',
+          'on-error.json',
+        ];
         expect(memoWrites).toBe(completed.includes(file) ? 0 : 1);
       } else {
         expect(patches).toEqual([]);

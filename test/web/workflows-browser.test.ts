@@ -291,19 +291,21 @@ steps:
     await context.close();
   });
 
-  it("shows a loop's element counts and failures, and a parallel group's steps under it", async () => {
+  it("shows a loop's element counts and failures, its handler, and a parallel group's steps", async () => {
     const source = `title: Loop and group
 start_when:
   manual: {}
 steps:
   - id: each_number
-    continue_on_error: true
     for_each:
       items: [1, 9, 2]
       steps:
         - id: too_big
           if: $item > 5
           fail: { code: NUMBER_TOO_BIG, message: 'This number is too big.' }
+    on_error:
+      - id: note_it
+        wait: { duration: 1s }
   - id: both
     parallel:
       steps:
@@ -321,11 +323,15 @@ steps:
     await ws.signIn(page);
     await page.locator('.task-status[data-status="completed"]').waitFor();
     const loop = page.locator('tr[data-step="each_number"] td').last();
-    expect(await loop.locator('.elements').textContent()).toBe('2 of 3 done, 1 failed');
+    expect(await loop.locator('.elements').textContent()).toBe('1 of 3 done, 1 failed');
+    expect(await loop.locator('div').textContent()).toBe(
+      'NUMBER_TOO_BIG: This number is too big. (handled by on_error)',
+    );
     expect(await loop.locator('.element-failures li').allTextContents()).toEqual([
       'Element 1, step too_big: NUMBER_TOO_BIG: This number is too big.',
     ]);
     expect(await page.locator('tr.step-inner th').allTextContents()).toEqual([
+      '↳ note_it (handles the failure of each_number)',
       'short_pause (in group both)',
       'other_pause (in group both)',
     ]);

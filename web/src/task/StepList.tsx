@@ -1,7 +1,7 @@
 /**
  * The steps of a task: status, stage or wake-up time, timing, counts and error, one row each. A
- * parallel group's steps are indented under it; a loop shows its element counts and first
- * failed elements.
+ * parallel group's steps are indented under it, an on_error handler's steps under their step;
+ * a loop shows its element counts and first failed elements.
  */
 import type { Task } from '../../../sdk/generated.js';
 import { TableScroll } from '../skill/views.js';
@@ -20,7 +20,8 @@ function elementCounts(e: NonNullable<Step['elements']>): string {
 
 function Output(props: { step: Step }) {
   const s = props.step;
-  const text = s.error ? `${s.error.code}: ${s.error.message}` : summary(s.output_summary);
+  const handled = s.handled ? ' (handled by on_error)' : '';
+  const text = s.error ? `${s.error.code}: ${s.error.message}${handled}` : summary(s.output_summary);
   if (!s.elements) return <>{text}</>;
   return (
     <>
@@ -48,10 +49,18 @@ export function StepList(props: { steps: Task['steps']; caption: string }) {
         <HeadRow columns={['Step', 'Status', 'Started', 'Took', 'Output']} />
         <tbody>
           {props.steps.map((s) => (
-            <tr key={s.id} data-step={s.id} class={`step-${s.status}${s.group ? ' step-inner' : ''}`}>
+            <tr
+              key={s.id}
+              data-step={s.id}
+              class={`step-${s.status}${s.group || s.handler ? ' step-inner' : ''}`}
+            >
               <th scope="row">
+                {s.handler ? <span aria-hidden="true">↳ </span> : null}
                 {s.id}
                 {s.group ? <span class="visually-hidden"> (in group {s.group})</span> : null}
+                {s.handler ? (
+                  <span class="visually-hidden"> (handles the failure of {s.handler})</span>
+                ) : null}
               </th>
               <td class="step-status">
                 {s.status}
