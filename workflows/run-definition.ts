@@ -22,7 +22,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
-import type { Plan, PlanStep, RunScope } from '../definitions/runtime/index.js';
+import type { Plan, RunScope } from '../definitions/runtime/index.js';
 import {
   PROGRESS_MEMO_KEY,
   listedSteps,

@@ -293,7 +293,8 @@ class TemplateCompiler {
       return { root: 'loop_index' };
     // Inside an on_error handler, `error.code` and `error.step` name the failure it handles.
     if (!explicitThis && this.scope.handler && first === 'error') {
-      if (parts.length === 2 && (second === 'code' || second === 'step')) return { root: 'error', field: second };
+      if (parts.length === 2 && (second === 'code' || second === 'step'))
+        return { root: 'error', field: second };
       return this.refuse(at, 'INVALID_REFERENCE', 'error has only the fields code and step.');
     }
     if (explicitThis || item) return { root: 'item', path: segments };

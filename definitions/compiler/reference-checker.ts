@@ -49,14 +49,7 @@ export interface ReferenceScope {
 
 /** How a step at `target` looks from a step at `current`. */
 export type Visibility =
-  | 'visible'
-  | 'self'
-  | 'encloses'
-  | 'later'
-  | 'sibling'
-  | 'inside_loop'
-  | 'inside_handler'
-  | 'handled';
+  'visible' | 'self' | 'encloses' | 'later' | 'sibling' | 'inside_loop' | 'inside_handler' | 'handled';
 
 /**
  * Whether the step at `target` has an output the step at `current` may read: it must come
