@@ -7,16 +7,13 @@
  * completes, its history size and the worker's RSS. Loopback only, bounded.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { Worker, bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
 import { APPS } from '../activities/apps/index.js';
 import { activityPolicy } from '../activities/policy.js';
-import { dataConverterFor } from '../lib/temporal/client.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
-import { TEST_KEYRING } from '../test/helpers/fixtures.js';
+import { startBareWorker } from './bare-worker.js';
 import { printTable } from './stats.js';
 
 const ITEMS = Number(process.env.BENCH_LOOP_ITEMS ?? 1_000);
@@ -39,19 +36,7 @@ const h = await startEngine({
     PROVIDER_RATE_LIMITS: '',
   },
 });
-const bareQueue = `bare-loop-${randomUUID()}`;
-const connection = await NativeConnection.connect({ address: h.env.address });
-const bare = await Worker.create({
-  connection,
-  taskQueue: bareQueue,
-  workflowBundle: await bundleWorkflowCode({
-    workflowsPath: path.resolve(import.meta.dirname, 'workflows/bare-loop.ts'),
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  }),
-  activities: h.api.platform.activities,
-  dataConverter: dataConverterFor(TEST_KEYRING),
-});
-const bareDone = bare.run();
+const bare = await startBareWorker(h, 'bare-loop.ts');
 
 // Numbers as items keep 10,000 of them inside the run inputs' 64 KiB; each becomes `b<n>.com`.
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -95,7 +80,7 @@ try {
     const id = `task_bare_loop_${randomUUID()}`;
     const started = Date.now();
     const done = await h.env.client.workflow.execute('bareLoop', {
-      taskQueue: bareQueue,
+      taskQueue: bare.taskQueue,
       workflowId: id,
       args: [
         {
@@ -163,9 +148,7 @@ try {
     `for_each over ${BIG_ITEMS} items, concurrency ${CONCURRENCY}, latency ${BIG_LATENCY_MS} ms: completed in ${big.ms} ms (${(big.ms / bigIdeal).toFixed(2)} × the ideal ${bigIdeal} ms), run history ${await historySize(big.id)} events, process RSS (API + worker) ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, ${(peak / 2 ** 20).toFixed(0)} MiB peak\n`,
   );
 } finally {
-  bare.shutdown();
-  await bareDone;
-  await connection.close();
+  await bare.close();
   await h.close();
   await shop.close();
 }

@@ -6,16 +6,13 @@
  * same dev server and worker process. Prints all three and the ratios. Loopback only, bounded.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { Worker, bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
 import { APPS } from '../activities/apps/index.js';
 import { activityPolicy } from '../activities/policy.js';
-import { dataConverterFor } from '../lib/temporal/client.js';
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startShopSimulator } from '../simulators/shop/server.js';
 import { startEngine } from '../test/helpers/engine.js';
-import { TEST_KEYRING } from '../test/helpers/fixtures.js';
+import { startBareWorker } from './bare-worker.js';
 import { catalogFromRegistry } from '../activities/registry/catalog.js';
 import { DefinitionsService } from '../api/services/definitions.js';
 import { RunsService } from '../api/services/runs.js';
@@ -34,19 +31,7 @@ const h = await startEngine({
   apps: APPS,
   config: { SHOP_URL: shop.url, OWNER_MAX_RUNNING_RUNS: 10_000, RATE_LIMIT_STANDARD_PER_MINUTE: 1_000_000 },
 });
-const bareQueue = `bare-${randomUUID()}`;
-const connection = await NativeConnection.connect({ address: h.env.address });
-const bare = await Worker.create({
-  connection,
-  taskQueue: bareQueue,
-  workflowBundle: await bundleWorkflowCode({
-    workflowsPath: path.resolve(import.meta.dirname, 'workflows/bare.ts'),
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  }),
-  activities: h.api.platform.activities,
-  dataConverter: dataConverterFor(TEST_KEYRING),
-});
-const bareDone = bare.run();
+const bare = await startBareWorker(h, 'bare.ts');
 
 try {
   const def = await h.request('POST', '/v1/workflows', BENCH_DEFINITION, 'application/yaml');
@@ -75,7 +60,7 @@ try {
   const baseline = async () => {
     last.bare = `task_bare_${randomUUID()}`;
     await h.env.client.workflow.execute('bareTwoStep', {
-      taskQueue: bareQueue,
+      taskQueue: bare.taskQueue,
       workflowId: last.bare,
       args: [
         {
@@ -135,9 +120,7 @@ try {
     `throughput ratio per round, API/bare: ${rounds.map((r) => (r[0]!.throughput / r[2]!.throughput).toFixed(2)).join(' ')}; interpreter/bare: ${rounds.map((r) => (r[1]!.throughput / r[2]!.throughput).toFixed(2)).join(' ')}\n`,
   );
 } finally {
-  bare.shutdown();
-  await bareDone;
-  await connection.close();
+  await bare.close();
   await h.close();
   await shop.close();
 }

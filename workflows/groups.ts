@@ -1,7 +1,7 @@
 /**
  * The steps that hold steps. `for_each` runs its inner steps once per element of its list
- * (loop-elements.ts): inline up to `LOOP_BATCH_SIZE` elements, in child workflows of that many
- * elements each above it (loop-batch.ts), so a 10,000-element loop adds about six events per
+ * (loop-elements.ts): inline up to `LOOP_BATCH_SIZE` elements, in child workflows of at most
+ * that many elements each above it (loop-batch.ts), so a 10,000-element loop adds about six events per
  * batch to the run's history rather than several per element. Batches run in at most two lanes
  * that split the loop's concurrency, so no more than `concurrency` elements ever run at once;
  * after a failed element no new batch starts unless the loop has `continue_on_error`, and the
@@ -104,7 +104,10 @@ export async function forEachStep(
   };
 }
 
-/** A large loop: child workflows of LOOP_BATCH_SIZE elements, in lanes sharing the concurrency. */
+/**
+ * A large loop: child workflows of at most LOOP_BATCH_SIZE elements (the fewest batches, of
+ * equal size: 120 elements are two batches of 60), in lanes sharing the concurrency.
+ */
 async function runBatches(
   job: ElementsJob,
   scope: RunScope,
@@ -115,6 +118,7 @@ async function runBatches(
   const read = referencesOf(job.steps);
   const shared = { inputs: pick(scope.inputs, read.inputs), steps: pick(scope.steps, read.steps) };
   const batches = Math.ceil(job.items.length / LOOP_BATCH_SIZE);
+  const size = Math.ceil(job.items.length / batches);
   const lanes = Math.min(MAX_LANES, job.concurrency, batches);
   const outcome = emptyOutcome(job);
   let next = 0;
@@ -123,9 +127,9 @@ async function runBatches(
   const lane = async (laneIndex: number) => {
     const concurrency = Math.floor(job.concurrency / lanes) + (laneIndex < job.concurrency % lanes ? 1 : 0);
     while (next < batches && !stop) {
-      const offset = next * LOOP_BATCH_SIZE;
+      const offset = next * size;
       next += 1;
-      const items = job.items.slice(offset, offset + LOOP_BATCH_SIZE);
+      const items = job.items.slice(offset, offset + size);
       const input: LoopBatchInput = {
         facts: ctx.facts,
         job: { ...job, items, offset: job.offset + offset, concurrency },

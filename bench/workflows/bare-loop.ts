@@ -2,8 +2,8 @@
  * The hand-written baseline of the loop benchmark: the same fan-out as a `for_each`, written as
  * plain Temporal code with nothing of ours around it (no plan, scope, templates, progress or
  * output budget). The same rule: up to 100 items run as activities in this workflow, at most
- * `concurrency` at a time; more run in child workflows of 100 items, in at most two lanes that
- * split the concurrency.
+ * `concurrency` at a time; more run in child workflows of at most 100 items (the fewest
+ * batches, of equal size), in at most two lanes that split the concurrency.
  */
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../../activities/policy.js';
@@ -52,6 +52,7 @@ export async function bareLoopBatch(args: BareLoopInput): Promise<number[]> {
 export async function bareLoop(args: BareLoopInput): Promise<number> {
   if (args.queries.length <= BATCH) return (await inline(args)).length;
   const batches = Math.ceil(args.queries.length / BATCH);
+  const size = Math.ceil(args.queries.length / batches);
   const lanes = Math.min(2, args.concurrency, batches);
   let next = 0;
   let done = 0;
@@ -61,7 +62,7 @@ export async function bareLoop(args: BareLoopInput): Promise<number> {
       const b = next++;
       const counts = await executeChild(bareLoopBatch, {
         workflowId: `${workflowInfo().workflowId}.${b + 1}`,
-        args: [{ ...args, queries: args.queries.slice(b * BATCH, (b + 1) * BATCH), concurrency }],
+        args: [{ ...args, queries: args.queries.slice(b * size, (b + 1) * size), concurrency }],
       });
       done += counts.length;
     }
