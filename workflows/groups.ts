@@ -20,7 +20,7 @@ import {
 } from '../definitions/runtime/index.js';
 import type { LoopBatchInput } from './loop-batch.js';
 import {
-  LOOP_OUTPUT_BUDGET,
+  MAX_LISTED_FAILURES,
   emptyOutcome,
   recordElement,
   runElements,
@@ -68,7 +68,7 @@ export async function forEachStep(
     continueOnError: step.continueOnError,
     loopId: step.id,
   };
-  const budget: OutputBudget = { left: LOOP_OUTPUT_BUDGET };
+  const budget: OutputBudget = ctx.budget;
   const show = (outcome: ElementsOutcome, running: number) => {
     state.elements = {
       total: items.length,
@@ -79,15 +79,18 @@ export async function forEachStep(
     };
     ctx.publish();
   };
-  const outcome =
-    items.length <= LOOP_BATCH_SIZE
-      ? await runElements(job, scope, ctx, run, budget, show)
-      : await runBatches(job, scope, ctx, budget, show);
-  const first = outcome.failures[0];
-  if (first && !step.continueOnError) {
+  // A loop inside another loop's element always runs in batches, so nested loops never multiply
+  // the activities in one workflow's history.
+  const inline = items.length <= LOOP_BATCH_SIZE && ctx.prefix === '';
+  const outcome = inline
+    ? await runElements(job, scope, ctx, run, budget, show)
+    : await runBatches(job, scope, ctx, budget, show);
+  // A fail step inside ends the run, through continue_on_error too.
+  const first = outcome.ended ?? (step.continueOnError ? undefined : outcome.failures[0]);
+  if (first) {
     const failure: SequenceFailure = {
       step: step.id,
-      origin: first.step,
+      origin: first.origin ?? first.step,
       error:
         first.ended !== undefined
           ? first.error
@@ -116,7 +119,11 @@ async function runBatches(
   changed: (outcome: ElementsOutcome, running: number) => void,
 ): Promise<ElementsOutcome> {
   const read = referencesOf(job.steps);
-  const shared = { inputs: pick(scope.inputs, read.inputs), steps: pick(scope.steps, read.steps) };
+  const shared = {
+    inputs: pick(scope.inputs, read.inputs),
+    steps: pick(scope.steps, read.steps),
+    ...(scope.error && { error: scope.error }),
+  };
   const batches = Math.ceil(job.items.length / LOOP_BATCH_SIZE);
   const size = Math.ceil(job.items.length / batches);
   const lanes = Math.min(MAX_LANES, job.concurrency, batches);
@@ -135,26 +142,40 @@ async function runBatches(
         job: { ...job, items, offset: job.offset + offset, concurrency },
         scope: shared,
         prefix: ctx.prefix,
-        outputBudget: Math.min(budget.left, LOOP_OUTPUT_BUDGET),
+        outputBudget: budget.left,
       };
-      running += items.length;
+      const inFlight = Math.min(items.length, concurrency);
+      running += inFlight;
       changed(outcome, running);
-      const batch = await executeChild<(input: LoopBatchInput) => Promise<ElementsOutcome>>('runLoopBatch', {
-        workflowId: ctx.childId(),
-        args: [input],
-      });
-      running -= items.length;
+      let batch: ElementsOutcome;
+      try {
+        batch = await executeChild<(input: LoopBatchInput) => Promise<ElementsOutcome>>('runLoopBatch', {
+          workflowId: ctx.childId(),
+          args: [input],
+        });
+      } catch (err) {
+        // A batch that could not run (or was cancelled): no lane starts another.
+        stop = true;
+        throw err;
+      } finally {
+        running -= inFlight;
+      }
+      // The batch's failures in the order they happened (its first one may be the loop's error).
+      for (const failure of batch.failures)
+        if (outcome.failures.length < MAX_LISTED_FAILURES) outcome.failures.push(failure);
       batch.results.forEach((result, i) => {
-        if (result.status === 'skipped') return;
-        const failure = batch.failures.find((f) => f.index === result.index);
-        recordElement(outcome, offset + i, result, failure, budget);
+        if (result.status !== 'skipped') recordElement(outcome, offset + i, result, undefined, budget);
       });
       outcome.dropped += batch.dropped;
-      if (batch.failed > 0 && !job.continueOnError) stop = true;
+      if (batch.ended) outcome.ended ??= batch.ended;
+      if ((batch.failed > 0 && !job.continueOnError) || batch.ended) stop = true;
       changed(outcome, running);
     }
   };
-  await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
+  // Every lane ends before the loop does, even when one of them failed.
+  const ended = await Promise.allSettled(Array.from({ length: lanes }, (_, i) => lane(i)));
+  const rejected = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
   return outcome;
 }
 
@@ -177,8 +198,10 @@ export async function parallelStep(
             return;
           }
           counts.failed += 1;
-          if (step.continueOnError) scope.steps[child.id] = failedOutput(child, failure.error);
-          else if (!first) {
+          // The uniform failed output, for later steps once the group is tolerated or handled.
+          scope.steps[child.id] = failedOutput(child, failure.error);
+          // A fail step inside ends the run, through continue_on_error too.
+          if ((!step.continueOnError || failure.ended !== undefined) && !first) {
             first = failure;
             group.cancel();
           }

@@ -16,17 +16,19 @@ import { runSequence } from './sequence.js';
 export interface LoopBatchInput {
   facts: RunFacts;
   job: ElementsJob;
-  /** The run inputs and earlier step outputs the inner steps read. */
-  scope: Pick<RunScope, 'inputs' | 'steps'>;
+  /** The run inputs and earlier step outputs the inner steps read (and a handler's failure). */
+  scope: Pick<RunScope, 'inputs' | 'steps' | 'error'>;
   /** Where the loop runs (`''` at the top level of the run). */
   prefix: string;
-  /** Output characters this batch's elements may keep. */
+  /** Result characters this batch's elements may keep (what the run has left). */
   outputBudget: number;
 }
 
 export async function runLoopBatch(input: LoopBatchInput): Promise<ElementsOutcome> {
   let children = 0;
+  const budget = { left: input.outputBudget };
   const ctx: RunContext = {
+    budget,
     facts: input.facts,
     prefix: input.prefix,
     stateOf: (step: PlanStep) => pendingStep(step.id),
@@ -34,12 +36,13 @@ export async function runLoopBatch(input: LoopBatchInput): Promise<ElementsOutco
     now: () => new Date().toISOString(),
     childId: () => `${workflowInfo().workflowId}.${(children += 1)}`,
   };
+  const { inputs, steps, error } = input.scope;
   return runElements(
     input.job,
-    { inputs: input.scope.inputs, steps: input.scope.steps },
+    { inputs, steps, ...(error && { error }) },
     ctx,
     runSequence,
-    { left: input.outputBudget },
+    budget,
     () => undefined,
   );
 }

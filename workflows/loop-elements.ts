@@ -4,16 +4,16 @@
  * stops new elements from starting unless the loop has `continue_on_error`. The loop itself runs
  * this inline, or in child workflows of at most `LOOP_BATCH_SIZE` elements (loop-batch.ts).
  *
- * Element outputs are bounded: the loop's output keeps each element's inner outputs while their
- * JSON stays within `budget` characters in all; an element finishing after that keeps an empty
- * `outputs` and is counted in `outputs_dropped_count` (so a run's result stays far below
- * Temporal's payload limit). Deterministic workflow code.
+ * Element results are bounded: a run's loops keep their elements' results in full while their
+ * JSON stays within one budget of `LOOP_OUTPUT_BUDGET` characters for the whole run; an element
+ * finishing after that keeps only its index, status and error code and step (empty `outputs`,
+ * no error message) and is counted in `outputs_dropped_count`. Deterministic workflow code.
  */
 import type { PlanStep, RunScope } from '../definitions/runtime/index.js';
 import { pendingStep, type StepError, type StepProgress } from './progress.js';
 import type { RunContext, RunSteps, SequenceFailure } from './run-context.js';
 
-/** Characters of JSON a loop's element outputs may take in all (the rest are dropped). */
+/** Characters of JSON a run's loop element results may take in all (past it they are cut down). */
 export const LOOP_OUTPUT_BUDGET = 512 * 1024;
 /** Failed elements a loop's progress names (the rest are counted). */
 export const MAX_LISTED_FAILURES = 5;
@@ -34,6 +34,8 @@ export interface ElementFailure {
   error: StepError;
   /** The fail step that ended the element, if one did. */
   ended?: string;
+  /** The innermost step that failed, when it is not `step` (a step of a group in the element). */
+  origin?: string;
 }
 
 /** What a run of elements produced (a batch's child workflow answers this). */
@@ -43,8 +45,10 @@ export interface ElementsOutcome {
   completed: number;
   failed: number;
   dropped: number;
-  /** The first failures by index order of finishing, at most MAX_LISTED_FAILURES. */
+  /** The first failures in the order they happened, at most MAX_LISTED_FAILURES. */
   failures: ElementFailure[];
+  /** The first element a fail step ended: it ends the loop, `continue_on_error` or not. */
+  ended?: ElementFailure;
 }
 
 export interface ElementsJob {
@@ -58,20 +62,36 @@ export interface ElementsJob {
   loopId: string;
 }
 
-/** Output characters left to a loop; shared by its batches. */
+/** Result characters left to a run's loops; shared by all of them and their batches. */
 export interface OutputBudget {
   left: number;
 }
 
-/** Keeps an element's outputs while the budget lasts; an empty object once it is spent. */
+/**
+ * Keeps an element's result whole while the budget lasts; past it, only its index, status, and
+ * error code and step (an element already cut down by a batch costs nothing again).
+ */
 export function withinBudget(
-  outputs: Record<string, unknown>,
+  result: ElementResult,
   budget: OutputBudget,
-): { outputs: Record<string, unknown>; dropped: boolean } {
-  const size = JSON.stringify(outputs).length;
-  if (size > budget.left) return { outputs: {}, dropped: true };
+): { result: ElementResult; dropped: boolean } {
+  const cut = cutDown(result);
+  if (Object.keys(result.outputs).length === 0 && result.error?.message === cut.error?.message)
+    return { result, dropped: false };
+  const size = JSON.stringify(result).length;
+  if (size > budget.left) return { result: cut, dropped: true };
   budget.left -= size;
-  return { outputs, dropped: false };
+  return { result, dropped: false };
+}
+
+function cutDown(result: ElementResult): ElementResult {
+  const { index, status, error } = result;
+  return {
+    index,
+    status,
+    outputs: {},
+    ...(error && { error: { code: error.code, message: '', step: error.step } }),
+  };
 }
 
 /** The ids whose outputs belong to one element: its steps and their parallel groups' steps. */
@@ -97,13 +117,14 @@ export function recordElement(
   failure: ElementFailure | undefined,
   budget: OutputBudget,
 ): void {
-  const kept = withinBudget(result.outputs, budget);
-  outcome.results[at] = { ...result, outputs: kept.outputs };
+  const kept = withinBudget(result, budget);
+  outcome.results[at] = kept.result;
   if (kept.dropped) outcome.dropped += 1;
   if (result.status === 'completed') outcome.completed += 1;
   if (result.status !== 'failed') return;
   outcome.failed += 1;
   if (failure && outcome.failures.length < MAX_LISTED_FAILURES) outcome.failures.push(failure);
+  if (failure?.ended !== undefined) outcome.ended ??= failure;
 }
 
 export async function runElements(
@@ -125,6 +146,8 @@ export async function runElements(
       inputs: scope.inputs,
       steps: { ...scope.steps },
       loop: { item: job.items[at], index },
+      // A loop inside an on_error handler still reads the failure it handles.
+      ...(scope.error && { error: scope.error }),
     };
     const states = new Map<PlanStep, StepProgress>();
     const local: RunContext = {
@@ -154,10 +177,11 @@ export async function runElements(
         step: failure.step,
         error: failure.error,
         ...(failure.ended !== undefined && { ended: failure.ended }),
+        ...(failure.origin !== undefined && { origin: failure.origin }),
       },
       budget,
     );
-    if (failure && !job.continueOnError) stop = true;
+    if (failure && (!job.continueOnError || failure.ended !== undefined)) stop = true;
     changed(outcome, running);
   };
   const worker = async () => {

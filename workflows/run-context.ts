@@ -29,6 +29,8 @@ export interface RunContext {
   now(): string;
   /** The id of the next child workflow this workflow starts (deterministic: a counter). */
   childId(): string;
+  /** Result characters left to the run's loops (loop-elements.ts), shared by all of them. */
+  budget: { left: number };
 }
 
 /** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */

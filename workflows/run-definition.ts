@@ -31,6 +31,7 @@ import {
   type StepProgress,
 } from './progress.js';
 import type { RunContext, SequenceFailure } from './run-context.js';
+import { LOOP_OUTPUT_BUDGET } from './loop-elements.js';
 import { runSequence } from './sequence.js';
 
 export interface RunDefinitionInput {
@@ -90,6 +91,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     publish,
     now: () => new Date().toISOString(), // workflow time: deterministic on replay
     childId: () => `${taskId}.${(children += 1)}`,
+    budget: { left: LOOP_OUTPUT_BUDGET },
   };
   let failure: SequenceFailure | undefined;
   try {

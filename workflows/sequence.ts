@@ -49,7 +49,8 @@ export async function runSequence(
       const inner = err instanceof GroupFailed ? err.failure : undefined;
       state.error = inner ? inner.error : stepError(err);
       const ended = step.kind === 'fail' ? step.id : inner?.ended;
-      if (step.onError) {
+      // A fail step (at any depth) ends the run: no handler or tolerance applies to it.
+      if (step.onError && ended === undefined) {
         ctx.publish();
         const origin = inner ? (inner.origin ?? inner.step) : step.id;
         let failed: SequenceFailure | undefined;
@@ -61,7 +62,7 @@ export async function runSequence(
         }
         if (failed) return failed;
         state.handled = true;
-      } else if (step.kind === 'fail' || !step.continueOnError)
+      } else if (ended !== undefined || !step.continueOnError)
         return {
           step: step.id,
           error: state.error,

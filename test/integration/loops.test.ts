@@ -287,4 +287,58 @@ steps:
       expect([id, child.status.name]).toEqual([id, 'CANCELLED']);
     }
   });
+
+  it('a loop inside an element runs in child workflows, and a fail step ends even a tolerant loop', async () => {
+    const nested = await run(`title: Nested loops
+start_when: { manual: {} }
+steps:
+  - id: outer
+    for_each:
+      items: [[1, 2], [3]]
+      steps:
+        - id: inner
+          for_each:
+            items: $item
+            steps:
+              - id: shout
+                use_app_skill: echo.shout
+                input: { requests: [{ text: 'n{{item}}' }] }
+`);
+    expect(nested.status, JSON.stringify(nested.error)).toBe('completed');
+    expect(
+      nested.result.outputs.outer.results.map((r: any) =>
+        r.outputs.inner.results.map((e: any) => e.outputs.shout.results[0]),
+      ),
+    ).toEqual([['N1', 'N2'], ['N3']]);
+    const types = (await historyOf(nested.taskId)).map((e) => temporal.api.enums.v1.EventType[e.eventType!]);
+    expect(types.filter((t) => t === 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
+    expect(types.filter((t) => t === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(0);
+
+    const ended = await run(
+      `title: Fail through tolerance${NUMBERS}steps:
+  - id: each
+    continue_on_error: true
+    for_each:
+      items: '{{inputs.numbers}}'
+      steps:
+        - id: stop
+          if: $item > 5
+          fail: { code: NUMBER_TOO_BIG, message: 'Element {{index}} is too big' }
+  - id: after
+    use_app_skill: echo.shout
+    input: { requests: [{ text: never }] }
+`,
+      { numbers: [1, 9, 2, 3] },
+    );
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toEqual({
+      code: 'NUMBER_TOO_BIG',
+      message: 'Element 1 is too big',
+      details: { step: 'stop' },
+    });
+    expect(ended.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['each', 'failed'],
+      ['after', 'pending'],
+    ]);
+  });
 });

@@ -143,4 +143,51 @@ steps:
       ['completed', 0],
     ]);
   });
+
+  it('a handled parallel group leaves the failed step its uniform output; a loop in a handler reads error', async () => {
+    const done = await run(`title: Group and loop in handlers
+start_when: { manual: {} }
+steps:
+  - id: both
+    parallel:
+      steps:
+        - id: fine
+          use_app_skill: echo.shout
+          input: { requests: [{ text: fine }] }
+        - id: broken
+          use_app_skill: echo.shout
+          input: { requests: [{ text: broken, fail: NOT_FOUND }] }
+    on_error:
+      - id: each_note
+        for_each:
+          items: [a, b]
+          steps:
+            - id: note
+              send_chat_message:
+                { chat_id: handler-notes, title: Note, message: '{{item}} {{error.code}} {{error.step}}' }
+      - id: stop_if_other
+        if: $error.code != 'NOT_FOUND'
+        fail: { code: UNEXPECTED, message: 'Another failure.' }
+  - id: after
+    use_app_skill: echo.shout
+    input: { requests: [{ text: 'broken {{steps.broken.result_count}}' }] }
+`);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(done.result.outputs.after.results).toEqual(['BROKEN 0']);
+    expect(done.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['both', 'failed'],
+      ['fine', 'completed'],
+      ['broken', 'failed'],
+      ['each_note', 'completed'],
+      ['stop_if_other', 'skipped'],
+      ['after', 'completed'],
+    ]);
+    // The handler's loop elements read the failure it handles.
+    const chat = await h.request('POST', '/v1/chats/messages', { chat_id: 'handler-notes' });
+    const notes = chat.json.messages.map((m: any) => [m.step_id, m.message]);
+    expect(notes.sort()).toEqual([
+      ['each_note[0].note', 'a NOT_FOUND broken'],
+      ['each_note[1].note', 'b NOT_FOUND broken'],
+    ]);
+  });
 });

@@ -302,7 +302,7 @@ steps:
       steps:
         - id: too_big
           if: $item > 5
-          fail: { code: NUMBER_TOO_BIG, message: 'This number is too big.' }
+          wait: { until: 'not a time {{item}}' }
     on_error:
       - id: note_it
         wait: { duration: 1s }
@@ -325,10 +325,10 @@ steps:
     const loop = page.locator('tr[data-step="each_number"] td').last();
     expect(await loop.locator('.elements').textContent()).toBe('1 of 3 done, 1 failed');
     expect(await loop.locator('div').textContent()).toBe(
-      'NUMBER_TOO_BIG: This number is too big. (handled by on_error)',
+      'INVALID_WAIT_UNTIL: An element failed: The wait step needs an ISO-8601 instant with an offset, such as 2026-12-01T09:00:00Z. (handled by on_error)',
     );
     expect(await loop.locator('.element-failures li').allTextContents()).toEqual([
-      'Element 1, step too_big: NUMBER_TOO_BIG: This number is too big.',
+      'Element 1, step too_big: INVALID_WAIT_UNTIL: The wait step needs an ISO-8601 instant with an offset, such as 2026-12-01T09:00:00Z.',
     ]);
     expect(await page.locator('tr.step-inner th').allTextContents()).toEqual([
       '↳ note_it (handles the failure of each_number)',
