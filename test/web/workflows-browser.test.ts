@@ -337,6 +337,13 @@ steps:
     ]);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'task-loop');
+    // On a phone the step table scrolls inside its own box; the page itself never does.
+    await page.setViewportSize(PHONE);
+    await page.locator('tr.step-inner').first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'task-loop-phone');
     expect(problems).toEqual([]);
     await ws.engine.request('DELETE', `/v1/workflows/${created.json.id}`);
     await context.close();
