@@ -43,6 +43,9 @@ export const DIAGNOSTIC_CODES = {
   STEP_NOT_IN_SCOPE:
     "A reference names a step inside a for_each (read the loop's output instead) or an on_error handler from outside it.",
   UNKNOWN_INPUT: 'A reference names a run input that is not declared.',
+  UNKNOWN_WORKFLOW: 'A use_workflow step names no definition of yours (at its pinned version).',
+  INVALID_WORKFLOW_INPUT: "A use_workflow step's inputs do not match the pinned version's declared inputs.",
+  WORKFLOW_CYCLE: 'A pinned use_workflow step leads back to the version being saved.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
   FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',
   NOT_A_LIST: '`#each` or `for_each.items` is given something that is not a list.',

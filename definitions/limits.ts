@@ -13,6 +13,8 @@ export const LIMITS = {
   maxEachDepth: 3,
   /** `for_each` and `parallel` steps nested inside one another. */
   maxGroupDepth: 3,
+  /** Names in a definition's `outputs`. */
+  maxOutputs: 20,
   /** Elements of one `for_each` (a literal list at compile time, any list at run start). */
   maxLoopItems: 10_000,
   /** Total size of a run's inputs, in characters of their JSON (names included). */

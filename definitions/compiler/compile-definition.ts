@@ -6,11 +6,15 @@
 import type { SkillCatalog } from '../catalog.js';
 import { type Diagnostic, listDiagnostics } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
-import { type Plan, PLAN_VERSION, type PlanStep } from '../runtime/plan.js';
+import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
+import { type InputTemplate, type Plan, PLAN_VERSION, type PlanStep } from '../runtime/plan.js';
 import { definitionSchema } from '../schema/definition-schema.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import { parseSource, type SourceFormat } from '../source/parse-source.js';
+import type { WorkflowLookup } from '../workflow-lookup.js';
+import { compileInput } from './compile-input.js';
 import { collectSteps, compileStep } from './compile-step.js';
+import type { ReferenceScope } from './reference-checker.js';
 import { compileTrigger } from './compile-trigger.js';
 
 /** Options of {@link compileDefinition}. */
@@ -20,6 +24,8 @@ export interface CompileOptions {
   catalog: SkillCatalog;
   /** Used for format detection only; diagnostics carry no file name. */
   fileName?: string;
+  /** The owner's other definitions, for `use_workflow` steps; without it they are not checked. */
+  workflows?: WorkflowLookup;
 }
 
 /** The plan, or every diagnostic. */
@@ -56,6 +62,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     diagnostics,
     catalog: opts.catalog,
     scheduled: trigger.scheduled,
+    ...(opts.workflows && { workflows: opts.workflows }),
   });
   const steps: PlanStep[] = [];
   for (const entry of entries) {
@@ -70,6 +77,17 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     const step = compileStep(entry, scope);
     if (step) steps.push(step);
   }
+  const outputs =
+    top.success && top.data.outputs
+      ? compileOutputs(top.data.outputs, {
+          map,
+          diagnostics,
+          steps: symbols,
+          position: [{ container: '', kind: 'top', index: entries.length }],
+          inputs: trigger.inputs,
+          scheduled: trigger.scheduled,
+        })
+      : undefined;
 
   if (diagnostics.length > 0 || !top.success || !trigger.trigger) {
     return { ok: false, diagnostics: listDiagnostics(diagnostics) };
@@ -80,6 +98,32 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     ...(top.data.description !== undefined && { description: top.data.description }),
     trigger: trigger.trigger,
     steps,
+    ...(outputs && { outputs }),
   };
   return { ok: true, plan, diagnostics: [] };
+}
+
+/**
+ * The definition's `outputs`: at most `LIMITS.maxOutputs` names (`lower_snake`), each a template
+ * or a whole-string reference that may read every step (they are resolved once the run is done).
+ */
+function compileOutputs(
+  outputs: Record<string, string>,
+  scope: ReferenceScope,
+): Array<{ name: string; value: InputTemplate }> {
+  const names = Object.keys(outputs);
+  if (names.length > LIMITS.maxOutputs) {
+    const message = `A definition declares at most ${LIMITS.maxOutputs} outputs.`;
+    scope.diagnostics.push(scope.map.diagnostic('TOO_LARGE', message, ['outputs'], { key: true }));
+    return [];
+  }
+  return names.map((name) => {
+    if (!NAME_PATTERN.test(name) || isReservedName(name)) {
+      const message = `An output name must match ${NAME_PATTERN.source} and not be constructor or prototype.`;
+      scope.diagnostics.push(
+        scope.map.diagnostic('INVALID_VALUE', message, ['outputs', name], { key: true }),
+      );
+    }
+    return { name, value: compileInput(outputs[name]!, ['outputs', name], scope).template };
+  });
 }

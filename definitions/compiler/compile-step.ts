@@ -4,7 +4,9 @@ import type { SkillCatalog, SkillCatalogEntry } from '../catalog.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import type { ForEachPlanStep, InputTemplate, ParallelPlanStep, PlanStep } from '../runtime/plan.js';
-import { type StepSource, stepSchema } from '../schema/definition-schema.js';
+import { matchesRunInputType } from '../runtime/run-inputs.js';
+import { type StepSource, type UseWorkflowSource, stepSchema } from '../schema/definition-schema.js';
+import type { ChildDefinition, WorkflowLookup } from '../workflow-lookup.js';
 import { listElement, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
@@ -40,6 +42,7 @@ const ACTIONS = [
   'fail',
   'for_each',
   'parallel',
+  'use_workflow',
 ] as const;
 const ACTION_LIST = `${ACTIONS.slice(0, -1).join(', ')} and ${ACTIONS[ACTIONS.length - 1]}`;
 
@@ -64,6 +67,8 @@ export interface StepEntry {
   children?: StepEntry[];
   /** Its `on_error` handler's steps. */
   handler?: StepEntry[];
+  /** A `use_workflow` step pinned to a version: that version, as the owner's store has it. */
+  child?: ChildDefinition;
 }
 
 /** What collecting the steps of every level shares. */
@@ -75,6 +80,7 @@ interface CollectContext {
   symbols: Map<string, StepSymbol & { path: DocPath }>;
   /** Steps seen so far at every level, against `LIMITS.maxSteps`. */
   total: { count: number; reported: boolean };
+  workflows?: WorkflowLookup;
 }
 
 /**
@@ -83,7 +89,13 @@ interface CollectContext {
  */
 export function collectSteps(
   steps: readonly unknown[],
-  context: { map: SourceMap; diagnostics: Diagnostic[]; catalog: SkillCatalog; scheduled: boolean },
+  context: {
+    map: SourceMap;
+    diagnostics: Diagnostic[];
+    catalog: SkillCatalog;
+    scheduled: boolean;
+    workflows?: WorkflowLookup;
+  },
 ): { entries: StepEntry[]; symbols: Map<string, StepSymbol> } {
   const ctx: CollectContext = { ...context, symbols: new Map(), total: { count: 0, reported: false } };
   const entries = collectLevel(steps, ['steps'], [], { container: '', kind: 'top' }, ctx);
@@ -156,6 +168,8 @@ function collectStep(
     output = decideOutputShape(source.decide);
   } else if (source.wait !== undefined) {
     output = WAIT_OUTPUT;
+  } else if (source.use_workflow !== undefined) {
+    output = collectWorkflow(source.use_workflow, path, entry, ctx);
   } else if (source.for_each !== undefined || source.parallel !== undefined) {
     const kind = source.for_each !== undefined ? 'for_each' : 'parallel';
     const depth = position.filter((slot) => slot.kind !== 'top').length;
@@ -193,6 +207,49 @@ function collectStep(
     symbols.set(source.id, { position, output, path });
   }
   return entry;
+}
+
+/**
+ * A `use_workflow` step: with the owner's definitions at hand, the named one must exist (at the
+ * pinned version), and a pinned version may not lead back to the version being saved
+ * (`WORKFLOW_CYCLE`). Its output is the pinned version's declared outputs; unknown (`any`)
+ * when unpinned, for the current version is read at run start.
+ */
+function collectWorkflow(
+  use: UseWorkflowSource,
+  path: DocPath,
+  entry: StepEntry,
+  ctx: CollectContext,
+): SchemaShape {
+  const lookup = ctx.workflows;
+  if (!lookup) return 'any';
+  const at = [...path, 'use_workflow', use.version === undefined ? 'workflow' : 'version'];
+  const self = lookup.self;
+  const cycle = (workflow: string, version: number) => self?.id === workflow && self.version === version;
+  if (use.version !== undefined && cycle(use.workflow, use.version)) {
+    ctx.diagnostics.push(
+      ctx.map.diagnostic('WORKFLOW_CYCLE', 'A pinned use_workflow may not run the version being saved.', at),
+    );
+    return 'any';
+  }
+  const child = lookup.get(use.workflow, use.version);
+  if (!child) {
+    const message =
+      use.version === undefined
+        ? 'None of your workflow definitions has this id.'
+        : 'None of your workflow definitions has this id at this version.';
+    ctx.diagnostics.push(ctx.map.diagnostic('UNKNOWN_WORKFLOW', message, at));
+    return 'any';
+  }
+  if (use.version === undefined) return 'any';
+  if (child.reaches.some((r) => cycle(r.workflow, r.version))) {
+    const message =
+      'The pinned version leads back to the version being saved through its own use_workflow steps.';
+    ctx.diagnostics.push(ctx.map.diagnostic('WORKFLOW_CYCLE', message, at));
+    return 'any';
+  }
+  entry.child = child;
+  return [z.object(Object.fromEntries(child.outputs.map((name) => [name, z.unknown()])))];
 }
 
 /**
@@ -251,9 +308,13 @@ function checkFieldsOfAction(
     const message = 'A step takes on_error or continue_on_error, not both.';
     diagnostics.push(map.diagnostic('INVALID_VALUE', message, [...path, 'continue_on_error']));
   }
-  const callsNoActivity = [source.wait, source.fail, source.for_each, source.parallel].some(
-    (action) => action !== undefined,
-  );
+  const callsNoActivity = [
+    source.wait,
+    source.fail,
+    source.for_each,
+    source.parallel,
+    source.use_workflow,
+  ].some((action) => action !== undefined);
   if (!callsNoActivity) return;
   for (const field of ACTIVITY_FIELDS) {
     if (source[field] !== undefined)
@@ -298,6 +359,21 @@ function compileAction(entry: StepEntry, scope: ReferenceScope): PlanStep | unde
   if (source.for_each !== undefined || source.parallel !== undefined) {
     const group = compileGroup(entry, scope);
     return group && { ...base, ...group, ...(condition && { if: condition }) };
+  }
+  if (source.use_workflow !== undefined) {
+    const use = source.use_workflow;
+    const inputsPath = [...path, 'use_workflow', 'inputs'];
+    const value = use.inputs ?? {};
+    const { template } = compileInput(value, inputsPath, scope);
+    if (entry.child) checkChildInputs(entry.child, value, inputsPath, scope);
+    return {
+      ...base,
+      kind: 'workflow',
+      workflow: use.workflow,
+      ...(use.version !== undefined && { version: use.version }),
+      inputs: template,
+      ...(condition && { if: condition }),
+    };
   }
   const maxTimeoutMs =
     entry.skill?.maxTimeoutMs ?? (source.decide ? LIMITS.decideMaxTimeoutMs : LIMITS.chatMaxTimeoutMs);
@@ -449,4 +525,36 @@ function compileTimeout(
     return undefined;
   }
   return ms;
+}
+
+/**
+ * A pinned child's inputs: every name declared by it, every required one without a default
+ * given, and a literal value (one without references) of its declared type.
+ */
+function checkChildInputs(
+  child: ChildDefinition,
+  value: Record<string, unknown>,
+  path: DocPath,
+  scope: ReferenceScope,
+): void {
+  const report = (at: DocPath, message: string, key = false) =>
+    scope.diagnostics.push(scope.map.diagnostic('INVALID_WORKFLOW_INPUT', message, at, { key }));
+  for (const [name, given] of Object.entries(value)) {
+    const spec = Object.hasOwn(child.inputs, name) ? child.inputs[name] : undefined;
+    if (!spec) {
+      report([...path, name], 'The workflow does not declare this input.', true);
+      continue;
+    }
+    const literal = typeof given !== 'string' || !(given.includes('{{') || given.startsWith('$'));
+    if (literal && !matchesRunInputType(spec.type, given))
+      report([...path, name], `The workflow declares this input as ${spec.type}.`);
+  }
+  const missing = Object.entries(child.inputs).filter(
+    ([name, spec]) => spec.required && spec.default === undefined && !Object.hasOwn(value, name),
+  ).length;
+  if (missing > 0)
+    report(
+      path,
+      `${missing} required input${missing === 1 ? '' : 's'} of the workflow ${missing === 1 ? 'is' : 'are'} missing.`,
+    );
 }

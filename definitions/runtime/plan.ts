@@ -195,6 +195,18 @@ export interface ParallelPlanStep extends PlanStepBase {
   steps: PlanStep[];
 }
 
+/**
+ * `use_workflow`: runs another definition of the same owner as a child workflow with `inputs`
+ * (an object template) and exposes the child's declared `outputs`. `version` pins one version;
+ * without it the child's current version at run start is used. Added after plan version 1.
+ */
+export interface WorkflowPlanStep extends PlanStepBase {
+  kind: 'workflow';
+  workflow: string;
+  version?: number;
+  inputs: InputTemplate;
+}
+
 /** One step of a plan. */
 export type PlanStep =
   | SkillPlanStep
@@ -203,7 +215,8 @@ export type PlanStep =
   | WaitPlanStep
   | FailPlanStep
   | ForEachPlanStep
-  | ParallelPlanStep;
+  | ParallelPlanStep
+  | WorkflowPlanStep;
 
 /** The steps that call an activity (and so have an activity policy). */
 export type ActivityPlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
@@ -220,6 +233,11 @@ export interface Plan {
   description?: string;
   trigger: PlanTrigger;
   steps: PlanStep[];
+  /**
+   * The definition's declared `outputs`, resolved against the finished run (what a parent's
+   * `use_workflow` step receives). Added after plan version 1.
+   */
+  outputs?: Array<{ name: string; value: InputTemplate }>;
 }
 
 /**

@@ -88,6 +88,13 @@ export const parallelSchema = z.strictObject({
   steps: z.array(z.unknown()).min(2).max(20),
 });
 
+/** `use_workflow`: another definition of the same owner, optionally pinned to a version. */
+export const useWorkflowSchema = z.strictObject({
+  workflow: z.string().regex(/^wf_[a-z0-9_]{1,64}$/, 'must be a workflow definition id (wf_...)'),
+  version: z.number().int().min(1).optional(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
@@ -100,6 +107,7 @@ export const stepSchema = z.strictObject({
   for_each: forEachSchema.optional(),
   on_error: z.array(z.unknown()).min(1).max(20).optional(),
   parallel: parallelSchema.optional(),
+  use_workflow: useWorkflowSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
@@ -112,6 +120,8 @@ export const definitionSchema = z.strictObject({
   description: z.string().max(4000).optional(),
   start_when: z.unknown(),
   steps: z.array(z.unknown()).min(1),
+  /** What a parent's `use_workflow` step receives: names to templates or whole-string references. */
+  outputs: z.record(z.string(), z.string()).optional(),
 });
 
 export type StartWhen = z.infer<typeof startWhenSchema>;
@@ -121,4 +131,5 @@ export type WaitSource = z.infer<typeof waitSchema>;
 export type FailSource = z.infer<typeof failSchema>;
 export type RetrySource = z.infer<typeof retrySchema>;
 export type ForEachSource = z.infer<typeof forEachSchema>;
+export type UseWorkflowSource = z.infer<typeof useWorkflowSchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;
