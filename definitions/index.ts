@@ -13,6 +13,7 @@ export {
   type DiagnosticCode,
 } from './diagnostics.js';
 export { LIMITS } from './limits.js';
+export type { ChildDefinition, WorkflowLookup } from './workflow-lookup.js';
 export { FAIL_CODE_PATTERN } from './compiler/compile-flow.js';
 export { detectFormat, type SourceFormat } from './source/parse-source.js';
 export * from './runtime/index.js';

@@ -41,6 +41,8 @@ export interface StepProgress {
   handler?: string;
   /** A failed step whose `on_error` handler ran to its end (the run went on). */
   handled?: boolean;
+  /** A `use_workflow` step that started its child: the child run's task id. */
+  child_task_id?: string;
 }
 
 export interface RunProgress {

@@ -2,6 +2,7 @@
 import type { PlanStep, RunScope } from '../definitions/runtime/index.js';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { StepError, StepProgress } from './progress.js';
+import type { ChildRunSnapshot } from './run-definition.js';
 
 /** The facts of a run every step needs (a loop batch's child workflow receives them too). */
 export interface RunFacts {
@@ -12,6 +13,8 @@ export interface RunFacts {
   taskId: string;
   /** Activity options per step id, from the policy module at start time. */
   policies: Record<string, ActivityPolicy>;
+  /** The children of its `use_workflow` steps, resolved at start. */
+  children?: Record<string, ChildRunSnapshot>;
 }
 
 export interface RunContext {

@@ -22,7 +22,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityPolicy } from '../activities/policy.js';
-import type { Plan, RunScope } from '../definitions/runtime/index.js';
+import { resolveInput, type Plan, type RunScope } from '../definitions/runtime/index.js';
 import {
   PROGRESS_MEMO_KEY,
   listedSteps,
@@ -39,17 +39,31 @@ export interface RunDefinitionInput {
   definitionId: string;
   definitionVersion: number;
   ownerId: string;
-  trigger: 'manual' | 'schedule';
+  /** `workflow`: started by a parent run's `use_workflow` step. */
+  trigger: 'manual' | 'schedule' | 'workflow';
   /** Run inputs, already validated and defaulted against the plan's declared inputs. */
   inputs: Record<string, unknown>;
   /** Activity options per step id, from the policy module at start time. */
   policies: Record<string, ActivityPolicy>;
+  /** The definitions its `use_workflow` steps run, by step id, resolved at start (a snapshot). */
+  children?: Record<string, ChildRunSnapshot>;
+}
+
+/** One `use_workflow` step's child, as resolved when the run started. */
+export interface ChildRunSnapshot {
+  definitionId: string;
+  definitionVersion: number;
+  plan: Plan;
+  policies: Record<string, ActivityPolicy>;
+  children?: Record<string, ChildRunSnapshot>;
 }
 
 export interface RunDefinitionResult {
   /** Workflow-visible output of every step that ran, by step id. */
   outputs: Record<string, unknown>;
   steps: StepProgress[];
+  /** The definition's declared `outputs`, resolved at the end (what a parent step receives). */
+  declared_outputs?: Record<string, unknown>;
 }
 
 export const progressQuery = defineQuery<RunProgress>('progress');
@@ -85,6 +99,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       ownerId: args.ownerId,
       taskId,
       policies: args.policies,
+      ...(args.children && { children: args.children }),
     },
     prefix: '',
     stateOf: (step) => states.get(step)!,
@@ -122,5 +137,8 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       details: [{ step }],
     });
   }
-  return { outputs: scope.steps, steps: progress.steps };
+  if (!plan.outputs) return { outputs: scope.steps, steps: progress.steps };
+  const declared: Record<string, unknown> = {};
+  for (const { name, value } of plan.outputs) declared[name] = resolveInput(value, scope);
+  return { outputs: scope.steps, steps: progress.steps, declared_outputs: declared };
 }

@@ -12,6 +12,7 @@ import {
   type PlanStep,
   type RunScope,
 } from '../definitions/runtime/index.js';
+import { childRunStep } from './child-run.js';
 import { forEachStep, parallelStep } from './groups.js';
 import { activityStep, failStep, waitStep } from './leaf-steps.js';
 import { summarise, type StepProgress } from './progress.js';
@@ -115,6 +116,8 @@ function runBody(step: PlanStep, scope: RunScope, state: StepProgress, ctx: RunC
       return forEachStep(step, scope, state, ctx, runSequence);
     case 'parallel':
       return parallelStep(step, scope, ctx, runSequence);
+    case 'workflow':
+      return childRunStep(step, scope, state, ctx);
     default: {
       if (!callsActivity(step)) throw ApplicationFailure.nonRetryable('Unknown step kind.', 'INTERNAL');
       const policy = ctx.facts.policies[step.id];

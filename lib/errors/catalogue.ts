@@ -86,6 +86,21 @@ export const ERROR_CATALOGUE = {
     retryable: false,
   },
   WAIT_TOO_LONG: { status: 422, message: 'A wait step may wait at most 366 days.', retryable: false },
+  WORKFLOW_DEPTH_EXCEEDED: {
+    status: 422,
+    message: 'use_workflow steps nest deeper than 5 runs; see details.max_depth.',
+    retryable: false,
+  },
+  WORKFLOW_NOT_FOUND: {
+    status: 422,
+    message: 'A use_workflow step names a definition that no longer exists; see details.step.',
+    retryable: false,
+  },
+  INVALID_WORKFLOW_INPUT: {
+    status: 422,
+    message: "A use_workflow step's inputs do not match the child workflow's declared inputs.",
+    retryable: false,
+  },
   LOOP_ITEMS_NOT_A_LIST: {
     status: 422,
     message: "A for_each step's items are not a list.",

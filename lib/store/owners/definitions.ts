@@ -87,12 +87,13 @@ export async function insertDefinitionVersion(
   });
 }
 
-/** The current version of the owner's definition, opened. */
+/** The owner's definition at `version` (its current version without one), opened. */
 export async function findDefinition(
   store: Store,
   keyring: Keyring,
   ownerId: string,
   id: string,
+  version?: number,
 ): Promise<StoredDefinition | undefined> {
   const row = await store.db
     .selectFrom('definitions')
@@ -109,7 +110,10 @@ export async function findDefinition(
     ])
     .where('definitions.id', '=', id)
     .where('definitions.owner_id', '=', ownerId)
-    .whereRef('definition_versions.version', '=', 'definitions.current_version')
+    .$if(version === undefined, (q) =>
+      q.whereRef('definition_versions.version', '=', 'definitions.current_version'),
+    )
+    .$if(version !== undefined, (q) => q.where('definition_versions.version', '=', version!))
     .executeTakeFirst();
   if (!row) return undefined;
   return {
