@@ -25,6 +25,7 @@ function searchAttributes(child: ChildRunSnapshot, ownerId: string): SearchAttri
     { key: { name: 'DefinitionId', type: 'KEYWORD' }, value: child.definitionId },
     { key: { name: 'DefinitionVersion', type: 'INT' }, value: child.definitionVersion },
     { key: { name: 'TriggerType', type: 'KEYWORD' }, value: 'workflow' },
+    { key: { name: 'TaskKind', type: 'KEYWORD' }, value: 'workflow_run' },
     { key: { name: 'OwnerId', type: 'KEYWORD' }, value: ownerId },
   ] as SearchAttributePair[];
 }

@@ -165,7 +165,7 @@ export const workflowRoutes =
       },
       async (req) => {
         const { source, format } = definitionSource(req);
-        const res = engine.definitions.compile(source, format);
+        const res = await engine.definitions.compileFor(owner(req), source, format);
         return res.ok
           ? { valid: true, diagnostics: [], steps: res.plan.steps.length }
           : { valid: false, diagnostics: res.diagnostics, steps: null };

@@ -25,6 +25,7 @@ import {
   type StoredDefinition,
 } from '../../lib/store/owners/definitions.js';
 import type { DefinitionSummary } from '../schemas.js';
+import { ChildDefinitions } from './child-definitions.js';
 
 export type { StoredDefinition };
 
@@ -37,11 +38,16 @@ export type PlanCheck = (plan: Plan, current?: StoredDefinition) => void | Promi
 export type CompileOutcome = { ok: true; plan: Plan } | { ok: false; diagnostics: Diagnostic[] };
 
 export class DefinitionsService {
+  /** The owner's other definitions, for `use_workflow` steps. */
+  readonly children: ChildDefinitions;
+
   constructor(
     private readonly store: Store,
     private readonly keyring: Keyring,
     private readonly catalog: SkillCatalog,
-  ) {}
+  ) {
+    this.children = new ChildDefinitions(store, keyring);
+  }
 
   compile(source: string, format: SourceFormat = 'auto', fileName?: string): CompileOutcome {
     const res = compileDefinition(source, {
@@ -52,13 +58,29 @@ export class DefinitionsService {
     return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
   }
 
+  /**
+   * Compiles for an owner: `use_workflow` steps are checked against the owner's definitions
+   * (`self`: the definition being saved and its next version, for the cycle check).
+   */
+  async compileFor(
+    ownerId: string,
+    source: string,
+    format: SourceFormat = 'auto',
+    self?: { id: string; version: number },
+  ): Promise<CompileOutcome> {
+    const res = await this.children.compile(ownerId, source, { catalog: this.catalog, format }, self);
+    return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
+  }
+
   private async compileOrThrow(
+    ownerId: string,
     source: string,
     format: SourceFormat,
     check?: PlanCheck,
     current?: StoredDefinition,
   ): Promise<Plan> {
-    const res = this.compile(source, format);
+    const self = current && { id: current.id, version: current.version + 1 };
+    const res = await this.compileFor(ownerId, source, format, self);
     if (!res.ok) throw new SkillflowError('INVALID_DEFINITION', undefined, { diagnostics: res.diagnostics });
     await check?.(res.plan, current);
     return res.plan;
@@ -71,7 +93,7 @@ export class DefinitionsService {
     id?: string,
     check?: PlanCheck,
   ): Promise<StoredDefinition> {
-    const plan = await this.compileOrThrow(source, format, check);
+    const plan = await this.compileOrThrow(ownerId, source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     await insertDefinition(this.store, this.keyring, { id: defId, ownerId, source, plan });
     return this.get(ownerId, defId);
@@ -90,7 +112,7 @@ export class DefinitionsService {
       await check?.(current.plan, current);
       return { definition: current, changed: false };
     }
-    const plan = await this.compileOrThrow(source, format, check, current);
+    const plan = await this.compileOrThrow(ownerId, source, format, check, current);
     const version = current.version + 1;
     if (!(await insertDefinitionVersion(this.store, this.keyring, { id, ownerId, version, source, plan })))
       throw errors.conflict('The definition changed meanwhile; retry.');

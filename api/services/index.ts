@@ -38,7 +38,7 @@ export interface AppShared {
 export function createServices(deps: ApiDeps, shared: AppShared = {}): Services {
   const { limits } = deps;
   const definitions = new DefinitionsService(deps.store, deps.keyring, catalogFromRegistry(deps.registry));
-  const runs = new RunsService(deps.temporal, deps.config, deps.registry);
+  const runs = new RunsService(deps.temporal, deps.config, deps.registry, definitions.children);
   const usage = new UsageRecords(deps.store, (err) =>
     deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
   );

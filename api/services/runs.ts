@@ -33,6 +33,7 @@ import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress } from '../../workflo
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
+import type { ChildDefinitions } from './child-definitions.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
@@ -57,6 +58,8 @@ export class RunsService {
     private readonly temporal: TemporalClient,
     private readonly config: Config,
     private readonly registry: Registry,
+    /** Resolves `use_workflow` children at start; without it a plan that has some cannot start. */
+    private readonly children?: ChildDefinitions,
   ) {
     this.progress = new RunProgressReader(temporal);
   }
@@ -96,11 +99,12 @@ export class RunsService {
     ]);
   }
 
-  private runInput(
+  private async runInput(
     def: StoredDefinition,
     inputs: Record<string, unknown>,
     trigger: 'manual' | 'schedule',
-  ): RunDefinitionInput {
+  ): Promise<RunDefinitionInput> {
+    const children = await this.children?.snapshot(def.ownerId, def.plan, (plan) => this.policiesFor(plan));
     return {
       plan: def.plan,
       definitionId: def.id,
@@ -109,6 +113,7 @@ export class RunsService {
       trigger,
       inputs,
       policies: this.policiesFor(def.plan),
+      ...(children && { children }),
     };
   }
 
@@ -128,7 +133,7 @@ export class RunsService {
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
-      args: [this.runInput(def, inputs, 'manual')],
+      args: [await this.runInput(def, inputs, 'manual')],
       typedSearchAttributes: this.searchAttributes(def, 'manual'),
       memo: this.initialMemo(def.plan),
     });
@@ -157,13 +162,13 @@ export class RunsService {
     }));
   }
 
-  private scheduleAction(def: StoredDefinition): ScheduleOptionsAction {
+  private async scheduleAction(def: StoredDefinition): Promise<ScheduleOptionsAction> {
     return {
       type: 'startWorkflow',
       workflowType: 'runDefinition',
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: `task_sched_${def.id}`,
-      args: [this.runInput(def, {}, 'schedule')],
+      args: [await this.runInput(def, {}, 'schedule')],
       typedSearchAttributes: this.searchAttributes(def, 'schedule'),
       memo: this.initialMemo(def.plan),
     };
@@ -180,11 +185,12 @@ export class RunsService {
       timezone: trigger.timezone,
     };
     const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
+    const action = await this.scheduleAction(def);
     try {
       await handle.update((prev) => ({
         ...prev,
         spec,
-        action: this.scheduleAction(def),
+        action,
         policies: { ...SCHEDULE_POLICIES },
       }));
     } catch (err) {
@@ -192,7 +198,7 @@ export class RunsService {
       await this.temporal.client.schedule.create({
         scheduleId: scheduleIdOf(def.id),
         spec,
-        action: this.scheduleAction(def),
+        action,
         policies: { ...SCHEDULE_POLICIES },
         typedSearchAttributes: new TypedSearchAttributes([
           { key: DefinitionId, value: def.id },

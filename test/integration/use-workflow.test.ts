@@ -1,0 +1,87 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API responses are asserted field by field in tests. */
+/**
+ * `use_workflow` on a real Temporal server with the API and a worker: a parent runs a child
+ * definition of the same owner as a child workflow, reads its declared outputs, links its task;
+ * another owner's definition is never found.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine, type EngineHarness } from '../helpers/engine.js';
+
+describe('use_workflow', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    h = await startEngine();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const CHILD = `title: Child
+start_when:
+  manual:
+    inputs:
+      word: { type: string, required: true }
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input: { requests: [{ text: '{{inputs.word}}' }] }
+outputs:
+  loud: $nodes.shout.output.results.0
+  count: '{{steps.shout.result_count}}'
+`;
+
+  it('runs the child, reads its declared outputs and links its task', async () => {
+    const child = await h.request('POST', '/v1/workflows', CHILD, 'application/yaml');
+    expect(child.status, child.body).toBe(201);
+    const parent = await h.request(
+      'POST',
+      '/v1/workflows',
+      `title: Parent
+start_when: { manual: {} }
+steps:
+  - id: sub
+    use_workflow: { workflow: ${child.json.id}, version: 1, inputs: { word: cedar } }
+  - id: after
+    use_app_skill: echo.shout
+    input: { requests: [{ text: '{{steps.sub.loud}} x{{steps.sub.count}}' }] }
+`,
+      'application/yaml',
+    );
+    expect(parent.status, parent.body).toBe(201);
+    const run = await h.request('POST', `/v1/workflows/${parent.json.id}/runs`, { inputs: {} });
+    expect(run.status, run.body).toBe(202);
+    const done = await h.waitForTask(run.json.task_id, (t) => ['completed', 'failed'].includes(t.status));
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(done.result.outputs.sub).toEqual({ loud: 'CEDAR', count: 1 });
+    expect(done.result.outputs.after.results).toEqual(['CEDAR X1']);
+    const childTask = done.steps[0].child_task_id;
+    expect(childTask).toBe(`${run.json.task_id}.1`);
+    const seen = await h.request('GET', `/v1/tasks/${childTask}`);
+    expect(seen.status).toBe(200);
+    expect(seen.json.status).toBe('completed');
+    expect(
+      (await h.request('GET', `/v1/tasks/${childTask}`, undefined, undefined, h.otherToken)).status,
+    ).toBe(404);
+  });
+
+  it("refuses another owner's definition at compile time", async () => {
+    const child = await h.request('POST', '/v1/workflows', CHILD, 'application/yaml', h.otherToken);
+    expect(child.status).toBe(201);
+    const parent = await h.request(
+      'POST',
+      '/v1/workflows',
+      `title: Parent\nstart_when: { manual: {} }\nsteps:\n  - id: sub\n    use_workflow: { workflow: ${child.json.id} }\n`,
+      'application/yaml',
+    );
+    expect(parent.status).toBe(422);
+    expect(parent.json.error.details.diagnostics).toEqual([
+      {
+        code: 'UNKNOWN_WORKFLOW',
+        message: 'None of your workflow definitions has this id.',
+        path: 'steps[0].use_workflow.workflow',
+        line: 5,
+        column: 31,
+      },
+    ]);
+  });
+});
