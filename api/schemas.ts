@@ -78,6 +78,10 @@ export const StepProgressSchema = z.object({
     .boolean()
     .optional()
     .describe('A failed step whose on_error handler ran to its end; the run went on.'),
+  child_task_id: z
+    .string()
+    .optional()
+    .describe("A use_workflow step that started its child: the child run's task id (GET /v1/tasks/{id})."),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */
