@@ -84,4 +84,36 @@ steps:
       },
     ]);
   });
+
+  it('refuses a pin of its own next version, and a start nesting deeper than 5 runs', async () => {
+    const first = await h.request('POST', '/v1/workflows', CHILD, 'application/yaml');
+    const id = first.json.id as string;
+    const selfPin = await h.request(
+      'PUT',
+      `/v1/workflows/${id}`,
+      `title: Self\nstart_when: { manual: {} }\nsteps:\n  - id: again\n    use_workflow: { workflow: ${id}, version: 2 }\n`,
+      'application/yaml',
+    );
+    expect(selfPin.status).toBe(422);
+    expect(selfPin.json.error.details.diagnostics.map((d: any) => [d.code, d.path])).toEqual([
+      ['WORKFLOW_CYCLE', 'steps[0].use_workflow.version'],
+    ]);
+    // Unpinned, it uses whatever its current version is: itself, without end.
+    const recursive = await h.request(
+      'PUT',
+      `/v1/workflows/${id}`,
+      `title: Self\nstart_when: { manual: {} }\nsteps:\n  - id: again\n    use_workflow: { workflow: ${id} }\n`,
+      'application/yaml',
+    );
+    expect(recursive.status, recursive.body).toBe(200);
+    const start = await h.request('POST', `/v1/workflows/${id}/runs`, { inputs: {} });
+    expect(start.status).toBe(422);
+    expect(start.json).toEqual({
+      error: {
+        code: 'WORKFLOW_DEPTH_EXCEEDED',
+        message: 'use_workflow steps nest deeper than 5 runs; see details.max_depth.',
+        details: { max_depth: 5 },
+      },
+    });
+  });
 });
