@@ -88,6 +88,7 @@ describe('renderTask', () => {
           handled: true,
         },
         { ...base, id: 'tell', status: 'running', handler: 'lookup' },
+        { ...base, id: 'score', status: 'running', child_task_id: 'task_1.1' },
       ],
     } as unknown as Task;
     expect(renderTask(t, { now })).toEqual([
@@ -98,6 +99,7 @@ describe('renderTask', () => {
       '  ◐   left     running      3.0s',
       '  ✖ lookup     failed       1.0s  NOT_FOUND: The resource does not exist. (handled by on_error)',
       '  ◐   ↳ tell   running      3.0s',
+      '  ◐ score      running      3.0s  child task_1.1',
     ]);
   });
 });

@@ -47,6 +47,8 @@ function summary(step: TaskStep): string {
   const handled = step.handled ? ' (handled by on_error)' : '';
   if (step.error) return `${counts}${step.error.code}: ${step.error.message}${handled}`;
   if (step.elements) return counts.trimEnd();
+  // A use_workflow step names its child run (`skillflow tasks get <id>` shows it).
+  if (step.child_task_id) return `child ${step.child_task_id}`;
   // A running long-running skill call names its stage (e.g. querying_upstream).
   if (step.stage) return `stage: ${step.stage}`;
   // A wait step sleeping on its timer names when it wakes.

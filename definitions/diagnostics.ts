@@ -31,7 +31,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_STEP_ID: 'A step id is malformed or reserved.',
   DUPLICATE_STEP_ID: 'Two steps share an id.',
   MISSING_ACTION:
-    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each` or `parallel`).',
+    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each`, `parallel` or `use_workflow`).',
   MULTIPLE_ACTIONS: 'A step has more than one action.',
   UNKNOWN_SKILL: 'The skill is not in the catalog.',
   SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',

@@ -57,6 +57,8 @@ export type Task = {
     handler?: string;
     /** A failed step whose on_error handler ran to its end; the run went on. */
     handled?: boolean;
+    /** A use_workflow step that started its child: the child run's task id (GET /v1/tasks/{id}). */
+    child_task_id?: string;
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -156,6 +158,9 @@ export type ValidationResult = {
       | 'FORWARD_REFERENCE'
       | 'STEP_NOT_IN_SCOPE'
       | 'UNKNOWN_INPUT'
+      | 'UNKNOWN_WORKFLOW'
+      | 'INVALID_WORKFLOW_INPUT'
+      | 'WORKFLOW_CYCLE'
       | 'UNKNOWN_OUTPUT_FIELD'
       | 'FORBIDDEN_PROPERTY'
       | 'NOT_A_LIST'
@@ -960,6 +965,9 @@ export type HostingSearchDomainsOutput = {
         | 'TEMPLATE_TOO_LARGE'
         | 'INVALID_WAIT_UNTIL'
         | 'WAIT_TOO_LONG'
+        | 'WORKFLOW_DEPTH_EXCEEDED'
+        | 'WORKFLOW_NOT_FOUND'
+        | 'INVALID_WORKFLOW_INPUT'
         | 'LOOP_ITEMS_NOT_A_LIST'
         | 'TOO_LARGE'
         | 'CANCELLED'

@@ -21,8 +21,20 @@ function elementCounts(e: NonNullable<Step['elements']>): string {
 function Output(props: { step: Step }) {
   const s = props.step;
   const handled = s.handled ? ' (handled by on_error)' : '';
+  const child = s.child_task_id ? (
+    <>
+      {' '}
+      <a href={`#tasks/${s.child_task_id}`}>Child run</a>
+    </>
+  ) : null;
   const text = s.error ? `${s.error.code}: ${s.error.message}${handled}` : summary(s.output_summary);
-  if (!s.elements) return <>{text}</>;
+  if (!s.elements)
+    return (
+      <>
+        {text}
+        {child}
+      </>
+    );
   return (
     <>
       <span class="elements">{elementCounts(s.elements)}</span>
