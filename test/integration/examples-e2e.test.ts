@@ -187,6 +187,39 @@ describe('example definitions against the simulators', () => {
     expect(rows.map((r) => r.step_id)).toEqual(['each_name[1].check_failed', 'report']);
   });
 
+  it('runs the use_workflow example: a child run per idea, its declared outputs in the report', async () => {
+    // At start both load from definitions/examples with the ids wf_file_name_score and
+    // wf_file_names_report; here the parent names the child by the id the API gave it.
+    const child = await h.request('POST', '/v1/workflows', example('name-score.yaml'), 'application/yaml');
+    expect(child.status, child.body).toBe(201);
+    const source = example('names-report.yaml').replace('wf_file_name_score', child.json.id);
+    const parent = await h.request('POST', '/v1/workflows', source, 'application/yaml');
+    expect(parent.status, parent.body).toBe(201);
+    const run = await h.request('POST', `/v1/workflows/${parent.json.id}/runs`, {
+      inputs: { names: ['cedar', 'maple'] },
+    });
+    expect(run.status, run.body).toBe(202);
+    const task = await h.waitForTask(
+      run.json.task_id,
+      (t) => ['completed', 'failed'].includes(t.status),
+      60_000,
+    );
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
+    const scores = task.result.outputs.each_idea.results.map((r: any) => r.outputs.score);
+    expect(scores.map((s: any) => Object.keys(s).sort())).toEqual([
+      ['first', 'free', 'summary'],
+      ['first', 'free', 'summary'],
+    ]);
+    expect(scores.every((s: any) => s.free > 0 && s.summary === `${s.free} .com names free`)).toBe(true);
+    expect((await h.chatMessage(run.json.task_id))?.content).toEqual({
+      title: 'Names report',
+      message: scores.map((s: any) => `${s.first} (${s.summary}). `).join(''),
+    });
+    // Each child is a run of the Name score definition, a task of its own.
+    const children = await h.request('GET', `/v1/workflows/${child.json.id}/runs`);
+    expect(children.json.runs.map((r: any) => r.trigger)).toEqual(['workflow', 'workflow']);
+  });
+
   it('compiles the scheduled example and runs it when triggered', async () => {
     const def = await h.request(
       'POST',
