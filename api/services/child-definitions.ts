@@ -117,6 +117,7 @@ export class ChildDefinitions {
     for (const step of steps) {
       const def = await this.find(ownerId, step.workflow, step.version);
       if (!def) throw new SkillflowError('WORKFLOW_NOT_FOUND', undefined, { step: step.id });
+      checkInputNames(step, def.plan);
       const children = await this.snapshot(ownerId, def.plan, policiesFor, depth + 1);
       out[step.id] = {
         definitionId: def.id,
@@ -138,4 +139,25 @@ function describe(def: StoredDefinition): Omit<ChildDefinition, 'reaches'> {
     inputs: trigger.type === 'manual' ? trigger.inputs : {},
     outputs: (def.plan.outputs ?? []).map((o) => o.name),
   };
+}
+
+/**
+ * The input names a step gives (when its inputs are an object written out) against the child's
+ * declared inputs: an undeclared one, or a required one without a default missing, refuses the
+ * start. Values are checked when the step renders them.
+ */
+function checkInputNames(step: Extract<PlanStep, { kind: 'workflow' }>, plan: Plan): void {
+  const given =
+    step.inputs.kind === 'object'
+      ? step.inputs.fields.map((f) => f.key)
+      : step.inputs.kind === 'literal' && step.inputs.value && typeof step.inputs.value === 'object'
+        ? Object.keys(step.inputs.value)
+        : undefined;
+  if (!given) return;
+  const specs = plan.trigger.type === 'manual' ? plan.trigger.inputs : {};
+  const undeclared = given.some((name) => !Object.hasOwn(specs, name));
+  const missing = Object.entries(specs).some(
+    ([name, spec]) => spec.required && spec.default === undefined && !given.includes(name),
+  );
+  if (undeclared || missing) throw new SkillflowError('INVALID_WORKFLOW_INPUT', undefined, { step: step.id });
 }

@@ -116,4 +116,73 @@ steps:
       },
     });
   });
+
+  it('checks unpinned inputs at start; cancelling cancels the child; a failing child fails the step', async () => {
+    const child = await h.request(
+      'POST',
+      '/v1/workflows',
+      `title: Child
+start_when:
+  manual:
+    inputs:
+      word: { type: string, required: true }
+      wait_ms: { type: integer, default: 0 }
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input: { requests: [{ text: '{{inputs.word}}', wait_ms: '{{inputs.wait_ms}}' }] }
+`,
+      'application/yaml',
+    );
+    expect(child.status, child.body).toBe(201);
+    const parentOf = async (inputs: string) => {
+      const res = await h.request(
+        'POST',
+        '/v1/workflows',
+        `title: Parent\nstart_when: { manual: {} }\nsteps:\n  - id: sub\n    use_workflow: { workflow: ${child.json.id}, inputs: ${inputs} }\n`,
+        'application/yaml',
+      );
+      expect(res.status, res.body).toBe(201);
+      return res.json.id as string;
+    };
+    const wrong = await parentOf('{ wrd: cedar }');
+    const refused = await h.request('POST', `/v1/workflows/${wrong}/runs`, { inputs: {} });
+    expect(refused.status).toBe(422);
+    expect(refused.json).toEqual({
+      error: {
+        code: 'INVALID_WORKFLOW_INPUT',
+        message: "A use_workflow step's inputs do not match the child workflow's declared inputs.",
+        details: { step: 'sub' },
+      },
+    });
+    // Cancelling the parent cancels its running child.
+    const slow = await parentOf('{ word: cedar, wait_ms: 20000 }');
+    const started = await h.request('POST', `/v1/workflows/${slow}/runs`, { inputs: {} });
+    const running = await h.waitForTask(
+      started.json.task_id,
+      (t) => t.steps?.[0]?.child_task_id !== undefined,
+    );
+    const childId = running.steps[0].child_task_id as string;
+    await h.waitForTask(childId, (t) => t.status === 'running');
+    expect((await h.request('POST', `/v1/tasks/${started.json.task_id}/cancel`)).status).toBeLessThan(300);
+    const cancelled = await h.waitForTask(started.json.task_id, (t) => t.status === 'cancelled');
+    expect(cancelled.steps[0].status).toBe('cancelled');
+    expect((await h.waitForTask(childId, (t) => t.status !== 'running')).status).toBe('cancelled');
+    // The child's own step fails: so does the parent's step, with its code.
+    const failing = await h.request(
+      'PUT',
+      `/v1/workflows/${child.json.id}`,
+      `title: Failing child\nstart_when:\n  manual:\n    inputs:\n      word: { type: string, required: true }\nsteps:\n  - id: shout\n    use_app_skill: echo.shout\n    input: { requests: [{ text: '{{inputs.word}}', fail: NOT_FOUND }] }\n`,
+      'application/yaml',
+    );
+    expect(failing.status, failing.body).toBe(200);
+    const parent = await parentOf('{ word: cedar }');
+    const run = await h.request('POST', `/v1/workflows/${parent}/runs`, { inputs: {} });
+    const done = await h.waitForTask(run.json.task_id, (t) => ['completed', 'failed'].includes(t.status));
+    expect(done.status).toBe('failed');
+    expect(done.error.code).toBe('NOT_FOUND');
+    expect(done.error.details).toEqual({ step: 'sub' });
+    const childRun = await h.request('GET', `/v1/tasks/${done.steps[0].child_task_id}`);
+    expect([childRun.json.status, childRun.json.error.code]).toEqual(['failed', 'NOT_FOUND']);
+  });
 });
