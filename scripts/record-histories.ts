@@ -28,15 +28,21 @@ const h = await startEngine({
   config: { DECISION_URL: decision.url },
   secrets: staticSecrets({ decision_api_key: decision.apiKey }),
 });
+const created = new Map<string, string>();
 try {
   for (const file of readdirSync(path.join(dir, 'definitions'))
     .filter((f) => f.endsWith('.yaml'))
     .sort()) {
     const name = file.replace(/\.yaml$/, '');
     if (!wanted(name)) continue;
-    const source = readFileSync(path.join(dir, 'definitions', file), 'utf8');
+    // `wf_history_<name>` names the definition recorded from `<name>.yaml` earlier in this run.
+    const source = readFileSync(path.join(dir, 'definitions', file), 'utf8').replace(
+      /wf_history_([a-z0-9_]+)/g,
+      (whole, name: string) => created.get(name) ?? whole,
+    );
     const def = await h.request('POST', '/v1/workflows', source, 'application/yaml');
     if (def.status !== 201) throw new Error(`${file}: ${def.body}`);
+    created.set(name.replaceAll('-', '_'), def.json.id as string);
     let taskId: string;
     if (def.json.trigger_type === 'schedule') {
       await h.request('POST', `/v1/workflows/${def.json.id}/schedule/trigger`);

@@ -4,7 +4,8 @@
  * (`query-progress*`; `decide`: the decide step, recorded on the model path; `flow-control`: a
  * step's retry, a wait on a timer, a wait whose instant has passed and a fail step; `groups`: an
  * inline loop and a tolerant parallel group; `loop-batches`: a loop of 120 elements in child
- * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure).
+ * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure;
+ * `use-workflow`: a run that runs `use-workflow-child` and reads its declared outputs).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -42,6 +43,8 @@ describe('recorded workflow histories replay deterministically', () => {
       'references-and-chat.json',
       'scheduled.json',
       'skill-call.json',
+      'use-workflow-child.json',
+      'use-workflow.json',
     ]);
   });
 
@@ -63,6 +66,8 @@ describe('recorded workflow histories replay deterministically', () => {
         'groups.json',
         'loop-batches.json',
         'on-error.json',
+        'use-workflow-child.json',
+        'use-workflow.json',
       ];
       if (file.startsWith('query-progress') || sincePatch.includes(file)) {
         expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
@@ -73,6 +78,8 @@ describe('recorded workflow histories replay deterministically', () => {
           'groups.json',
           'loop-batches.json',
           'on-error.json',
+          'use-workflow-child.json',
+          'use-workflow.json',
         ];
         expect(memoWrites).toBe(completed.includes(file) ? 0 : 1);
       } else {
