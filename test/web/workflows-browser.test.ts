@@ -348,4 +348,34 @@ steps:
     await ws.engine.request('DELETE', `/v1/workflows/${created.json.id}`);
     await context.close();
   });
+
+  it('links a use_workflow step to its child run', async () => {
+    const child = await ws.engine.request(
+      'POST',
+      '/v1/workflows',
+      `title: Pause child\nstart_when: { manual: {} }\nsteps:\n  - id: pause\n    wait: { duration: 1s }\noutputs:\n  slept: $nodes.pause.output.waited_ms\n`,
+      'application/yaml',
+    );
+    expect(child.status, child.body).toBe(201);
+    const parent = await ws.engine.request(
+      'POST',
+      '/v1/workflows',
+      `title: Parent\nstart_when: { manual: {} }\nsteps:\n  - id: sub\n    use_workflow: { workflow: ${child.json.id}, version: 1 }\n`,
+      'application/yaml',
+    );
+    expect(parent.status, parent.body).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${parent.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`);
+    await ws.signIn(page);
+    await page.locator('.task-status[data-status="completed"]').waitFor();
+    const link = page.locator('tr[data-step="sub"] a', { hasText: 'Child run' });
+    expect(await link.getAttribute('href')).toBe(`#tasks/${taskId}.1`);
+    await link.click();
+    await page.locator('tr[data-step="pause"]').waitFor();
+    expect(await ws.axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
