@@ -4,6 +4,7 @@
  * a FORBIDDEN envelope naming the scope that would have allowed the call.
  */
 import type { Plan } from '../definitions/index.js';
+import { planSkills } from '../definitions/runtime/index.js';
 import { errors } from '../lib/errors/errors.js';
 import { allows, allowsSkill, allowsSkillRef, type NamedScope, type Principal } from '../lib/keys.js';
 
@@ -42,13 +43,11 @@ export function requireSkillRefs(p: Principal, refs: readonly string[]): Princip
 }
 
 /**
- * The principal, if it may call the skill of every `use_app_skill` step of the plan. Applied
- * when a definition is saved (which authorises its schedule's future runs) and when it is run
- * or its schedule triggered.
+ * The principal, if it may call the skill of every `use_app_skill` step of the plan, at any
+ * depth, and of every child workflow it runs (`children`: resolved at start, or at save for a
+ * schedule). Applied when a definition is saved (which authorises its schedule's future runs)
+ * and when it is run or its schedule triggered.
  */
-export function requirePlanScopes(p: Principal, plan: Plan): Principal {
-  return requireSkillRefs(
-    p,
-    plan.steps.flatMap((s) => (s.kind === 'skill' ? [s.skill] : [])),
-  );
+export function requirePlanScopes(p: Principal, plan: Plan, children?: { skills: readonly string[] }): Principal {
+  return requireSkillRefs(p, [...planSkills(plan), ...(children?.skills ?? [])]);
 }

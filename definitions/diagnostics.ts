@@ -46,6 +46,8 @@ export const DIAGNOSTIC_CODES = {
   UNKNOWN_WORKFLOW: 'A use_workflow step names no definition of yours (at its pinned version).',
   INVALID_WORKFLOW_INPUT: "A use_workflow step's inputs do not match the pinned version's declared inputs.",
   WORKFLOW_CYCLE: 'A pinned use_workflow step leads back to the version being saved.',
+  WORKFLOW_VERSION_REQUIRED:
+    'A scheduled definition runs other workflows only at pinned versions, all the way down.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",
   FORBIDDEN_PROPERTY: 'A reference touches `__proto__`, `constructor` or `prototype`.',
   NOT_A_LIST: '`#each` or `for_each.items` is given something that is not a list.',

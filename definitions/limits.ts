@@ -2,6 +2,8 @@
  * Size limits of the workflow language (documented in docs/workflow-language.md). The limits of
  * one template render at run time are in runtime/budget.ts.
  */
+import { MAX_RUN_INPUT_CHARS } from './runtime/run-inputs.js';
+
 export const LIMITS = {
   /** Source text, in UTF-8 bytes. */
   maxSourceBytes: 64 * 1024,
@@ -18,7 +20,7 @@ export const LIMITS = {
   /** Elements of one `for_each` (a literal list at compile time, any list at run start). */
   maxLoopItems: 10_000,
   /** Total size of a run's inputs, in characters of their JSON (names included). */
-  maxRunInputChars: 64 * 1024,
+  maxRunInputChars: MAX_RUN_INPUT_CHARS,
   /** Characters per `if` expression. */
   maxConditionChars: 1024,
   /** Nesting depth of objects and lists in the source (YAML and JSON alike). */

@@ -16,6 +16,10 @@ export interface ChildDefinition {
   outputs: readonly string[];
   /** Every (definition, version) its pinned `use_workflow` steps reach, transitively. */
   reaches: ReadonlyArray<{ workflow: string; version: number }>;
+  /** The `<app>.<skill>` its steps and the versions it reaches call. */
+  skills: readonly string[];
+  /** Whether it, or a version it reaches, runs a workflow by its current version (unpinned). */
+  unpinned: boolean;
 }
 
 export interface WorkflowLookup {

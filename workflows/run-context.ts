@@ -63,3 +63,6 @@ export class GroupFailed extends Error {
     this.name = 'GroupFailed';
   }
 }
+
+/** How a failed run's message begins; a parent's use_workflow step reports the rest. */
+export const STEP_FAILED_PREFIX = 'A step failed: ';

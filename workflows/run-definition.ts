@@ -30,9 +30,10 @@ import {
   type RunProgress,
   type StepProgress,
 } from './progress.js';
-import type { RunContext, SequenceFailure } from './run-context.js';
+import { STEP_FAILED_PREFIX, type RunContext, type SequenceFailure } from './run-context.js';
 import { LOOP_OUTPUT_BUDGET } from './loop-elements.js';
 import { runSequence } from './sequence.js';
+import { stepError } from './step-error.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -132,13 +133,26 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     throw ApplicationFailure.create({
       type: error.code,
       // The step id is the author's label: it travels in details (encoded), not the message.
-      message: `A step failed: ${error.message}`,
+      message: `${STEP_FAILED_PREFIX}${error.message}`,
       nonRetryable: true,
       details: [{ step }],
     });
   }
   if (!plan.outputs) return { outputs: scope.steps, steps: progress.steps };
+  return { outputs: scope.steps, steps: progress.steps, declared_outputs: declaredOutputs(plan, scope) };
+}
+
+/**
+ * The definition's declared outputs. One that renders past its budget fails the run (not the
+ * workflow task, which would retry forever) with the renderer's code.
+ */
+function declaredOutputs(plan: Plan, scope: RunScope): Record<string, unknown> {
   const declared: Record<string, unknown> = {};
-  for (const { name, value } of plan.outputs) declared[name] = resolveInput(value, scope);
-  return { outputs: scope.steps, steps: progress.steps, declared_outputs: declared };
+  try {
+    for (const { name, value } of plan.outputs ?? []) declared[name] = resolveInput(value, scope);
+  } catch (err) {
+    const { code, message } = stepError(err);
+    throw ApplicationFailure.nonRetryable(message, code);
+  }
+  return declared;
 }

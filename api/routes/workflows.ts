@@ -120,7 +120,12 @@ export const workflowRoutes =
      * owner's definition and schedule caps must have room.
      */
     const scopedTo = (req: FastifyRequest) => async (plan: Plan, current?: StoredDefinition) => {
-      const p = requirePlanScopes(principalOf(req), plan);
+      // A schedule's runs have no caller: the children they run (pinned) are checked now.
+      const children =
+        plan.trigger.type === 'schedule'
+          ? await engine.runs.resolveChildren(owner(req), plan, current?.id)
+          : undefined;
+      const p = requirePlanScopes(principalOf(req), plan, children);
       await limits.charge('owner_quota', { ownerId: p.ownerId, quota: 'definitions', plan, current });
     };
 
@@ -271,9 +276,10 @@ export const workflowRoutes =
       async (req, reply) => {
         const inputs = parseRunBody(req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
-        requirePlanScopes(principalOf(req), def.plan);
+        const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
+        requirePlanScopes(principalOf(req), def.plan, children);
         await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
-        const taskId = await engine.runs.startRun(def, inputs);
+        const taskId = await engine.runs.startRun(def, inputs, children);
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
     );
@@ -312,7 +318,8 @@ export const workflowRoutes =
         async (req) => {
           const def = await engine.definitions.get(owner(req), req.params.id);
           if (op === 'trigger') {
-            requirePlanScopes(principalOf(req), def.plan);
+            const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
+            requirePlanScopes(principalOf(req), def.plan, children);
             await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
           }
           return engine.runs.controlSchedule(def, op);

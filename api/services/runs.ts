@@ -33,7 +33,8 @@ import { PROGRESS_MEMO_KEY, pendingSteps, type RunProgress } from '../../workflo
 import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
-import type { ChildDefinitions } from './child-definitions.js';
+import { workflowSteps, type ChildDefinitions, type ResolvedChildren } from './child-definitions.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
@@ -58,7 +59,7 @@ export class RunsService {
     private readonly temporal: TemporalClient,
     private readonly config: Config,
     private readonly registry: Registry,
-    /** Resolves `use_workflow` children at start; without it a plan that has some cannot start. */
+    /** Resolves `use_workflow` children at start; without it a plan that has some is refused. */
     private readonly children?: ChildDefinitions,
   ) {
     this.progress = new RunProgressReader(temporal);
@@ -99,12 +100,22 @@ export class RunsService {
     ]);
   }
 
-  private async runInput(
+  /**
+   * The definitions a plan's `use_workflow` steps run, resolved now (a snapshot) with every skill
+   * they call, for the caller's scope check. `definitionId`: the plan's own, once it has one.
+   */
+  async resolveChildren(ownerId: string, plan: Plan, definitionId?: string): Promise<ResolvedChildren> {
+    if (workflowSteps(plan.steps).length === 0) return { skills: [] };
+    if (!this.children) throw new SkillflowError('INTERNAL');
+    return this.children.resolve(ownerId, plan, (p) => this.policiesFor(p), definitionId);
+  }
+
+  private runInput(
     def: StoredDefinition,
     inputs: Record<string, unknown>,
     trigger: 'manual' | 'schedule',
-  ): Promise<RunDefinitionInput> {
-    const children = await this.children?.snapshot(def.ownerId, def.plan, (plan) => this.policiesFor(plan));
+    { children }: ResolvedChildren,
+  ): RunDefinitionInput {
     return {
       plan: def.plan,
       definitionId: def.id,
@@ -126,14 +137,22 @@ export class RunsService {
     };
   }
 
-  /** Starts a manual run; the task id is the workflow id. */
-  async startRun(def: StoredDefinition, provided: Record<string, unknown> = {}): Promise<string> {
+  /**
+   * Starts a manual run; the task id is the workflow id. `resolved`: its children, when the
+   * caller already resolved them (for its scope check).
+   */
+  async startRun(
+    def: StoredDefinition,
+    provided: Record<string, unknown> = {},
+    resolved?: ResolvedChildren,
+  ): Promise<string> {
     const inputs = checkedRunInputs(def.plan, provided);
+    const children = resolved ?? (await this.resolveChildren(def.ownerId, def.plan, def.id));
     const taskId = `task_${randomUUID()}`;
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
-      args: [await this.runInput(def, inputs, 'manual')],
+      args: [this.runInput(def, inputs, 'manual', children)],
       typedSearchAttributes: this.searchAttributes(def, 'manual'),
       memo: this.initialMemo(def.plan),
     });
@@ -168,7 +187,7 @@ export class RunsService {
       workflowType: 'runDefinition',
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: `task_sched_${def.id}`,
-      args: [await this.runInput(def, {}, 'schedule')],
+      args: [this.runInput(def, {}, 'schedule', await this.resolveChildren(def.ownerId, def.plan, def.id))],
       typedSearchAttributes: this.searchAttributes(def, 'schedule'),
       memo: this.initialMemo(def.plan),
     };

@@ -221,9 +221,14 @@ function collectWorkflow(
   entry: StepEntry,
   ctx: CollectContext,
 ): SchemaShape {
+  const at = [...path, 'use_workflow', use.version === undefined ? 'workflow' : 'version'];
+  if (ctx.scheduled && use.version === undefined) {
+    const message =
+      "A scheduled definition must pin each workflow's version: its runs are authorised when it is saved.";
+    ctx.diagnostics.push(ctx.map.diagnostic('WORKFLOW_VERSION_REQUIRED', message, at));
+  }
   const lookup = ctx.workflows;
   if (!lookup) return 'any';
-  const at = [...path, 'use_workflow', use.version === undefined ? 'workflow' : 'version'];
   const self = lookup.self;
   const cycle = (workflow: string, version: number) => self?.id === workflow && self.version === version;
   if (use.version !== undefined && cycle(use.workflow, use.version)) {
@@ -248,8 +253,26 @@ function collectWorkflow(
     ctx.diagnostics.push(ctx.map.diagnostic('WORKFLOW_CYCLE', message, at));
     return 'any';
   }
+  if (ctx.scheduled) checkScheduledChild(child, at, ctx);
   entry.child = child;
   return [z.object(Object.fromEntries(child.outputs.map((name) => [name, z.unknown()])))];
+}
+
+/**
+ * A scheduled definition's pinned child: its runs are authorised at save, so every version it
+ * reaches must be pinned too, and every skill on the way must be allowed to run unattended.
+ */
+function checkScheduledChild(child: ChildDefinition, at: DocPath, ctx: CollectContext): void {
+  if (child.unpinned) {
+    const message =
+      'The pinned version runs another workflow by its current version; a scheduled definition needs pinned versions all the way down.';
+    ctx.diagnostics.push(ctx.map.diagnostic('WORKFLOW_VERSION_REQUIRED', message, at));
+  }
+  if (child.skills.some((ref) => ctx.catalog.get(ref)?.unattended === false)) {
+    const message =
+      'The pinned version calls a skill that may not run unattended, so a scheduled definition cannot use it.';
+    ctx.diagnostics.push(ctx.map.diagnostic('SKILL_NOT_UNATTENDED', message, at));
+  }
 }
 
 /**

@@ -18,6 +18,8 @@ const CHILD: ChildDefinition = {
   },
   outputs: ['best', 'count'],
   reaches: [{ workflow: 'wf_grandchild', version: 1 }],
+  skills: ['hosting.search_domains'],
+  unpinned: false,
 };
 
 const lookup = (self?: WorkflowLookup['self']): WorkflowLookup => ({
@@ -26,12 +28,16 @@ const lookup = (self?: WorkflowLookup['self']): WorkflowLookup => ({
       ? CHILD
       : id === 'wf_loops' && version === 1
         ? { ...CHILD, id: 'wf_loops', version: 1, reaches: [{ workflow: 'wf_parent', version: 2 }] }
-        : undefined,
+        : id === 'wf_open' && version === 1
+          ? { ...CHILD, id: 'wf_open', version: 1, unpinned: true }
+          : id === 'wf_pay' && version === 1
+            ? { ...CHILD, id: 'wf_pay', version: 1, skills: ['billing.charge_card', 'hosting.search_domains'] }
+            : undefined,
   ...(self && { self }),
 });
 
-function compile(steps: string, self?: WorkflowLookup['self'], extra = '') {
-  return compileDefinition(`${withSteps(steps)}${extra}`, {
+function compile(steps: string, self?: WorkflowLookup['self'], extra = '', startWhen?: string) {
+  return compileDefinition(`${withSteps(steps, startWhen)}${extra}`, {
     catalog: createTestCatalog(),
     workflows: lookup(self),
   });
@@ -154,7 +160,72 @@ describe('use_workflow', () => {
     const res = compile(
       `  - id: sub\n    use_workflow: { workflow: wf_child, inputs: { anything: 1 } }\n  - id: tell\n    send_chat_message: { title: t, message: '{{steps.sub.whatever}}' }\n`,
     );
+    expect(res.ok && res.plan.steps[0]).toEqual({
+      id: 'sub',
+      kind: 'workflow',
+      continueOnError: false,
+      workflow: 'wf_child',
+      inputs: { kind: 'literal', value: { anything: 1 } },
+    });
+  });
+
+  it('refuses a later step that reads an output the pinned child does not declare', () => {
+    const res = compile(
+      `${PINNED}  - id: tell\n    send_chat_message: { title: t, message: '{{steps.sub.nope}}' }\n`,
+    );
+    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path, d.line])).toEqual([
+      ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 11],
+    ]);
+  });
+
+  it.each([
+    [
+      'an unpinned child',
+      `  - id: sub\n    use_workflow: { workflow: wf_child }\n`,
+      [
+        'WORKFLOW_VERSION_REQUIRED',
+        'steps[0].use_workflow.workflow',
+        "A scheduled definition must pin each workflow's version: its runs are authorised when it is saved.",
+      ],
+    ],
+    [
+      'a pinned child that runs another workflow unpinned',
+      `  - id: sub\n    use_workflow: { workflow: wf_open, version: 1, inputs: { name: a } }\n`,
+      [
+        'WORKFLOW_VERSION_REQUIRED',
+        'steps[0].use_workflow.version',
+        'The pinned version runs another workflow by its current version; a scheduled definition needs pinned versions all the way down.',
+      ],
+    ],
+    [
+      'a pinned child that calls a skill that may not run unattended',
+      `  - id: sub\n    use_workflow: { workflow: wf_pay, version: 1, inputs: { name: a } }\n`,
+      [
+        'SKILL_NOT_UNATTENDED',
+        'steps[0].use_workflow.version',
+        'The pinned version calls a skill that may not run unattended, so a scheduled definition cannot use it.',
+      ],
+    ],
+  ])('a scheduled definition refuses %s', (_name, steps, expected) => {
+    const res = compile(steps, undefined, '', '  schedule: { every: 1h, timezone: UTC }');
+    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([expected]);
+  });
+
+  it('a scheduled definition runs a child pinned all the way down', () => {
+    const res = compile(PINNED, undefined, '', '  schedule: { every: 1h, timezone: UTC }');
     expect(res.ok).toBe(true);
+  });
+
+  it.each([
+    ['a malformed output name', `outputs:\n  Best-One: x\n`, ['INVALID_VALUE', 'outputs.Best-One']],
+    [
+      'more than 20 outputs',
+      `outputs:\n${Array.from({ length: 21 }, (_, i) => `  o${i}: x\n`).join('')}`,
+      ['TOO_LARGE', 'outputs'],
+    ],
+  ])('refuses %s', (_name, extra, expected) => {
+    const res = compile(PINNED, undefined, extra);
+    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path])).toEqual([expected]);
   });
 
   it('refuses an output that reads an unknown field of a pinned child', () => {

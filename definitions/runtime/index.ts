@@ -12,6 +12,7 @@ export { MAX_WAIT_MS, parseInstant, waitUntil, type WaitProblem } from './wait.j
 export {
   applyRunInputs,
   matchesRunInputType,
+  MAX_RUN_INPUT_CHARS,
   oversizedRunInput,
   type RunInputIssue,
   type RunInputsResult,

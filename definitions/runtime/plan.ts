@@ -226,6 +226,20 @@ export function callsActivity(step: PlanStep): step is ActivityPlanStep {
   return step.kind === 'skill' || step.kind === 'chat' || step.kind === 'decide';
 }
 
+/** Every step of a list at any depth: inner steps of loops and groups, and handler steps. */
+export function allSteps(steps: readonly PlanStep[]): PlanStep[] {
+  return steps.flatMap((s) => [
+    s,
+    ...(s.kind === 'for_each' || s.kind === 'parallel' ? allSteps(s.steps) : []),
+    ...(s.onError ? allSteps(s.onError) : []),
+  ]);
+}
+
+/** The `<app>.<skill>` of every skill step of the plan, at any depth. */
+export function planSkills(plan: Plan): string[] {
+  return allSteps(plan.steps).flatMap((s) => (s.kind === 'skill' ? [s.skill] : []));
+}
+
 /** A compiled definition. */
 export interface Plan {
   planVersion: typeof PLAN_VERSION;

@@ -47,6 +47,9 @@ export function matchesRunInputType(type: RunInputType, value: unknown): boolean
   }
 }
 
+/** Characters of JSON a run's inputs may take in total (a child run's too). */
+export const MAX_RUN_INPUT_CHARS = 64 * 1024;
+
 /**
  * The input that takes the run's inputs past `maxChars` characters of JSON in total, or
  * undefined when they fit. Checked before {@link applyRunInputs}, so an oversized run never

@@ -96,9 +96,20 @@ export const ERROR_CATALOGUE = {
     message: 'A use_workflow step names a definition that no longer exists; see details.step.',
     retryable: false,
   },
+  WORKFLOW_TREE_TOO_LARGE: {
+    status: 422,
+    message:
+      'The workflows a run uses reach more than 25 use_workflow steps or 1,000,000 characters of plans; see details.',
+    retryable: false,
+  },
   INVALID_WORKFLOW_INPUT: {
     status: 422,
     message: "A use_workflow step's inputs do not match the child workflow's declared inputs.",
+    retryable: false,
+  },
+  CHILD_RUN_CANCELLED: {
+    status: 409,
+    message: "A use_workflow step's child run was cancelled on its own.",
     retryable: false,
   },
   LOOP_ITEMS_NOT_A_LIST: {

@@ -101,7 +101,6 @@ export async function findDefinition(
     .select([
       'definitions.id',
       'definitions.owner_id',
-      'definitions.trigger_type',
       'definitions.created_at',
       'definitions.updated_at',
       'definition_versions.version',
@@ -116,6 +115,7 @@ export async function findDefinition(
     .$if(version !== undefined, (q) => q.where('definition_versions.version', '=', version!))
     .executeTakeFirst();
   if (!row) return undefined;
+  const plan = openJson<Plan>(keyring, row.plan_sealed, sealedCell.definitionPlan(row.id, row.version, row.owner_id));
   return {
     id: row.id,
     ownerId: row.owner_id,
@@ -125,12 +125,9 @@ export async function findDefinition(
       row.source_sealed,
       sealedCell.definitionSource(row.id, row.version, row.owner_id),
     ),
-    plan: openJson<Plan>(
-      keyring,
-      row.plan_sealed,
-      sealedCell.definitionPlan(row.id, row.version, row.owner_id),
-    ),
-    triggerType: trigger(row.trigger_type),
+    plan,
+    // The version's own trigger (a pinned older version may differ from the current one).
+    triggerType: trigger(plan.trigger.type),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
