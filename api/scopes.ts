@@ -48,6 +48,10 @@ export function requireSkillRefs(p: Principal, refs: readonly string[]): Princip
  * schedule). Applied when a definition is saved (which authorises its schedule's future runs)
  * and when it is run or its schedule triggered.
  */
-export function requirePlanScopes(p: Principal, plan: Plan, children?: { skills: readonly string[] }): Principal {
+export function requirePlanScopes(
+  p: Principal,
+  plan: Plan,
+  children?: { skills: readonly string[] },
+): Principal {
   return requireSkillRefs(p, [...planSkills(plan), ...(children?.skills ?? [])]);
 }

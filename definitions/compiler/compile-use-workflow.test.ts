@@ -31,7 +31,12 @@ const lookup = (self?: WorkflowLookup['self']): WorkflowLookup => ({
         : id === 'wf_open' && version === 1
           ? { ...CHILD, id: 'wf_open', version: 1, unpinned: true }
           : id === 'wf_pay' && version === 1
-            ? { ...CHILD, id: 'wf_pay', version: 1, skills: ['billing.charge_card', 'hosting.search_domains'] }
+            ? {
+                ...CHILD,
+                id: 'wf_pay',
+                version: 1,
+                skills: ['billing.charge_card', 'hosting.search_domains'],
+              }
             : undefined,
   ...(self && { self }),
 });

@@ -115,7 +115,11 @@ export async function findDefinition(
     .$if(version !== undefined, (q) => q.where('definition_versions.version', '=', version!))
     .executeTakeFirst();
   if (!row) return undefined;
-  const plan = openJson<Plan>(keyring, row.plan_sealed, sealedCell.definitionPlan(row.id, row.version, row.owner_id));
+  const plan = openJson<Plan>(
+    keyring,
+    row.plan_sealed,
+    sealedCell.definitionPlan(row.id, row.version, row.owner_id),
+  );
   return {
     id: row.id,
     ownerId: row.owner_id,
