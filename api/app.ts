@@ -35,6 +35,7 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
+import { approvalRoutes } from './routes/approvals.js';
 import { usageRoutes } from './routes/usage.js';
 import { webRoutes } from './routes/web.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -132,6 +133,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, limits));
   await app.register(taskRoutes(deps, services.tasks));
+  await app.register(approvalRoutes(deps, services.approvals));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   await app.register(anonymousRoutes(deps, limits));
   // The routes the apps of the catalogue serve themselves (activities/apps/<app>/routes.ts).

@@ -82,6 +82,10 @@ export const StepProgressSchema = z.object({
     .string()
     .optional()
     .describe("A use_workflow step that started its child: the child run's task id (GET /v1/tasks/{id})."),
+  approval: z
+    .object({ expires_at: z.string() })
+    .optional()
+    .describe('A wait_for_approval step that started: when its wait ends without a decision.'),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */
@@ -166,3 +170,40 @@ export const DefinitionSchema = z.object({
 /** A definition in the list: without source, inputs and schedule. */
 export const DefinitionSummarySchema = DefinitionSchema.omit({ source: true, inputs: true, schedule: true });
 export type DefinitionSummary = z.infer<typeof DefinitionSummarySchema>;
+
+/** A declared payload field of an approval (typed like a run input). */
+export const PayloadFieldSchema = z.object({
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object']),
+  required: z.boolean(),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+});
+
+/** One approval a run waits for. */
+export const PendingApprovalSchema = z.object({
+  run_id: z.string().describe("The waiting run's task id."),
+  step_id: z.string(),
+  title: z.string().describe('The rendered title, shown to the approver.'),
+  payload: z.record(z.string(), PayloadFieldSchema).describe('The fields an approval may (or must) carry.'),
+  expires_at: z.string(),
+  definition: z.object({ id: z.string(), version: z.number().int() }),
+});
+
+export const ApprovalParams = z.object({
+  run_id: z.string().min(1).max(220),
+  step_id: z.string().min(1).max(64),
+});
+
+export const ApprovalBody = z
+  .object({
+    decision: z.enum(['approved', 'rejected']),
+    payload: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export const ApprovalAnswerSchema = z.object({
+  run_id: z.string(),
+  step_id: z.string(),
+  decision: z.enum(['approved', 'rejected']),
+  decided_at: z.string(),
+});

@@ -31,7 +31,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_STEP_ID: 'A step id is malformed or reserved.',
   DUPLICATE_STEP_ID: 'Two steps share an id.',
   MISSING_ACTION:
-    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each`, `parallel` or `use_workflow`).',
+    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each`, `parallel`, `use_workflow` or `wait_for_approval`).',
   MULTIPLE_ACTIONS: 'A step has more than one action.',
   UNKNOWN_SKILL: 'The skill is not in the catalog.',
   SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',
@@ -46,6 +46,7 @@ export const DIAGNOSTIC_CODES = {
   UNKNOWN_WORKFLOW: 'A use_workflow step names no definition of yours (at its pinned version).',
   INVALID_WORKFLOW_INPUT: "A use_workflow step's inputs do not match the pinned version's declared inputs.",
   WORKFLOW_CYCLE: 'A pinned use_workflow step leads back to the version being saved.',
+  APPROVAL_IN_LOOP: 'A wait_for_approval step is inside a for_each.',
   WORKFLOW_VERSION_REQUIRED:
     'A scheduled definition runs other workflows only at pinned versions, all the way down.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",

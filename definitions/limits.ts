@@ -49,6 +49,11 @@ export const LIMITS = {
   decideMaxRetry: { maximumAttempts: 2, maximumIntervalMs: 10_000 },
   /** Longest `wait` (`duration`, and `until` at run time). */
   maxWaitMs: 366 * 24 * 3600_000,
+  /** Shortest and longest `wait_for_approval.timeout`. */
+  minApprovalTimeoutMs: 60_000,
+  maxApprovalTimeoutMs: 30 * 24 * 3600_000,
+  /** Characters of an approval's rendered title; a longer one is cut and marked. */
+  maxApprovalTitleChars: 1_000,
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,

@@ -43,6 +43,8 @@ export interface StepProgress {
   handled?: boolean;
   /** A `use_workflow` step that started its child: the child run's task id. */
   child_task_id?: string;
+  /** A `wait_for_approval` step that started: when its wait ends without a decision. */
+  approval?: { expires_at: string };
 }
 
 export interface RunProgress {

@@ -3,6 +3,7 @@ import type { PlanStep, RunScope } from '../definitions/runtime/index.js';
 import type { ActivityPolicy } from '../activities/policy.js';
 import type { StepError, StepProgress } from './progress.js';
 import type { ChildRunSnapshot } from './run-definition.js';
+import type { Approvals } from './approvals.js';
 
 /** The facts of a run every step needs (a loop batch's child workflow receives them too). */
 export interface RunFacts {
@@ -34,6 +35,8 @@ export interface RunContext {
   childId(): string;
   /** Result characters left to the run's loops (loop-elements.ts), shared by all of them. */
   budget: { left: number };
+  /** The run's approvals (absent in a loop batch: no approval runs inside a loop). */
+  approvals?: Approvals;
 }
 
 /** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */

@@ -32,6 +32,7 @@ import {
 } from './progress.js';
 import { STEP_FAILED_PREFIX, type RunContext, type SequenceFailure } from './run-context.js';
 import { LOOP_OUTPUT_BUDGET } from './loop-elements.js';
+import { Approvals } from './approvals.js';
 import { runSequence } from './sequence.js';
 import { stepError } from './step-error.js';
 
@@ -108,6 +109,9 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     now: () => new Date().toISOString(), // workflow time: deterministic on replay
     childId: () => `${taskId}.${(children += 1)}`,
     budget: { left: LOOP_OUTPUT_BUDGET },
+    // The Update handler is registered for every run (a handler issues no command); only plans
+    // with wait_for_approval steps ever wait for it.
+    approvals: new Approvals(() => new Date().toISOString()),
   };
   let failure: SequenceFailure | undefined;
   try {

@@ -118,6 +118,9 @@ function runBody(step: PlanStep, scope: RunScope, state: StepProgress, ctx: RunC
       return parallelStep(step, scope, ctx, runSequence);
     case 'workflow':
       return childRunStep(step, scope, state, ctx);
+    case 'approval':
+      if (!ctx.approvals) throw ApplicationFailure.nonRetryable('Approvals do not run here.', 'INTERNAL');
+      return ctx.approvals.wait(step, scope, state);
     default: {
       if (!callsActivity(step)) throw ApplicationFailure.nonRetryable('Unknown step kind.', 'INTERNAL');
       const policy = ctx.facts.policies[step.id];

@@ -3,6 +3,7 @@ import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { PrincipalCache } from '../../lib/key-cache.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
+import { ApprovalsService } from './approvals.js';
 import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
@@ -18,6 +19,7 @@ import { WorkspaceService } from './workspace.js';
 export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
+  approvals: ApprovalsService;
   skillCalls: SkillCallsService;
   teams: TeamsService;
   usage: UsageService;
@@ -43,9 +45,11 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
   );
   const teams = new TeamsService(deps.store);
+  const tasks = new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage);
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
-    tasks: new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage),
+    tasks,
+    approvals: new ApprovalsService(deps.temporal, tasks),
     skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, limits),
     teams,
     usage: new UsageService(usage, teams),

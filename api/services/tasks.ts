@@ -63,7 +63,7 @@ export class TasksService {
   }
 
   /** The caller's own task, after the scope check of its kind. */
-  private async describeOwned(principal: Principal, taskId: string): Promise<WorkflowExecutionDescription> {
+  async describeOwned(principal: Principal, taskId: string): Promise<WorkflowExecutionDescription> {
     if (!/^task_[A-Za-z0-9_:.-]{1,200}$/.test(taskId)) throw errors.notFound('No task with this id.');
     let desc: WorkflowExecutionDescription;
     try {

@@ -5,9 +5,16 @@
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import type { RetryBounds } from '../catalog.js';
 import { LIMITS } from '../limits.js';
-import type { FailPlanStep, RetryOverride, TemplateNode, WaitPlanStep } from '../runtime/plan.js';
+import type {
+  ApprovalPlanStep,
+  FailPlanStep,
+  RetryOverride,
+  TemplateNode,
+  WaitPlanStep,
+} from '../runtime/plan.js';
 import { parseInstant } from '../runtime/wait.js';
-import type { FailSource, RetrySource, WaitSource } from '../schema/definition-schema.js';
+import type { ApprovalSource, FailSource, RetrySource, WaitSource } from '../schema/definition-schema.js';
+import { compileInputSpecs } from './compile-trigger.js';
 import type { DocPath } from '../source/source-map.js';
 import { compileTemplate } from './compile-template.js';
 import { parseDuration } from './duration.js';
@@ -64,6 +71,36 @@ export function compileWait(
     return undefined;
   }
   return { until };
+}
+
+/**
+ * `wait_for_approval: { title, payload?, timeout, on_timeout? }`: the title a template, the
+ * payload typed fields like run inputs, the timeout 1m-30d.
+ */
+export function compileApproval(
+  source: ApprovalSource,
+  path: DocPath,
+  scope: ReferenceScope,
+): Pick<ApprovalPlanStep, 'title' | 'payload' | 'timeoutMs' | 'onTimeout'> | undefined {
+  const report = reporter(scope);
+  const title = compileTemplate(source.title, scope, { path: [...path, 'title'], offset: 0 });
+  const payload = compileInputSpecs(
+    source.payload ?? {},
+    [...path, 'payload'],
+    scope.map,
+    scope.diagnostics,
+    new Map(),
+    'payload field',
+  );
+  const ms = parseDuration(source.timeout);
+  if (ms === undefined || ms < LIMITS.minApprovalTimeoutMs || ms > LIMITS.maxApprovalTimeoutMs) {
+    report('INVALID_DURATION', 'An approval timeout is a duration from 1m to 30d, such as 24h.', [
+      ...path,
+      'timeout',
+    ]);
+    return undefined;
+  }
+  return { title, payload, timeoutMs: ms, onTimeout: source.on_timeout ?? 'fail' };
 }
 
 /** `fail: { code, message }`: the author's code (not one of the platform's) and message template. */

@@ -5,9 +5,14 @@ import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import type { ForEachPlanStep, InputTemplate, ParallelPlanStep, PlanStep } from '../runtime/plan.js';
 import { matchesRunInputType } from '../runtime/run-inputs.js';
-import { type StepSource, type UseWorkflowSource, stepSchema } from '../schema/definition-schema.js';
+import {
+  type ApprovalSource,
+  type StepSource,
+  type UseWorkflowSource,
+  stepSchema,
+} from '../schema/definition-schema.js';
 import type { ChildDefinition, WorkflowLookup } from '../workflow-lookup.js';
-import { listElement, type SchemaShape } from '../schema/schema-path.js';
+import { listElement, runInputShape, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
 import { checkSkillInput, compileInput } from './compile-input.js';
@@ -16,7 +21,7 @@ import { compileTemplate } from './compile-template.js';
 import { compileDecide, decideOutputShape } from './compile-decide.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
-import { compileFail, compileRetry, compileWait } from './compile-flow.js';
+import { compileApproval, compileFail, compileRetry, compileWait } from './compile-flow.js';
 import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
 import {
   checkReference,
@@ -33,6 +38,24 @@ const NO_OUTPUT: SchemaShape = [z.strictObject({})];
 /** A wait step's output: the instant it waited until and how long it slept. */
 const WAIT_OUTPUT: SchemaShape = [z.object({ until: z.string(), waited_ms: z.number().int().nonnegative() })];
 
+/**
+ * A wait_for_approval step's output: the decision, the payload's declared fields (each optional:
+ * a rejection or a timeout may lack them), who decided (a key id or `link`) and when.
+ */
+function approvalOutputShape(source: ApprovalSource): SchemaShape {
+  const fields = Object.entries(source.payload ?? {})
+    .filter(([name]) => NAME_PATTERN.test(name) && !isReservedName(name))
+    .map(([name, spec]) => [name, (runInputShape(spec.type)[0] as z.ZodType).optional()] as const);
+  return [
+    z.object({
+      decision: z.enum(['approved', 'rejected', 'timed_out']),
+      payload: z.object(Object.fromEntries(fields)),
+      decided_by: z.string().nullable(),
+      decided_at: z.string().nullable(),
+    }),
+  ];
+}
+
 /** The actions a step may hold, exactly one each. */
 const ACTIONS = [
   'use_app_skill',
@@ -43,6 +66,7 @@ const ACTIONS = [
   'for_each',
   'parallel',
   'use_workflow',
+  'wait_for_approval',
 ] as const;
 const ACTION_LIST = `${ACTIONS.slice(0, -1).join(', ')} and ${ACTIONS[ACTIONS.length - 1]}`;
 
@@ -168,6 +192,12 @@ function collectStep(
     output = decideOutputShape(source.decide);
   } else if (source.wait !== undefined) {
     output = WAIT_OUTPUT;
+  } else if (source.wait_for_approval !== undefined) {
+    output = approvalOutputShape(source.wait_for_approval);
+    if (position.some((slot) => slot.kind === 'for_each')) {
+      const message = 'wait_for_approval cannot run inside a for_each: each approval is one decision of the run.';
+      diagnostics.push(map.diagnostic('APPROVAL_IN_LOOP', message, [...path, 'wait_for_approval'], { key: true }));
+    }
   } else if (source.use_workflow !== undefined) {
     output = collectWorkflow(source.use_workflow, path, entry, ctx);
   } else if (source.for_each !== undefined || source.parallel !== undefined) {
@@ -333,6 +363,7 @@ function checkFieldsOfAction(
   }
   const callsNoActivity = [
     source.wait,
+    source.wait_for_approval,
     source.fail,
     source.for_each,
     source.parallel,
@@ -374,6 +405,10 @@ function compileAction(entry: StepEntry, scope: ReferenceScope): PlanStep | unde
   if (source.wait !== undefined) {
     const wait = compileWait(source.wait, [...path, 'wait'], scope);
     return wait && { ...base, kind: 'wait', ...wait, ...(condition && { if: condition }) };
+  }
+  if (source.wait_for_approval !== undefined) {
+    const approval = compileApproval(source.wait_for_approval, [...path, 'wait_for_approval'], scope);
+    return approval && { ...base, kind: 'approval', ...approval, ...(condition && { if: condition }) };
   }
   if (source.fail !== undefined) {
     const fail = compileFail(source.fail, [...path, 'fail'], scope);

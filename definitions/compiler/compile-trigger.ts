@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { matchesRunInputType } from '../runtime/run-inputs.js';
 import type { JsonValue, PlanTrigger, RunInputSpec } from '../runtime/plan.js';
-import { type StartWhen, startWhenSchema } from '../schema/definition-schema.js';
+import { type RunInputSource, type StartWhen, startWhenSchema } from '../schema/definition-schema.js';
 import { runInputShape, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
@@ -41,32 +41,49 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
     return { trigger: undefined, inputs, scheduled: schedule !== undefined };
   }
   if (schedule) return { trigger: compileSchedule(schedule, map, diagnostics), inputs, scheduled: true };
+  const specs = compileInputSpecs(manual?.inputs ?? {}, [...BASE, 'manual', 'inputs'], map, diagnostics, inputs);
+  return { trigger: { type: 'manual', inputs: specs }, inputs, scheduled: false };
+}
+
+/**
+ * Declared typed fields (a manual trigger's run inputs, an approval's payload): at most
+ * `LIMITS.maxRunInputs`, names of the input-name form, defaults of their type. `shapes` receives
+ * each field's shape, for references.
+ */
+export function compileInputSpecs(
+  source: Readonly<Record<string, RunInputSource>>,
+  path: DocPath,
+  map: SourceMap,
+  diagnostics: Diagnostic[],
+  shapes: Map<string, SchemaShape>,
+  noun: 'run input' | 'payload field' = 'run input',
+): Record<string, RunInputSpec> {
   const specs: Record<string, RunInputSpec> = {};
-  const declared = Object.entries(manual?.inputs ?? {});
+  const declared = Object.entries(source);
   if (declared.length > LIMITS.maxRunInputs) {
-    const message = `${declared.length} run inputs declared; the limit is ${LIMITS.maxRunInputs}.`;
-    diagnostics.push(map.diagnostic('TOO_LARGE', message, [...BASE, 'manual', 'inputs'], { key: true }));
+    const message = `${declared.length} ${noun}s declared; the limit is ${LIMITS.maxRunInputs}.`;
+    diagnostics.push(map.diagnostic('TOO_LARGE', message, path, { key: true }));
   }
   for (const [name, input] of declared) {
-    const path = [...BASE, 'manual', 'inputs', name];
+    const at = [...path, name];
     if (!NAME_PATTERN.test(name) || isReservedName(name)) {
-      const message = `A run input name must match ${NAME_PATTERN.source} and not be reserved.`;
-      diagnostics.push(map.diagnostic('INVALID_INPUT_NAME', message, path, { key: true }));
+      const message = `A ${noun} name must match ${NAME_PATTERN.source} and not be reserved.`;
+      diagnostics.push(map.diagnostic('INVALID_INPUT_NAME', message, at, { key: true }));
       continue;
     }
     const spec: RunInputSpec = { type: input.type, required: input.required ?? false };
     if (input.default !== undefined) {
       if (!matchesRunInputType(input.type, input.default)) {
         const message = `The default must be of type ${input.type}.`;
-        diagnostics.push(map.diagnostic('INVALID_DEFAULT', message, [...path, 'default']));
+        diagnostics.push(map.diagnostic('INVALID_DEFAULT', message, [...at, 'default']));
       }
       spec.default = input.default as JsonValue;
     }
     if (input.description !== undefined) spec.description = input.description;
     specs[name] = spec;
-    inputs.set(name, runInputShape(input.type));
+    shapes.set(name, runInputShape(input.type));
   }
-  return { trigger: { type: 'manual', inputs: specs }, inputs, scheduled: false };
+  return specs;
 }
 
 function compileSchedule(

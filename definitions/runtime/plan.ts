@@ -207,6 +207,20 @@ export interface WorkflowPlanStep extends PlanStepBase {
   inputs: InputTemplate;
 }
 
+/**
+ * `wait_for_approval`: the run waits (a durable timer, no worker held) until a person approves
+ * or rejects through the API, with a payload checked against `payload`, or `timeoutMs` passes.
+ * Its output is `{ decision: approved|rejected|timed_out, payload, decided_by, decided_at }`.
+ * Added after plan version 1.
+ */
+export interface ApprovalPlanStep extends PlanStepBase {
+  kind: 'approval';
+  title: TemplateNode[];
+  payload: Record<string, RunInputSpec>;
+  timeoutMs: number;
+  onTimeout: 'fail' | 'continue';
+}
+
 /** One step of a plan. */
 export type PlanStep =
   | SkillPlanStep
@@ -216,7 +230,8 @@ export type PlanStep =
   | FailPlanStep
   | ForEachPlanStep
   | ParallelPlanStep
-  | WorkflowPlanStep;
+  | WorkflowPlanStep
+  | ApprovalPlanStep;
 
 /** The steps that call an activity (and so have an activity policy). */
 export type ActivityPlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;

@@ -73,29 +73,30 @@ export function oversizedRunInput(
 
 /**
  * Validates `provided` against `specs`: unknown names, missing required inputs and wrong types
- * are issues; an omitted optional input takes its default (or stays absent).
+ * are issues (at `<root>.<name>`); an omitted optional input takes its default (or stays absent).
  */
 export function applyRunInputs(
   specs: Readonly<Record<string, RunInputSpec>>,
   provided: Readonly<Record<string, unknown>> = {},
+  root = 'inputs',
 ): RunInputsResult {
   const issues: RunInputIssue[] = [];
   const inputs: Record<string, unknown> = {};
   const undeclared = Object.keys(provided).filter((name) => !Object.hasOwn(specs, name));
   for (const name of undeclared.filter((n) => NAME_PATTERN.test(n)))
-    issues.push({ path: 'inputs', message: UNDECLARED_INPUT, input: name });
+    issues.push({ path: root, message: UNDECLARED_INPUT, input: name });
   // Keys of another form are arbitrary user text: one issue, without them.
   if (undeclared.some((n) => !NAME_PATTERN.test(n)))
-    issues.push({ path: 'inputs', message: UNDECLARED_INPUT });
+    issues.push({ path: root, message: UNDECLARED_INPUT });
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(provided, name) ? provided[name] : undefined;
     if (value === undefined) {
       if (spec.default !== undefined) defineField(inputs, name, cloneJson(spec.default));
-      else if (spec.required) issues.push({ path: `inputs.${name}`, message: 'is required' });
+      else if (spec.required) issues.push({ path: `${root}.${name}`, message: 'is required' });
       continue;
     }
     if (!matchesRunInputType(spec.type, value)) {
-      issues.push({ path: `inputs.${name}`, message: `must be of type ${spec.type}` });
+      issues.push({ path: `${root}.${name}`, message: `must be of type ${spec.type}` });
       continue;
     }
     defineField(inputs, name, cloneJson(value));

@@ -95,6 +95,14 @@ export const useWorkflowSchema = z.strictObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** `wait_for_approval`: a person decides, with a typed payload, before the timeout. */
+export const approvalSchema = z.strictObject({
+  title: z.string().min(1),
+  payload: z.record(z.string(), runInputSchema).optional(),
+  timeout: z.string(),
+  on_timeout: z.enum(['fail', 'continue']).optional(),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
@@ -108,6 +116,7 @@ export const stepSchema = z.strictObject({
   on_error: z.array(z.unknown()).min(1).max(20).optional(),
   parallel: parallelSchema.optional(),
   use_workflow: useWorkflowSchema.optional(),
+  wait_for_approval: approvalSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
@@ -132,4 +141,5 @@ export type FailSource = z.infer<typeof failSchema>;
 export type RetrySource = z.infer<typeof retrySchema>;
 export type ForEachSource = z.infer<typeof forEachSchema>;
 export type UseWorkflowSource = z.infer<typeof useWorkflowSchema>;
+export type ApprovalSource = z.infer<typeof approvalSchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;

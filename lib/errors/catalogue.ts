@@ -107,6 +107,21 @@ export const ERROR_CATALOGUE = {
     message: "A use_workflow step's inputs do not match the child workflow's declared inputs.",
     retryable: false,
   },
+  APPROVAL_NOT_WAITING: {
+    status: 409,
+    message: 'The run is not waiting for this approval (decided, timed out, ended, or no such step).',
+    retryable: false,
+  },
+  INVALID_APPROVAL_PAYLOAD: {
+    status: 422,
+    message: "The payload does not fit the approval's declared fields; see details.issues.",
+    retryable: false,
+  },
+  APPROVAL_TIMED_OUT: {
+    status: 409,
+    message: 'No decision arrived before the approval timed out.',
+    retryable: false,
+  },
   CHILD_RUN_CANCELLED: {
     status: 409,
     message: "A use_workflow step's child run was cancelled on its own.",

@@ -14,10 +14,21 @@ export const SkillRef = defineSearchAttributeKey('SkillRef', SearchAttributeType
 /** The owning API key's owner id (an opaque id). */
 export const OwnerId = defineSearchAttributeKey('OwnerId', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [DefinitionId, DefinitionVersion, TriggerType, TaskKind, SkillRef, OwnerId];
+/** What an open run waits for (`approval` while a wait_for_approval step waits); empty otherwise. */
+export const Waiting = defineSearchAttributeKey('Waiting', SearchAttributeType.KEYWORD_LIST);
+
+export const SEARCH_ATTRIBUTES = [
+  DefinitionId,
+  DefinitionVersion,
+  TriggerType,
+  TaskKind,
+  SkillRef,
+  OwnerId,
+  Waiting,
+];
 
 /** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {
-  const cliType: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
+  const cliType: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int', KEYWORD_LIST: 'KeywordList' };
   return SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${cliType[k.type] ?? k.type}`]);
 }

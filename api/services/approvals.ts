@@ -1,0 +1,121 @@
+/**
+ * Approvals of `wait_for_approval` steps: the caller's pending ones, listed from Temporal
+ * visibility (a waiting run's `Waiting` search attribute and its memo, so no worker is asked),
+ * and a decision, delivered to the run as the `approval` Update. The Update's validator refuses
+ * a decision the run is not waiting for (409) or a payload that does not fit (422, with the
+ * paths) before anything is recorded. Needs the `workflows` scope and the run's owner.
+ */
+import {
+  isGrpcServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { Principal } from '../../lib/keys.js';
+import type { TemporalClient } from '../../lib/temporal/client.js';
+import { DefinitionId, DefinitionVersion, TaskKind } from '../../lib/temporal/search-attributes.js';
+import {
+  APPROVALS_MEMO_KEY,
+  approvalUpdate,
+  WAITING_APPROVAL,
+  type PendingApproval,
+} from '../../workflows/approvals.js';
+import { fromTemporalFailure } from '../errors.js';
+import type { z } from 'zod';
+import type { ApprovalAnswerSchema, ApprovalBody, PendingApprovalSchema } from '../schemas.js';
+import { requireNamedScope } from '../scopes.js';
+import type { TasksService } from './tasks.js';
+
+/** The most approvals one list answers (the oldest waiting runs first). */
+export const MAX_LISTED_APPROVALS = 100;
+/** How long a decision may take to reach the run and be answered. */
+const DECIDE_DEADLINE_MS = 10_000;
+/** gRPC status codes (the client's transport). */
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_NOT_FOUND = 5;
+const GRPC_FAILED_PRECONDITION = 9;
+
+type Pending = z.infer<typeof PendingApprovalSchema>;
+
+export class ApprovalsService {
+  constructor(
+    private readonly temporal: TemporalClient,
+    private readonly tasks: TasksService,
+  ) {}
+
+  /** The approvals the caller's owner has waiting, soonest expiry first. */
+  async list(principal: Principal, now = new Date()): Promise<Pending[]> {
+    requireNamedScope(principal, 'workflows');
+    const query = `OwnerId = "${principal.ownerId}" AND Waiting = "${WAITING_APPROVAL}" AND ExecutionStatus = "Running"`;
+    const out: Pending[] = [];
+    for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_APPROVALS })) {
+      for (const approval of memoApprovals(wf))
+        if (Date.parse(approval.expires_at) > now.getTime()) out.push(view(wf, approval));
+      if (out.length >= MAX_LISTED_APPROVALS) break;
+    }
+    return out.slice(0, MAX_LISTED_APPROVALS).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
+  }
+
+  /** Delivers a decision to the run's waiting step. */
+  async decide(
+    principal: Principal,
+    runId: string,
+    stepId: string,
+    body: z.infer<typeof ApprovalBody>,
+  ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
+    const desc = await this.tasks.describeOwned(principal, runId);
+    if (desc.typedSearchAttributes.get(TaskKind) !== 'workflow_run' || desc.status.name !== 'RUNNING')
+      throw new SkillflowError('APPROVAL_NOT_WAITING');
+    const handle = this.temporal.client.workflow.getHandle(runId, desc.runId);
+    try {
+      const { decided_at } = await this.temporal.client.withDeadline(Date.now() + DECIDE_DEADLINE_MS, () =>
+        handle.executeUpdate(approvalUpdate, {
+          args: [
+            {
+              step: stepId,
+              decision: body.decision,
+              ...(body.payload && { payload: body.payload }),
+              decided_by: principal.keyId,
+            },
+          ],
+        }),
+      );
+      return { run_id: runId, step_id: stepId, decision: body.decision, decided_at };
+    } catch (err) {
+      throw decideError(err);
+    }
+  }
+}
+
+function memoApprovals(wf: WorkflowExecutionInfo): PendingApproval[] {
+  const listed = wf.memo?.[APPROVALS_MEMO_KEY];
+  return Array.isArray(listed) ? (listed as PendingApproval[]) : [];
+}
+
+function view(wf: WorkflowExecutionInfo, approval: PendingApproval): Pending {
+  return {
+    run_id: wf.workflowId,
+    step_id: approval.step_id,
+    title: approval.title,
+    payload: approval.payload,
+    expires_at: approval.expires_at,
+    definition: {
+      id: wf.typedSearchAttributes.get(DefinitionId) ?? '',
+      version: wf.typedSearchAttributes.get(DefinitionVersion) ?? 0,
+    },
+  };
+}
+
+/** A refused or undeliverable decision, as the API answers it. */
+function decideError(err: unknown): unknown {
+  if (err instanceof WorkflowUpdateFailedError) return fromTemporalFailure(err.cause) ?? err;
+  // The run ended between the describe and the Update.
+  if (err instanceof WorkflowNotFoundError) return new SkillflowError('APPROVAL_NOT_WAITING');
+  if (!isGrpcServiceError(err)) return err;
+  const code = Number(err.code);
+  if (code === GRPC_NOT_FOUND || code === GRPC_FAILED_PRECONDITION)
+    return new SkillflowError('APPROVAL_NOT_WAITING');
+  if (code === GRPC_DEADLINE_EXCEEDED) return new SkillflowError('DEADLINE_EXCEEDED');
+  return err;
+}
