@@ -58,6 +58,18 @@ try {
       });
       taskId = run.json.task_id;
     }
+    if (name === 'approval') {
+      // A refused decision (wrong payload) first: the validator leaves no trace in the history.
+      await h.waitForTask(
+        taskId,
+        (t) => t.steps?.filter((s: { approval?: unknown }) => s.approval).length === 2,
+      );
+      const decide = (step: string, body: unknown) =>
+        h.request('POST', `/v1/runs/${taskId}/approvals/${step}`, body);
+      await decide('ok', { decision: 'approved', payload: { budget: 'many' } });
+      await decide('ok', { decision: 'approved', payload: { budget: 7 } });
+      await decide('second', { decision: 'rejected' });
+    }
     if (name.endsWith('cancelled')) {
       await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
       await h.request('POST', `/v1/tasks/${taskId}/cancel`);

@@ -5,7 +5,8 @@
  * step's retry, a wait on a timer, a wait whose instant has passed and a fail step; `groups`: an
  * inline loop and a tolerant parallel group; `loop-batches`: a loop of 120 elements in child
  * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure;
- * `use-workflow`: a run that runs `use-workflow-child` and reads its declared outputs).
+ * `use-workflow`: a run that runs `use-workflow-child` and reads its declared outputs;
+ * `approval`: two approvals side by side, one approved after a refused payload, one rejected).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -27,6 +28,7 @@ const files = readdirSync(dir)
 describe('recorded workflow histories replay deterministically', () => {
   it('has a history for every language feature', () => {
     expect(files).toEqual([
+      'approval.json',
       'cancelled.json',
       'conditions.json',
       'continue-on-error.json',
@@ -61,6 +63,7 @@ describe('recorded workflow histories replay deterministically', () => {
         });
       const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
       const sincePatch = [
+        'approval.json',
         'decide.json',
         'flow-control.json',
         'groups.json',
@@ -73,6 +76,7 @@ describe('recorded workflow histories replay deterministically', () => {
         expect(patches).toEqual([PROGRESS_BY_QUERY_PATCH]);
         // One memo write as a failed or cancelled run ends; none for a completed one.
         const completed = [
+          'approval.json',
           'query-progress.json',
           'decide.json',
           'groups.json',
@@ -81,7 +85,9 @@ describe('recorded workflow histories replay deterministically', () => {
           'use-workflow-child.json',
           'use-workflow.json',
         ];
-        expect(memoWrites).toBe(completed.includes(file) ? 0 : 1);
+        // An approval lists itself in the memo as it starts and as it ends waiting (two here).
+        const approvalWrites = file === 'approval.json' ? 4 : 0;
+        expect(memoWrites).toBe((completed.includes(file) ? 0 : 1) + approvalWrites);
       } else {
         expect(patches).toEqual([]);
         expect(memoWrites).toBeGreaterThanOrEqual(2);
