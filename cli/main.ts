@@ -1,12 +1,13 @@
 /**
  * The skillflow command-line client (`npx skillflow ...`, `npm run skillflow -- ...`), built on
- * the SDK. Commands: `apps`, `workflows`, `tasks`, `keys`, `encyclopedia`; see docs/cli-and-sdk.md for flags
+ * the SDK. Commands: `apps`, `workflows`, `tasks`, `runs`, `keys`, `encyclopedia`; see docs/cli-and-sdk.md for flags
  * and exit codes.
  */
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
 import { registerEncyclopedia } from './commands/encyclopedia.js';
 import { registerKeys } from './commands/keys.js';
+import { registerRuns } from './commands/runs.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerWorkflows } from './commands/workflows.js';
 import { resolveContext, type CliContext, type GlobalOptions } from './context.js';
@@ -39,6 +40,7 @@ export function buildProgram(exit: (code: number) => void = (code) => (process.e
   registerApps(program, context, run);
   registerWorkflows(program, context, run);
   registerTasks(program, context, run);
+  registerRuns(program, context, run);
   registerKeys(program, context, run);
   registerEncyclopedia(program, context, run);
   return program;

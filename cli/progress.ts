@@ -53,6 +53,9 @@ function summary(step: TaskStep): string {
   if (step.stage) return `stage: ${step.stage}`;
   // A wait step sleeping on its timer names when it wakes.
   if (step.wake_at && step.status === 'running') return `waiting until ${step.wake_at}`;
+  // An approval waiting for a decision names its expiry (`skillflow runs approve` decides it).
+  if (step.approval && step.status === 'running')
+    return `waiting for approval until ${step.approval.expires_at}`;
   if (!step.output_summary) return '';
   return Object.entries(step.output_summary)
     .map(([k, v]) => `${k}=${String(v)}`)

@@ -59,6 +59,10 @@ export type Task = {
     handled?: boolean;
     /** A use_workflow step that started its child: the child run's task id (GET /v1/tasks/{id}). */
     child_task_id?: string;
+    /** A wait_for_approval step that started: when its wait ends without a decision. */
+    approval?: {
+      expires_at: string;
+    };
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -161,6 +165,7 @@ export type ValidationResult = {
       | 'UNKNOWN_WORKFLOW'
       | 'INVALID_WORKFLOW_INPUT'
       | 'WORKFLOW_CYCLE'
+      | 'APPROVAL_IN_LOOP'
       | 'WORKFLOW_VERSION_REQUIRED'
       | 'UNKNOWN_OUTPUT_FIELD'
       | 'FORBIDDEN_PROPERTY'
@@ -356,6 +361,39 @@ export type CreatedApiKey = {
   scopes: string[];
   tier: 'free' | 'standard' | 'pro';
   created_at: string;
+};
+
+/** The approvals the caller’s runs wait for. */
+export type ApprovalList = {
+  approvals: {
+    /** The waiting run's task id. */
+    run_id: string;
+    step_id: string;
+    /** The rendered title, shown to the approver. */
+    title: string;
+    /** The fields an approval may (or must) carry. */
+    payload: {
+      [key: string]: {
+        type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+        required: boolean;
+        default?: unknown;
+        description?: string;
+      };
+    };
+    expires_at: string;
+    definition: {
+      id: string;
+      version: number;
+    };
+  }[];
+};
+
+/** A decision delivered to a waiting run. */
+export type ApprovalDecided = {
+  run_id: string;
+  step_id: string;
+  decision: 'approved' | 'rejected';
+  decided_at: string;
 };
 
 /** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
@@ -970,6 +1008,9 @@ export type HostingSearchDomainsOutput = {
         | 'WORKFLOW_NOT_FOUND'
         | 'WORKFLOW_TREE_TOO_LARGE'
         | 'INVALID_WORKFLOW_INPUT'
+        | 'APPROVAL_NOT_WAITING'
+        | 'INVALID_APPROVAL_PAYLOAD'
+        | 'APPROVAL_TIMED_OUT'
         | 'CHILD_RUN_CANCELLED'
         | 'LOOP_ITEMS_NOT_A_LIST'
         | 'TOO_LARGE'

@@ -12,6 +12,7 @@
  * {@link SkillflowApiError} (an API error envelope) or {@link SkillflowClientError}.
  */
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
+import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
 import { createKeysClient, type KeysClient } from './keys.js';
 import { createTransport, type TransportOptions } from './http.js';
@@ -34,6 +35,8 @@ export interface SkillflowClient {
   readonly skills: SkillsClient;
   readonly tasks: TasksClient;
   readonly workflows: WorkflowsClient;
+  /** Approvals of `wait_for_approval` steps: list the pending ones, approve or reject. */
+  readonly approvals: ApprovalsClient;
   readonly keys: KeysClient;
   /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
   readonly encyclopedia: EncyclopediaClient;
@@ -50,12 +53,14 @@ export function createClient(options: ClientOptions): SkillflowClient {
     skills,
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
+    approvals: createApprovalsClient(http),
     keys: createKeysClient(http),
     encyclopedia: createEncyclopediaClient(http),
   };
 }
 
 export { snakeCase, type SkillsClient } from './apps.js';
+export type { ApprovalsClient, PendingApproval } from './approvals.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
 export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';

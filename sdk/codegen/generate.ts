@@ -44,6 +44,14 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ['SkillDetails', '/v1/apps/{app_id}/skills/{skill_id}/details', 'get', '200', 'A skill with its schemas.'],
   ['ApiKeyList', '/v1/keys', 'get', '200', 'The caller’s API keys (never with their tokens).'],
   ['CreatedApiKey', '/v1/keys', 'post', '201', 'A new API key: the only answer that shows its token.'],
+  ['ApprovalList', '/v1/approvals', 'get', '200', 'The approvals the caller’s runs wait for.'],
+  [
+    'ApprovalDecided',
+    '/v1/runs/{run_id}/approvals/{step_id}',
+    'post',
+    '200',
+    'A decision delivered to a waiting run.',
+  ],
 ];
 
 /** Request bodies taken from the document: name, path, method. */

@@ -378,4 +378,73 @@ steps:
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('decides approvals from the inbox: a rejection without its fields, an approval with them', async () => {
+    const def = await ws.engine.request(
+      'POST',
+      '/v1/workflows',
+      `title: Register
+start_when: { manual: {} }
+steps:
+  - id: both
+    parallel:
+      steps:
+        - id: ok
+          wait_for_approval:
+            title: Register cedar.com?
+            payload: { budget: { type: number, required: true, description: Most you would pay }, note: { type: string } }
+            timeout: 2h
+        - id: also
+          wait_for_approval: { title: Also register cedar.net?, timeout: 2h }
+`,
+      'application/yaml',
+    );
+    expect(def.status, def.body).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    await ws.engine.waitForTask(
+      taskId,
+      (t) => t.steps?.filter((s: { approval?: unknown }) => s.approval).length === 2,
+    );
+    for (let i = 0; i < 50; i++) {
+      const listed = await ws.engine.request('GET', '/v1/approvals');
+      if (listed.json.approvals.filter((a: { run_id: string }) => a.run_id === taskId).length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The task page says what the steps wait for and links the inbox.
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`);
+    await ws.signIn(page);
+    const waiting = page.locator('tr[data-step="ok"] a', { hasText: 'waiting for approval' });
+    await waiting.waitFor();
+    await waiting.click();
+    const card = (step: string) => page.locator(`li[data-approval="${taskId}-${step}"]`);
+    await card('ok').getByRole('heading', { name: 'Register cedar.com?' }).waitFor();
+    await card('also').getByRole('heading', { name: 'Also register cedar.net?' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Approvals' }).getAttribute('aria-current')).toBe('page');
+    expect(await card('ok').getByText('Most you would pay').count()).toBe(1);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'approvals');
+    await card('also').getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('status').getByText('Rejected: Also register cedar.net?').waitFor();
+    await card('also').waitFor({ state: 'detached' });
+    await card('ok')
+      .getByLabel(/budget/)
+      .fill('12');
+    await card('ok').getByLabel(/note/).fill('go');
+    await card('ok').getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('status').getByText('Approved: Register cedar.com?').waitFor();
+    const done = await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
+    expect(done.result.outputs.ok).toMatchObject({
+      decision: 'approved',
+      payload: { budget: 12, note: 'go' },
+    });
+    expect(done.result.outputs.also).toMatchObject({ decision: 'rejected', payload: {} });
+    await page.getByText('No run is waiting for your decision.').waitFor();
+    await page.setViewportSize(PHONE);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await ws.axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

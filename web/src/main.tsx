@@ -1,6 +1,7 @@
 /** The workspace shell: sign-in, navigation and the hash router. */
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
 import { NotFound } from './pages/NotFound.js';
 import { SignIn } from './pages/SignIn.js';
@@ -29,6 +30,8 @@ function Page(props: { route: Route; apiKey: string | null }) {
       return <WorkflowsPage apiKey={apiKey} />;
     case 'workflow':
       return <WorkflowPage apiKey={apiKey} workflowId={route.workflowId} />;
+    case 'approvals':
+      return <ApprovalsPage apiKey={apiKey} />;
   }
 }
 
@@ -45,14 +48,17 @@ function titleOf(route: Route): string {
       return 'Workflows';
     case 'workflow':
       return `Workflow ${route.workflowId}`;
+    case 'approvals':
+      return 'Approvals';
     case 'not_found':
       return 'Not found';
   }
 }
 
 /** Which main navigation entry a route belongs to. */
-function section(route: Route): 'apps' | 'workflows' | null {
+function section(route: Route): 'apps' | 'workflows' | 'approvals' | null {
   if (route.page === 'apps' || route.page === 'skill') return 'apps';
+  if (route.page === 'approvals') return 'approvals';
   if (route.page === 'workflows' || route.page === 'workflow' || route.page === 'task') return 'workflows';
   return null;
 }
@@ -93,6 +99,9 @@ function Shell() {
           </a>{' '}
           <a href="#workflows" aria-current={current === 'workflows' ? 'page' : undefined}>
             Workflows
+          </a>{' '}
+          <a href="#approvals" aria-current={current === 'approvals' ? 'page' : undefined}>
+            Approvals
           </a>
         </nav>
         {apiKey ? (

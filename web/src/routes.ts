@@ -1,6 +1,6 @@
 /**
- * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows` and
- * `#workflows/<id>`. Parsing is pure so it can be tested without a browser.
+ * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows`,
+ * `#workflows/<id>` and `#approvals`. Parsing is pure so it can be tested without a browser.
  */
 
 /** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
@@ -10,6 +10,7 @@ export type Route =
   | { page: 'task'; taskId: string }
   | { page: 'workflows' }
   | { page: 'workflow'; workflowId: string }
+  | { page: 'approvals' }
   | { page: 'not_found' };
 
 const segment = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -40,6 +41,7 @@ export function parseRoute(hash: string): Route {
     return taskId ? { page: 'task', taskId } : { page: 'not_found' };
   }
   if (head === 'workflows' && a === undefined) return { page: 'workflows' };
+  if (head === 'approvals' && a === undefined) return { page: 'approvals' };
   if (head === 'workflows' && b === undefined) {
     const workflowId = decode(a);
     return workflowId ? { page: 'workflow', workflowId } : { page: 'not_found' };

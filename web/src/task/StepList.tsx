@@ -78,6 +78,12 @@ export function StepList(props: { steps: Task['steps']; caption: string }) {
                 {s.status}
                 {s.stage && s.status === 'running' ? ` (${s.stage.replaceAll('_', ' ')})` : ''}
                 {s.wake_at && s.status === 'running' ? ` (waiting until ${dateTime(s.wake_at)})` : ''}
+                {s.approval && s.status === 'running' ? (
+                  <>
+                    {' '}
+                    (<a href="#approvals">waiting for approval</a> until {dateTime(s.approval.expires_at)})
+                  </>
+                ) : null}
               </td>
               <td>{clock(s.started_at)}</td>
               <td>{duration(s.started_at, s.finished_at)}</td>

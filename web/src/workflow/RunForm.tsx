@@ -4,6 +4,7 @@ import type { WorkflowDefinition } from '../../../sdk/generated.js';
 import { ApiError, errorMessage } from '../api.js';
 import { startRun } from './api.js';
 import { buildInputs, initialValue, type FieldValue } from './inputs.js';
+import { TypedFields } from './TypedFields.js';
 import { Alert } from '../ui.js';
 
 interface Props {
@@ -56,62 +57,7 @@ export function RunForm(props: Props) {
     >
       <h2 id="run-title">Run</h2>
       {Object.keys(specs).length === 0 ? <p>This workflow declares no inputs.</p> : null}
-      {Object.entries(specs).map(([name, spec]) => {
-        const id = `input-${name}`;
-        const err = errors[name];
-        const describedBy = [spec.description ? `${id}-help` : '', err ? `${id}-error` : '']
-          .filter(Boolean)
-          .join(' ');
-        return (
-          <div class="field" key={name}>
-            <label for={id}>
-              {name}
-              {spec.required ? <span aria-hidden="true"> *</span> : null}{' '}
-              <span class="type">({spec.type})</span>
-            </label>
-            {spec.type === 'boolean' ? (
-              <input
-                id={id}
-                type="checkbox"
-                checked={values[name] === true}
-                onChange={(e) => set(name, e.currentTarget.checked)}
-                aria-describedby={describedBy || undefined}
-              />
-            ) : spec.type === 'array' || spec.type === 'object' ? (
-              <textarea
-                id={id}
-                rows={3}
-                value={String(values[name] ?? '')}
-                onInput={(e) => set(name, e.currentTarget.value)}
-                required={spec.required}
-                aria-invalid={err ? 'true' : undefined}
-                aria-describedby={describedBy || undefined}
-              />
-            ) : (
-              <input
-                id={id}
-                type={spec.type === 'string' ? 'text' : 'number'}
-                step={spec.type === 'integer' ? 1 : 'any'}
-                value={String(values[name] ?? '')}
-                onInput={(e) => set(name, e.currentTarget.value)}
-                required={spec.required}
-                aria-invalid={err ? 'true' : undefined}
-                aria-describedby={describedBy || undefined}
-              />
-            )}
-            {spec.description ? (
-              <p class="hint" id={`${id}-help`}>
-                {spec.description}
-              </p>
-            ) : null}
-            {err ? (
-              <p class="error" id={`${id}-error`}>
-                {err}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
+      <TypedFields idPrefix="input-" specs={specs} values={values} errors={errors} onChange={set} />
       <button type="submit" disabled={busy}>
         {busy ? 'Starting…' : 'Run workflow'}
       </button>

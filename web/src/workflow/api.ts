@@ -1,5 +1,7 @@
-/** The workflow routes the workspace calls (definitions, validation, runs, schedules, messages). */
+/** The workflow routes the workspace calls (definitions, validation, runs, schedules, messages, approvals). */
 import type {
+  ApprovalDecided,
+  ApprovalList,
   ChatMessageList,
   RunList,
   RunStarted,
@@ -64,3 +66,20 @@ export async function deliveredMessages(apiKey: string, id: string): Promise<Cha
     throw e;
   }
 }
+
+/** GET /v1/approvals: the approvals the caller's runs wait for. */
+export const listApprovals = (apiKey: string) => request<ApprovalList>('GET', '/v1/approvals', { apiKey });
+
+/** POST /v1/runs/{run_id}/approvals/{step_id}. */
+export const decideApproval = (
+  apiKey: string,
+  runId: string,
+  stepId: string,
+  decision: 'approved' | 'rejected',
+  payload: Record<string, unknown>,
+) =>
+  request<ApprovalDecided>(
+    'POST',
+    `/v1/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(stepId)}`,
+    { apiKey, body: { decision, payload } },
+  );
