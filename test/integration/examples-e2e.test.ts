@@ -220,6 +220,40 @@ describe('example definitions against the simulators', () => {
     expect(children.json.runs.map((r: any) => r.trigger)).toEqual(['workflow', 'workflow']);
   });
 
+  it('runs the approval example: waits, is approved with a budget, reports it', async () => {
+    const def = await h.request(
+      'POST',
+      '/v1/workflows',
+      example('register-with-approval.yaml'),
+      'application/yaml',
+    );
+    expect(def.status, def.body).toBe(201);
+    const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: { idea: 'cedar' } });
+    expect(run.status, run.body).toBe(202);
+    const taskId = run.json.task_id as string;
+    const waiting = await h.waitForTask(taskId, (t) => t.steps?.[1]?.approval !== undefined);
+    expect(waiting.steps[0].output_summary.result_count).toBeGreaterThan(0);
+    const decided = await h.request('POST', `/v1/runs/${taskId}/approvals/ok_to_register`, {
+      decision: 'approved',
+      payload: { budget: 40, note: 'Go.' },
+    });
+    expect(decided.status, decided.body).toBe(200);
+    const task = await h.waitForTask(taskId, (t) => ['completed', 'failed'].includes(t.status));
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
+    expect(task.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['search', 'completed'],
+      ['ok_to_register', 'completed'],
+      ['approved', 'completed'],
+      ['not_approved', 'skipped'],
+    ]);
+    const first = task.result.outputs.search.results[0].domain as string;
+    expect(first).toMatch(/cedar.*\.com$/);
+    expect((await h.chatMessage(taskId))?.content).toEqual({
+      title: 'Approved',
+      message: `${first} approved with a budget of 40 euros. Go.`,
+    });
+  });
+
   it('compiles the scheduled example and runs it when triggered', async () => {
     const def = await h.request(
       'POST',
