@@ -52,8 +52,6 @@ export const LIMITS = {
   /** Shortest and longest `wait_for_approval.timeout`. */
   minApprovalTimeoutMs: 60_000,
   maxApprovalTimeoutMs: 30 * 24 * 3600_000,
-  /** Characters of an approval's rendered title; a longer one is cut and marked. */
-  maxApprovalTitleChars: 1_000,
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,

@@ -179,6 +179,52 @@ describe('CLI and SDK against npm start', () => {
     expect(offline.stdout.split('\n')[0]).toBe(lines[0]);
   });
 
+  it('approvals: the CLI lists and approves (a wrong payload names its path), the SDK rejects', async () => {
+    const def = await client.workflows.create(`title: Approvals (clients)
+start_when: { manual: {} }
+steps:
+  - id: both
+    parallel:
+      steps:
+        - id: buy
+          wait_for_approval:
+            title: Buy cedar.com?
+            payload: { budget: { type: number, required: true } }
+            timeout: 1h
+        - id: also
+          wait_for_approval: { title: Also cedar.net?, timeout: 1h }
+`);
+    const { task_id: runId } = await client.workflows.run(def.id);
+    let listed: Array<{ run_id: string; step_id: string }> = [];
+    for (let i = 0; i < 100 && listed.length < 2; i++) {
+      const all = JSON.parse((await cli('runs', 'approvals', '--json')).stdout) as typeof listed;
+      listed = all.filter((a) => a.run_id === runId);
+      if (listed.length < 2) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(listed.map((a) => a.step_id).sort()).toEqual(['also', 'buy']);
+    expect(listed).toEqual((await client.approvals.list()).filter((a) => a.run_id === runId));
+    const human = await cli('runs', 'approvals');
+    expect(human.stdout).toContain(`${runId} buy  Buy cedar.com?\n  expires `);
+    expect(human.stdout).toContain('; payload { budget*: number }');
+    const wrong = await cli('runs', 'approve', runId, 'buy', '--payload', '{"budget":"lots"}');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^error: INVALID_APPROVAL_PAYLOAD \(HTTP 422\): /);
+    expect(wrong.stderr).toContain('  payload.budget: must be of type number');
+    const ok = await cli('runs', 'approve', runId, 'buy', '--payload', '{"budget":5}');
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout).toMatch(new RegExp(`^approved: ${runId} buy at \\d{4}-`));
+    const rejected = await client.approvals.reject(runId, 'also');
+    expect(rejected).toMatchObject({ run_id: runId, step_id: 'also', decision: 'rejected' });
+    const again = await client.approvals.approve(runId, 'also').catch((x: unknown) => x);
+    expect(again).toMatchObject({ status: 409, code: 'APPROVAL_NOT_WAITING' });
+    const task = await client.tasks.wait(runId, { intervalMs: 200, timeoutMs: 60_000 });
+    expect(task.status).toBe('completed');
+    expect((task.result as { outputs: Record<string, unknown> }).outputs).toMatchObject({
+      buy: { decision: 'approved', payload: { budget: 5 } },
+      also: { decision: 'rejected' },
+    });
+  });
+
   it('API errors: envelope code, message and failing paths on stderr, no stack trace; the SDK throws the same', async () => {
     const bad = { requests: [{ quer: 'cedar' }] };
     const run = await cli('apps', 'hosting', 'search_domains', '--input', JSON.stringify(bad));

@@ -40,3 +40,25 @@ def test_async_workflow_run_wait_and_errors(stack: Stack) -> None:
         assert client._transport.client.is_closed
 
     asyncio.run(main())
+
+
+def test_async_approvals_reject(stack: Stack) -> None:
+    async def main() -> None:
+        async with AsyncClient(stack.url, stack.token) as client:
+            created = await client.workflows.create(
+                f"title: Async approval {uuid.uuid4().hex[:8]}\n"
+                "start_when: { manual: {} }\n"
+                "steps:\n  - id: ok\n    wait_for_approval: { title: Go?, timeout: 1h }\n"
+            )
+            started = await client.workflows.run(created.id)
+            for _ in range(100):
+                if any(a.run_id == started.task_id for a in await client.approvals.list()):
+                    break
+                await asyncio.sleep(0.2)
+            decided = await client.approvals.reject(started.task_id, "ok")
+            assert (decided.step_id, decided.decision) == ("ok", "rejected")
+            task = await client.tasks.wait(started.task_id, timeout=60, interval=0.2)
+            assert task.status == "completed"
+            await client.workflows.delete(created.id)
+
+    asyncio.run(main())

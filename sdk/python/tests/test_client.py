@@ -3,6 +3,7 @@ schedules, keys, embeds, the guest routes, and errors that carry the API's whole
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -17,6 +18,7 @@ from skillflow import (
     ConflictError,
     NotFoundError,
     SkillflowApiError,
+    UnprocessableEntityError,
     models,
     to_dict,
 )
@@ -129,6 +131,54 @@ def test_workflow_lifecycle_run_wait_and_runs(stack: Stack, client: Client) -> N
     with pytest.raises(NotFoundError) as gone:
         client.workflows.get(created.id)
     assert gone.value.code == "NOT_FOUND"
+
+
+APPROVAL = """title: Approval (Python {tag})
+start_when: {{ manual: {{}} }}
+steps:
+  - id: ok
+    wait_for_approval:
+      title: Go?
+      payload: {{ budget: {{ type: number, required: true }} }}
+      timeout: 1h
+"""
+
+
+def waiting_approval(client: Client, run_id: str) -> models.Approval1:
+    for _ in range(100):
+        found = [a for a in client.approvals.list() if a.run_id == run_id]
+        if found:
+            return found[0]
+        time.sleep(0.2)
+    raise AssertionError("the approval was never listed")
+
+
+def test_approvals_list_refuse_and_approve(stack: Stack, client: Client) -> None:
+    created = client.workflows.create(APPROVAL.format(tag=uuid.uuid4().hex[:8]))
+    started = client.workflows.run(created.id)
+    pending = waiting_approval(client, started.task_id)
+    assert (pending.step_id, pending.title, to_dict(pending.payload)) == (
+        "ok",
+        "Go?",
+        {"budget": {"type": "number", "required": True}},
+    )
+    with pytest.raises(UnprocessableEntityError) as wrong:
+        client.approvals.approve(started.task_id, "ok", {"budget": "lots"})
+    assert envelope_of(wrong.value) == rest(
+        stack,
+        "POST",
+        f"/v1/runs/{started.task_id}/approvals/ok",
+        json={"decision": "approved", "payload": {"budget": "lots"}},
+    ).json()
+    assert wrong.value.details == {"issues": [{"path": "payload.budget", "message": "must be of type number"}]}
+    decided = client.approvals.approve(started.task_id, "ok", {"budget": 3})
+    assert (decided.run_id, decided.step_id, decided.decision) == (started.task_id, "ok", "approved")
+    with pytest.raises(ConflictError) as again:
+        client.approvals.reject(started.task_id, "ok")
+    assert again.value.code == "APPROVAL_NOT_WAITING"
+    task = client.tasks.wait(started.task_id, timeout=60, interval=0.2)
+    assert task.status == "completed"
+    client.workflows.delete(created.id)
 
 
 def test_schedule_controls(client: Client) -> None:

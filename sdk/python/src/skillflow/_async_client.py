@@ -157,6 +157,26 @@ class AsyncKeys(_Resource):
         await self._send(ops.revoke_key(key_id))
 
 
+class AsyncApprovals(_Resource):
+    """Approvals of ``wait_for_approval`` steps (``client.approvals``); needs the ``workflows`` scope."""
+
+    async def list(self) -> ops.ApprovalItems:
+        """The approvals your runs wait for, soonest expiry first."""
+        return await self._send(ops.list_approvals())
+
+    async def approve(
+        self, run_id: str, step_id: str, payload: Mapping[str, Any] | None = None
+    ) -> models.ApprovalDecided:
+        """Approves the run's waiting step with the payload its declared fields ask for."""
+        return await self._send(ops.decide_approval(run_id, step_id, "approved", payload))
+
+    async def reject(
+        self, run_id: str, step_id: str, payload: Mapping[str, Any] | None = None
+    ) -> models.ApprovalDecided:
+        """Rejects it: the step completes with ``decision: rejected`` and the run goes on."""
+        return await self._send(ops.decide_approval(run_id, step_id, "rejected", payload))
+
+
 class AsyncAnonymous(_Resource):
     """See :class:`skillflow.Anonymous`."""
 
@@ -195,6 +215,7 @@ class AsyncClient:
         self.workflows = AsyncWorkflows(send)
         self.embeds = AsyncEmbeds(send)
         self.keys = AsyncKeys(send)
+        self.approvals = AsyncApprovals(send)
         self.anonymous = AsyncAnonymous(send)
 
     async def aclose(self) -> None:

@@ -184,6 +184,27 @@ class Keys(_Resource):
         self._send(ops.revoke_key(key_id))
 
 
+class Approvals(_Resource):
+    """Approvals of ``wait_for_approval`` steps (``client.approvals``); needs the ``workflows`` scope."""
+
+    def list(self) -> ops.ApprovalItems:
+        """The approvals your runs wait for, soonest expiry first."""
+        return self._send(ops.list_approvals())
+
+    def approve(
+        self, run_id: str, step_id: str, payload: Mapping[str, Any] | None = None
+    ) -> models.ApprovalDecided:
+        """Approves the run's waiting step with the payload its declared fields ask for
+        (422 ``INVALID_APPROVAL_PAYLOAD`` names each field that does not fit)."""
+        return self._send(ops.decide_approval(run_id, step_id, "approved", payload))
+
+    def reject(
+        self, run_id: str, step_id: str, payload: Mapping[str, Any] | None = None
+    ) -> models.ApprovalDecided:
+        """Rejects it: the step completes with ``decision: rejected`` and the run goes on."""
+        return self._send(ops.decide_approval(run_id, step_id, "rejected", payload))
+
+
 class Anonymous(_Resource):
     """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""
 
@@ -231,6 +252,7 @@ class Client:
         self.workflows = Workflows(send)
         self.embeds = Embeds(send)
         self.keys = Keys(send)
+        self.approvals = Approvals(send)
         self.anonymous = Anonymous(send)
 
     def close(self) -> None:

@@ -28,6 +28,9 @@ ScheduleOp = Literal["pause", "resume", "trigger"]
 WorkflowItems = list[models.Workflow]
 RunItems = list[models.Run]
 KeyItems = list[models.Key]
+#: One approval a run waits for (``GET /v1/approvals``).
+PendingApproval = models.Approval1
+ApprovalItems = list[models.Approval1]
 #: ``[{"app_id", "skill_id"}]``
 SkillRefs = list[dict[str, str]]
 
@@ -143,6 +146,24 @@ def list_runs(workflow_id: str) -> Call[list[models.Run]]:
 
 def schedule(workflow_id: str, op: ScheduleOp) -> Call[models.ScheduleState]:
     return Call("POST", f"{_wf(workflow_id)}/schedule/{op}", _model(models.ScheduleState))
+
+
+# Approvals
+
+
+def list_approvals() -> Call[list[models.Approval1]]:
+    return Call("GET", "/v1/approvals", lambda s, b: models.ApprovalList.model_validate(b).approvals)
+
+
+def decide_approval(
+    run_id: str, step_id: str, decision: Literal["approved", "rejected"], payload: Mapping[str, Any] | None
+) -> Call[models.ApprovalDecided]:
+    body: dict[str, Any] = {"decision": decision}
+    if payload is not None:
+        body["payload"] = to_dict(payload)
+    return Call(
+        "POST", f"/v1/runs/{seg(run_id)}/approvals/{seg(step_id)}", _model(models.ApprovalDecided), json=body
+    )
 
 
 # Skills
