@@ -28,6 +28,20 @@ steps:
       chat_id: ${CHAT_ID}
 `;
 
+/** Two approvals side by side: one is decided by the matrix, the other keeps the run listed. */
+const APPROVAL_DEFINITION = `title: Authz approval
+start_when:
+  manual: {}
+steps:
+  - id: both
+    parallel:
+      steps:
+        - id: first
+          wait_for_approval: { title: First, timeout: 1h }
+        - id: second
+          wait_for_approval: { title: Second, timeout: 1h }
+`;
+
 const SCHEDULED_DEFINITION = `title: Authz schedule
 start_when:
   schedule:
@@ -59,6 +73,8 @@ export interface Fixtures {
   scheduled: string;
   deletable: string;
   runTask: string;
+  /** A run waiting for its approvals `first` and `second`. */
+  approvalRun: string;
   skillTask: string;
   embed: string;
   /** A design id from the embed's search result. */
@@ -132,6 +148,17 @@ async function waitForTask(call: Call, token: string, taskId: string): Promise<a
   throw new Error(`task did not complete: ${JSON.stringify(last)}`);
 }
 
+/** Waits until both approvals of the run are listed (visibility follows the run shortly). */
+async function waitForApprovals(call: Call, token: string, runId: string): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const res = await call('GET', '/v1/approvals', token);
+    if (res.json.approvals?.filter((a: any) => a.run_id === runId).length === 2) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the approvals were never listed');
+}
+
 /** Creates owner A's objects through the API (the team straight in the store: no route makes one). */
 export async function createFixtures(call: Call, keys: Keys, store: Store): Promise<Fixtures> {
   const all = await keys.token(OWNER_A, ['*']);
@@ -144,6 +171,8 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
   const scheduled = (await created('/v1/workflows', SCHEDULED_DEFINITION, 201, 'application/yaml')).id;
   const deletable = (await created('/v1/workflows', MANUAL_DEFINITION, 201, 'application/yaml')).id;
   const runTask = (await created(`/v1/workflows/${definition}/runs`, { inputs: {} }, 202)).task_id;
+  const approvals = (await created('/v1/workflows', APPROVAL_DEFINITION, 201, 'application/yaml')).id;
+  const approvalRun = (await created(`/v1/workflows/${approvals}/runs`, { inputs: {} }, 202)).task_id;
   const power = await created('/v1/apps/electronics/skills/search_power_designs', POWER_SEARCH, 202);
   const key = (await created('/v1/keys', { name: 'to revoke', scopes: ['keys'] }, 201)).id;
   const rootId = 'root_authz_a';
@@ -165,11 +194,13 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
   await waitForTask(call, all, power.task_id);
   const embed = await call('GET', `/v1/embeds/${power.embed_id}/file?format=original`, all);
   expect(embed.status, JSON.stringify(embed.json)).toBe(200);
+  await waitForApprovals(call, all, approvalRun);
   return {
     definition,
     scheduled,
     deletable,
     runTask,
+    approvalRun,
     skillTask: power.task_id,
     embed: power.embed_id,
     solutionId: firstSolutionId(embed.json),

@@ -271,6 +271,32 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'GET /v1/approvals': [
+    {
+      kind: 'approval',
+      ...WORKFLOWS,
+      request: () => ({ url: '/v1/approvals' }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j, f) => expect(j.approvals.map((a: any) => a.run_id)).toContain(f.approvalRun)),
+        ok(200, (j, f) => expect(j.approvals.map((a: any) => a.run_id)).not.toContain(f.approvalRun)),
+      ),
+    },
+  ],
+  'POST /v1/runs/{run_id}/approvals/{step_id}': [
+    {
+      kind: 'approval',
+      ...WORKFLOWS,
+      request: (f) => ({ url: `/v1/runs/${f.approvalRun}/approvals/first`, body: { decision: 'approved' } }),
+      expect: owned(
+        lacks('workflows'),
+        NO_TASK,
+        ok(200, (j, f) =>
+          expect(j).toMatchObject({ run_id: f.approvalRun, step_id: 'first', decision: 'approved' }),
+        ),
+      ),
+    },
+  ],
   'GET /v1/workflows': [
     {
       kind: 'definition',

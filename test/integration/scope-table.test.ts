@@ -227,6 +227,19 @@ const ROWS: Row[] = [
     statuses: [...SLOW_ECHO(200)],
   },
   {
+    method: 'GET',
+    route: '/v1/approvals',
+    request: () => ({ url: '/v1/approvals' }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/runs/:run_id/approvals/:step_id',
+    note: 'a finished run: nothing waits',
+    request: (f) => ({ url: `/v1/runs/${f.runTask}/approvals/ok`, body: { decision: 'approved' } }),
+    statuses: [...WORKFLOWS(409)],
+  },
+  {
     method: 'POST',
     route: '/v1/tasks/:task_id/cancel',
     note: 'a finished workflow run',
