@@ -3,12 +3,17 @@
  * visibility (a waiting run's `Waiting` search attribute and its memo, so no worker is asked),
  * and a decision, delivered to the run as the `approval` Update. The Update's validator refuses
  * a decision the run is not waiting for (409) or a payload that does not fit (422, with the
- * paths) before anything is recorded. Needs the `workflows` scope and the run's owner.
+ * paths) before anything is recorded. A decision no worker confirmed within the deadline is 503:
+ * Temporal keeps it and it may still take effect; the same decision sent again joins it (one
+ * Update id per caller and decision) and answers its outcome. Needs the `workflows` scope and
+ * the run's owner.
  */
+import { createHash } from 'node:crypto';
 import {
   isGrpcServiceError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
@@ -71,6 +76,7 @@ export class ApprovalsService {
     try {
       const { decided_at } = await this.temporal.client.withDeadline(Date.now() + DECIDE_DEADLINE_MS, () =>
         handle.executeUpdate(approvalUpdate, {
+          updateId: updateIdOf(principal.keyId, stepId, body),
           args: [
             {
               step: stepId,
@@ -86,6 +92,18 @@ export class ApprovalsService {
       throw decideError(err);
     }
   }
+}
+
+/**
+ * The Update's id: the same caller sending the same decision again (say, after a 503) joins the
+ * first one and gets its answer, whether the first was applied meanwhile or not; any other
+ * decision is a new Update, refused once one was taken.
+ */
+function updateIdOf(keyId: string, stepId: string, body: z.infer<typeof ApprovalBody>): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([keyId, stepId, body.decision, body.payload ?? null]))
+    .digest('hex');
+  return `approval-${digest.slice(0, 40)}`;
 }
 
 function memoApprovals(wf: WorkflowExecutionInfo): PendingApproval[] {
@@ -110,6 +128,8 @@ function view(wf: WorkflowExecutionInfo, approval: PendingApproval): Pending {
 /** A refused or undeliverable decision, as the API answers it. */
 function decideError(err: unknown): unknown {
   if (err instanceof WorkflowUpdateFailedError) return fromTemporalFailure(err.cause) ?? err;
+  // No worker confirmed it within the deadline; it may still be applied (see updateIdOf).
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return new SkillflowError('DEADLINE_EXCEEDED');
   // The run ended between the describe and the Update.
   if (err instanceof WorkflowNotFoundError) return new SkillflowError('APPROVAL_NOT_WAITING');
   if (!isGrpcServiceError(err)) return err;

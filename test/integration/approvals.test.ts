@@ -170,6 +170,39 @@ steps:
     ]);
   });
 
+  it('answers 503 when no worker confirms the decision; sending it again gives its outcome', async () => {
+    const { runId } = await startWaiting('elm');
+    const url = `/v1/runs/${runId}/approvals/ok`;
+    const decision = { decision: 'approved', payload: { budget: 1 } };
+    await h.worker!.shutdown();
+    h.worker = undefined;
+    try {
+      const t0 = Date.now();
+      const stalled = await h.request('POST', url, decision);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(stalled.status).toBe(503);
+      expect(stalled.json).toEqual({
+        error: {
+          code: 'DEADLINE_EXCEEDED',
+          message: 'The operation did not finish within its deadline.',
+          details: {},
+        },
+      });
+    } finally {
+      await h.startWorker();
+    }
+    // The same decision again joins the first (one Update id): its outcome, once.
+    const again = await h.request('POST', url, decision);
+    expect(again.status, again.body).toBe(200);
+    const other = await h.request('POST', url, { decision: 'approved', payload: { budget: 2 } });
+    expect(other.json.error.code).toBe('APPROVAL_NOT_WAITING');
+    const done = await h.waitForTask(runId, (t) => ['completed', 'failed'].includes(t.status));
+    expect(done.result.outputs.ok).toMatchObject({
+      payload: { budget: 1 },
+      decided_at: again.json.decided_at,
+    });
+  }, 60_000);
+
   it('times out: on_timeout continue gives timed_out, on_timeout fail fails the step', async () => {
     const def = await h.request(
       'POST',
