@@ -195,8 +195,11 @@ function collectStep(
   } else if (source.wait_for_approval !== undefined) {
     output = approvalOutputShape(source.wait_for_approval);
     if (position.some((slot) => slot.kind === 'for_each')) {
-      const message = 'wait_for_approval cannot run inside a for_each: each approval is one decision of the run.';
-      diagnostics.push(map.diagnostic('APPROVAL_IN_LOOP', message, [...path, 'wait_for_approval'], { key: true }));
+      const message =
+        'wait_for_approval cannot run inside a for_each: each approval is one decision of the run.';
+      diagnostics.push(
+        map.diagnostic('APPROVAL_IN_LOOP', message, [...path, 'wait_for_approval'], { key: true }),
+      );
     }
   } else if (source.use_workflow !== undefined) {
     output = collectWorkflow(source.use_workflow, path, entry, ctx);

@@ -41,7 +41,13 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
     return { trigger: undefined, inputs, scheduled: schedule !== undefined };
   }
   if (schedule) return { trigger: compileSchedule(schedule, map, diagnostics), inputs, scheduled: true };
-  const specs = compileInputSpecs(manual?.inputs ?? {}, [...BASE, 'manual', 'inputs'], map, diagnostics, inputs);
+  const specs = compileInputSpecs(
+    manual?.inputs ?? {},
+    [...BASE, 'manual', 'inputs'],
+    map,
+    diagnostics,
+    inputs,
+  );
   return { trigger: { type: 'manual', inputs: specs }, inputs, scheduled: false };
 }
 

@@ -86,8 +86,7 @@ export function applyRunInputs(
   for (const name of undeclared.filter((n) => NAME_PATTERN.test(n)))
     issues.push({ path: root, message: UNDECLARED_INPUT, input: name });
   // Keys of another form are arbitrary user text: one issue, without them.
-  if (undeclared.some((n) => !NAME_PATTERN.test(n)))
-    issues.push({ path: root, message: UNDECLARED_INPUT });
+  if (undeclared.some((n) => !NAME_PATTERN.test(n))) issues.push({ path: root, message: UNDECLARED_INPUT });
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(provided, name) ? provided[name] : undefined;
     if (value === undefined) {

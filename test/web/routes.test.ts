@@ -15,6 +15,7 @@ describe('workspace hash routes', () => {
     expect(parseRoute('#tasks/wf-123_abc')).toEqual({ page: 'task', taskId: 'wf-123_abc' });
     expect(parseRoute('#workflows')).toEqual({ page: 'workflows' });
     expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
+    expect(parseRoute('#approvals')).toEqual({ page: 'approvals' });
   });
 
   it('answers not_found for unknown, malformed or over-long hashes', () => {
@@ -24,6 +25,7 @@ describe('workspace hash routes', () => {
       '#apps/a/b/c',
       '#tasks',
       '#tasks/a/b',
+      '#approvals/x',
       '#apps/%3Cscript%3E/x',
       '#apps/%E0%A4%A/x',
       `#tasks/${'a'.repeat(129)}`,
