@@ -21,13 +21,14 @@ import {
   MAX_RUN_INPUT_CHARS,
   oversizedRunInput,
   renderTemplate,
+  UNDECLARED_INPUT,
   type ApprovalPlanStep,
   type RunInputSpec,
   type RunScope,
 } from '../definitions/runtime/index.js';
 import type { StepProgress } from './progress.js';
 
-/** What an approver sends (the API adds `decided_by`: the key id, or `link`). */
+/** What an approver sends (the API adds `decided_by`: the deciding key's id). */
 export interface ApprovalDecision {
   step: string;
   decision: 'approved' | 'rejected';
@@ -49,7 +50,7 @@ export const APPROVALS_MEMO_KEY = 'approvals';
 /** The `Waiting` search attribute's value while an approval waits. */
 export const WAITING_APPROVAL = 'approval';
 
-/** The longest rendered title, in characters; a longer one is cut and marked. */
+/** The longest rendered title, in characters (code points); a longer one is cut and marked. */
 const MAX_TITLE_CHARS = 1_000;
 
 export interface ApprovalOutput {
@@ -105,21 +106,23 @@ export class Approvals {
 
   /** Waits for the step's decision until its timeout; answers the step's output. */
   async wait(step: ApprovalPlanStep, scope: RunScope, state: StepProgress): Promise<ApprovalOutput> {
-    const text = renderTemplate(step.title, scope);
-    const title = text.length <= MAX_TITLE_CHARS ? text : `${text.slice(0, MAX_TITLE_CHARS - 1)}…`;
+    const chars = [...renderTemplate(step.title, scope)];
+    const title =
+      chars.length <= MAX_TITLE_CHARS ? chars.join('') : `${chars.slice(0, MAX_TITLE_CHARS - 1).join('')}…`;
     const expires_at = new Date(Date.parse(this.now()) + step.timeoutMs).toISOString();
     state.approval = { expires_at };
     this.waiting.set(step.id, { step_id: step.id, title, payload: step.payload, expires_at });
     this.publish();
-    let arrived: boolean;
     try {
-      arrived = await condition(() => this.decided.has(step.id), step.timeoutMs);
+      await condition(() => this.decided.has(step.id), step.timeoutMs);
     } finally {
       this.waiting.delete(step.id);
       this.publish();
     }
+    // A decision accepted in the same workflow task as the timer firing still counts: its
+    // approver was answered 200.
     const decided = this.decided.get(step.id);
-    if (arrived && decided) return decided;
+    if (decided) return decided;
     if (step.onTimeout === 'continue')
       return { decision: 'timed_out', payload: {}, decided_by: null, decided_at: null };
     throw ApplicationFailure.nonRetryable(
@@ -157,5 +160,9 @@ function payloadIssues(
   if (oversized)
     return [{ path: 'payload', message: `must take at most ${MAX_RUN_INPUT_CHARS} characters of JSON` }];
   const checked = applyRunInputs(specsFor(specs, decision), record, 'payload');
-  return checked.ok ? undefined : checked.issues.map(({ path, message }) => ({ path, message }));
+  if (checked.ok) return undefined;
+  return checked.issues.map(({ path, message }) => ({
+    path,
+    message: message === UNDECLARED_INPUT ? 'holds a field the approval does not declare' : message,
+  }));
 }

@@ -4,7 +4,7 @@
  * and a decision, delivered to the run as the `approval` Update. The Update's validator refuses
  * a decision the run is not waiting for (409) or a payload that does not fit (422, with the
  * paths) before anything is recorded. A decision no worker confirmed within the deadline is 503:
- * Temporal keeps it and it may still take effect; the same decision sent again joins it (one
+ * it may still take effect; the same decision sent again while the run waits joins it (one
  * Update id per caller and decision) and answers its outcome. Needs the `workflows` scope and
  * the run's owner.
  */
@@ -20,20 +20,23 @@ import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { DefinitionId, DefinitionVersion, TaskKind } from '../../lib/temporal/search-attributes.js';
-import {
-  APPROVALS_MEMO_KEY,
-  approvalUpdate,
-  WAITING_APPROVAL,
-  type PendingApproval,
-} from '../../workflows/approvals.js';
+import { literal } from '../../lib/temporal/visibility.js';
+import { APPROVALS_MEMO_KEY, approvalUpdate, WAITING_APPROVAL } from '../../workflows/approvals.js';
 import { fromTemporalFailure } from '../errors.js';
-import type { z } from 'zod';
-import type { ApprovalAnswerSchema, ApprovalBody, PendingApprovalSchema } from '../schemas.js';
+import { z } from 'zod';
+import {
+  PayloadFieldSchema,
+  type ApprovalAnswerSchema,
+  type ApprovalBody,
+  type PendingApprovalSchema,
+} from '../schemas.js';
 import { requireNamedScope } from '../scopes.js';
 import type { TasksService } from './tasks.js';
 
-/** The most approvals one list answers (the oldest waiting runs first). */
+/** The most approvals one list answers. */
 export const MAX_LISTED_APPROVALS = 100;
+/** The most waiting runs one list reads from visibility. */
+const MAX_SCANNED_RUNS = 500;
 /** How long a decision may take to reach the run and be answered. */
 const DECIDE_DEADLINE_MS = 10_000;
 /** gRPC status codes (the client's transport). */
@@ -49,15 +52,20 @@ export class ApprovalsService {
     private readonly tasks: TasksService,
   ) {}
 
-  /** The approvals the caller's owner has waiting, soonest expiry first. */
+  /**
+   * The approvals the caller's owner has waiting: from the newest waiting runs (at most
+   * `MAX_SCANNED_RUNS` read), the first `MAX_LISTED_APPROVALS` not yet expired, soonest expiry
+   * first.
+   */
   async list(principal: Principal, now = new Date()): Promise<Pending[]> {
     requireNamedScope(principal, 'workflows');
-    const query = `OwnerId = "${principal.ownerId}" AND Waiting = "${WAITING_APPROVAL}" AND ExecutionStatus = "Running"`;
+    const query = `OwnerId = ${literal(principal.ownerId)} AND Waiting = ${literal(WAITING_APPROVAL)} AND ExecutionStatus = "Running"`;
     const out: Pending[] = [];
+    let scanned = 0;
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_APPROVALS })) {
       for (const approval of memoApprovals(wf))
         if (Date.parse(approval.expires_at) > now.getTime()) out.push(view(wf, approval));
-      if (out.length >= MAX_LISTED_APPROVALS) break;
+      if (out.length >= MAX_LISTED_APPROVALS || (scanned += 1) >= MAX_SCANNED_RUNS) break;
     }
     return out.slice(0, MAX_LISTED_APPROVALS).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
   }
@@ -69,6 +77,7 @@ export class ApprovalsService {
     stepId: string,
     body: z.infer<typeof ApprovalBody>,
   ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
+    requireNamedScope(principal, 'workflows');
     const desc = await this.tasks.describeOwned(principal, runId);
     if (desc.typedSearchAttributes.get(TaskKind) !== 'workflow_run' || desc.status.name !== 'RUNNING')
       throw new SkillflowError('APPROVAL_NOT_WAITING');
@@ -106,12 +115,24 @@ function updateIdOf(keyId: string, stepId: string, body: z.infer<typeof Approval
   return `approval-${digest.slice(0, 40)}`;
 }
 
-function memoApprovals(wf: WorkflowExecutionInfo): PendingApproval[] {
+/** What a waiting run's memo lists, as the workflow writes it (an entry of another shape is skipped). */
+const MemoApproval = z.object({
+  step_id: z.string(),
+  title: z.string(),
+  payload: z.record(z.string(), PayloadFieldSchema),
+  expires_at: z.string(),
+});
+
+function memoApprovals(wf: WorkflowExecutionInfo): Array<z.infer<typeof MemoApproval>> {
   const listed = wf.memo?.[APPROVALS_MEMO_KEY];
-  return Array.isArray(listed) ? (listed as PendingApproval[]) : [];
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((entry) => {
+    const parsed = MemoApproval.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
-function view(wf: WorkflowExecutionInfo, approval: PendingApproval): Pending {
+function view(wf: WorkflowExecutionInfo, approval: z.infer<typeof MemoApproval>): Pending {
   return {
     run_id: wf.workflowId,
     step_id: approval.step_id,

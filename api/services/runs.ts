@@ -35,6 +35,7 @@ import type { RunSummary } from '../schemas.js';
 import type { StoredDefinition } from './definitions.js';
 import { workflowSteps, type ChildDefinitions, type ResolvedChildren } from './child-definitions.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { literal } from '../../lib/temporal/visibility.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
@@ -165,7 +166,7 @@ export class RunsService {
    */
   async listRuns(def: StoredDefinition, limit = 50): Promise<RunSummary[]> {
     const listed: WorkflowExecutionInfo[] = [];
-    const query = `DefinitionId = "${def.id}" AND OwnerId = "${def.ownerId}"`;
+    const query = `DefinitionId = ${literal(def.id)} AND OwnerId = ${literal(def.ownerId)}`;
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: limit })) {
       listed.push(wf);
       if (listed.length >= limit) break;

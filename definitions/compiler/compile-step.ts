@@ -40,7 +40,7 @@ const WAIT_OUTPUT: SchemaShape = [z.object({ until: z.string(), waited_ms: z.num
 
 /**
  * A wait_for_approval step's output: the decision, the payload's declared fields (each optional:
- * a rejection or a timeout may lack them), who decided (a key id or `link`) and when.
+ * a rejection or a timeout may lack them), who decided (a key id) and when.
  */
 function approvalOutputShape(source: ApprovalSource): SchemaShape {
   const fields = Object.entries(source.payload ?? {})

@@ -14,6 +14,7 @@ export {
   matchesRunInputType,
   MAX_RUN_INPUT_CHARS,
   oversizedRunInput,
+  UNDECLARED_INPUT,
   type RunInputIssue,
   type RunInputsResult,
 } from './run-inputs.js';

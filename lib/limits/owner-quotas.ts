@@ -15,6 +15,7 @@ import { errors, type OwnerLimitName } from '../errors/errors.js';
 import type { Store } from '../store/db.js';
 import { countDefinitions, type StoredDefinition } from '../store/owners/definitions.js';
 import type { TemporalClient } from '../temporal/client.js';
+import { literal } from '../temporal/visibility.js';
 
 /** The caps, from OWNER_MAX_* (README configuration table). */
 export interface OwnerLimits {
@@ -34,11 +35,6 @@ export function ownerLimitsFromConfig(c: LimitsConfig): OwnerLimits {
 }
 
 const reached = (limit: OwnerLimitName, max: number) => errors.ownerLimitReached({ limit, max });
-
-/** A search-attribute string literal for a visibility query. */
-function literal(value: string): string {
-  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
-}
 
 export class OwnerQuotas {
   constructor(

@@ -40,6 +40,18 @@ steps:
     input: { requests: [{ text: 'rejected' }] }
 `;
 
+  /** Whether visibility lists the run's approval (it follows the run shortly) or, with `gone`, stops. */
+  async function listed(runId: string, gone = false): Promise<boolean> {
+    for (let i = 0; i < 100; i++) {
+      const list = await h.request('GET', '/v1/approvals');
+      expect(list.status).toBe(200);
+      const found = list.json.approvals.some((a: any) => a.run_id === runId);
+      if (found !== gone) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return !gone;
+  }
+
   async function startWaiting(name: string): Promise<{ defId: string; runId: string }> {
     const def = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml');
     expect(def.status, def.body).toBe(201);
@@ -47,12 +59,7 @@ steps:
     expect(run.status, run.body).toBe(202);
     const runId = run.json.task_id as string;
     await h.waitForTask(runId, (t) => t.steps?.[0]?.approval !== undefined);
-    // Visibility lists it shortly after the step starts waiting.
-    for (let i = 0; i < 50; i++) {
-      const list = await h.request('GET', '/v1/approvals');
-      if (list.json.approvals.some((a: any) => a.run_id === runId)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    expect(await listed(runId)).toBe(true);
     return { defId: def.json.id, runId };
   }
 
@@ -82,6 +89,7 @@ steps:
     ]);
     // Another owner neither sees nor decides it.
     const foreign = await h.request('GET', '/v1/approvals', undefined, undefined, h.otherToken);
+    expect(foreign.status).toBe(200);
     expect(foreign.json.approvals.filter((a: any) => a.run_id === runId)).toEqual([]);
     const url = `/v1/runs/${runId}/approvals/ok`;
     const foreignDecision = await h.request(
@@ -102,6 +110,13 @@ steps:
         message: "The payload does not fit the approval's declared fields; see details.issues.",
         details: { issues: [{ path: 'payload.budget', message: 'must be of type number' }] },
       },
+    });
+    const undeclared = await h.request('POST', url, {
+      decision: 'approved',
+      payload: { budget: 1, extra: 2 },
+    });
+    expect(undeclared.json.error.details).toEqual({
+      issues: [{ path: 'payload', message: 'holds a field the approval does not declare' }],
     });
     const missing = await h.request('POST', url, { decision: 'approved', payload: { note: 'x' } });
     expect(missing.json.error.details).toEqual({
@@ -151,6 +166,19 @@ steps:
     expect(after.json.approvals.filter((a: any) => a.run_id === runId)).toEqual([]);
     const ended = await h.request('POST', url, { decision: 'approved', payload: { budget: 1 } });
     expect(ended.json.error.code).toBe('APPROVAL_NOT_WAITING');
+  });
+
+  it('cancelling a waiting run ends the wait: the approval leaves the list, a decision is 409', async () => {
+    const { runId } = await startWaiting('ash');
+    expect((await h.request('POST', `/v1/tasks/${runId}/cancel`)).status).toBe(202);
+    const done = await h.waitForTask(runId, (t) => t.status === 'cancelled');
+    expect(done.steps[0].status).toBe('cancelled');
+    expect(await listed(runId, true)).toBe(false);
+    const late = await h.request('POST', `/v1/runs/${runId}/approvals/ok`, { decision: 'rejected' });
+    expect([late.status, late.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+    // The run's last search attributes: it no longer waits.
+    const desc = await h.env.client.workflow.getHandle(runId).describe();
+    expect(desc.searchAttributes.Waiting ?? []).toEqual([]);
   });
 
   it('a rejection completes the step; later steps branch on it', async () => {

@@ -98,7 +98,11 @@ function ApprovalCard(props: { apiKey: string; approval: Pending; onDecided: (te
 export function ApprovalsPage(props: { apiKey: string }) {
   const [round, setRound] = useState(0);
   const [done, setDone] = useState<string | null>(null);
+  // Decided here: hidden even if the reloaded list still shows them (visibility follows shortly).
+  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const list = useLoad(() => listApprovals(props.apiKey), [props.apiKey, round]);
+  const keyOf = (a: Pending) => `${a.run_id}-${a.step_id}`;
+  const shown = list.state === 'ready' ? list.value.approvals.filter((a) => !decided.has(keyOf(a))) : [];
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
@@ -108,18 +112,17 @@ export function ApprovalsPage(props: { apiKey: string }) {
         </p>
       ) : null}
       <LoadStatus load={list} loading="Loading approvals…" />
-      {list.state === 'ready' && list.value.approvals.length === 0 ? (
-        <p>No run is waiting for your decision.</p>
-      ) : null}
-      {list.state === 'ready' && list.value.approvals.length > 0 ? (
+      {list.state === 'ready' && shown.length === 0 ? <p>No run is waiting for your decision.</p> : null}
+      {shown.length > 0 ? (
         <ul class="approvals">
-          {list.value.approvals.map((a) => (
+          {shown.map((a) => (
             <ApprovalCard
-              key={`${a.run_id}-${a.step_id}`}
+              key={keyOf(a)}
               apiKey={props.apiKey}
               approval={a}
               onDecided={(text) => {
                 setDone(text);
+                setDecided((d) => new Set([...d, keyOf(a)]));
                 setRound((r) => r + 1);
               }}
             />
