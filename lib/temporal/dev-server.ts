@@ -10,6 +10,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { ensureSearchAttributes } from './ensure-search-attributes.js';
 import { searchAttributeFlags } from './search-attributes.js';
 
 export interface DevServerOptions {
@@ -181,6 +182,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   };
   try {
     await waitReady(address, child, Date.now() + (opts.startTimeoutMs ?? 60_000), logFile);
+    const conn = await Connection.connect({ address });
+    try {
+      await ensureSearchAttributes(conn, opts.namespace);
+    } finally {
+      await conn.close();
+    }
   } catch (err) {
     await stop();
     throw err;
