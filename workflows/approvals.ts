@@ -18,6 +18,7 @@ import {
 } from '@temporalio/workflow';
 import {
   applyRunInputs,
+  cutText,
   MAX_RUN_INPUT_CHARS,
   oversizedRunInput,
   renderTemplate,
@@ -106,9 +107,7 @@ export class Approvals {
 
   /** Waits for the step's decision until its timeout; answers the step's output. */
   async wait(step: ApprovalPlanStep, scope: RunScope, state: StepProgress): Promise<ApprovalOutput> {
-    const chars = [...renderTemplate(step.title, scope)];
-    const title =
-      chars.length <= MAX_TITLE_CHARS ? chars.join('') : `${chars.slice(0, MAX_TITLE_CHARS - 1).join('')}…`;
+    const title = cutText(renderTemplate(step.title, scope), MAX_TITLE_CHARS);
     const expires_at = new Date(Date.parse(this.now()) + step.timeoutMs).toISOString();
     state.approval = { expires_at };
     this.waiting.set(step.id, { step_id: step.id, title, payload: step.payload, expires_at });

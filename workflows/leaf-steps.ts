@@ -8,6 +8,7 @@ import type { ChatDelivery, DeliveredChatMessage } from '../activities/platform/
 import type { SkillActivityInput } from '../activities/runtime/skill-activity.js';
 import type { DecideStepActivity } from '../activities/decision/decide-step.js';
 import {
+  cutText,
   renderTemplate,
   resolveInput,
   waitUntil,
@@ -49,9 +50,7 @@ const MAX_FAIL_MESSAGE_CHARS = 2_000;
 
 /** Ends the step with the author's code and rendered message (caught and reported by the loop). */
 export function failStep(step: FailPlanStep, scope: RunScope): never {
-  const text = renderTemplate(step.message, scope);
-  const message =
-    text.length <= MAX_FAIL_MESSAGE_CHARS ? text : `${text.slice(0, MAX_FAIL_MESSAGE_CHARS - 1)}…`;
+  const message = cutText(renderTemplate(step.message, scope), MAX_FAIL_MESSAGE_CHARS);
   throw ApplicationFailure.create({ type: step.code, message, nonRetryable: true });
 }
 

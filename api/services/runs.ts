@@ -14,10 +14,10 @@ import { activityPolicy, type ActivityPolicy, type PolicyName } from '../../acti
 import type { ScheduleState } from '../schemas.js';
 import type { Registry } from '../../activities/registry/registry.js';
 import {
+  allSteps,
   callsActivity,
   type ActivityPlanStep,
   type Plan,
-  type PlanStep,
 } from '../../definitions/runtime/index.js';
 import type { Config } from '../../lib/config.js';
 import { errors } from '../../lib/errors/errors.js';
@@ -72,15 +72,9 @@ export class RunsService {
    */
   policiesFor(plan: Plan): Record<string, ActivityPolicy> {
     const out: Record<string, ActivityPolicy> = {};
-    const visit = (steps: readonly PlanStep[]) => {
-      for (const step of steps) {
-        if (step.kind === 'for_each' || step.kind === 'parallel') visit(step.steps);
-        else if (callsActivity(step))
-          out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
-        if (step.onError) visit(step.onError);
-      }
-    };
-    visit(plan.steps);
+    for (const step of allSteps(plan.steps))
+      if (callsActivity(step))
+        out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
     return out;
   }
 

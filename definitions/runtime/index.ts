@@ -19,3 +19,4 @@ export {
   type RunInputsResult,
 } from './run-inputs.js';
 export { referencesOf, pick, type ReadSet } from './references.js';
+export { cutText } from './cut-text.js';

@@ -424,6 +424,14 @@ steps:
     expect(await card('ok').getByText('Most you would pay').count()).toBe(1);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'approvals');
+    // On a phone the cards (long run ids included) fit the width.
+    await page.setViewportSize(PHONE);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'approvals-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await card('also').getByRole('button', { name: 'Reject' }).click();
     await page.getByRole('status').getByText('Rejected: Also register cedar.net?').waitFor();
     await card('also').waitFor({ state: 'detached' });
