@@ -53,13 +53,14 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
 }
 
 /** What a subkey is for; each purpose's subkeys are independent of the others'. */
-export type KeyPurpose = 'payload' | 'store' | 'guest-hash';
+export type KeyPurpose = 'payload' | 'store' | 'guest-hash' | 'approval-link';
 
 /** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
 const INFO: Record<KeyPurpose, string> = {
   payload: 'skillflow/payload/v1',
   store: 'skillflow/store/v1',
   'guest-hash': 'skillflow anonymous counters',
+  'approval-link': 'skillflow/approval-link/v1',
 };
 
 const subkeys = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();
