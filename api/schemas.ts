@@ -187,6 +187,11 @@ export const PendingApprovalSchema = z.object({
   payload: z.record(z.string(), PayloadFieldSchema).describe('The fields an approval may (or must) carry.'),
   expires_at: z.string(),
   definition: z.object({ id: z.string(), version: z.number().int() }),
+  link: z
+    .string()
+    .describe(
+      'A workspace path (`/#approve/<token>`) that lets someone without an API key decide this approval once, until it expires. Share it only with the approver.',
+    ),
 });
 
 export const ApprovalParams = z.object({

@@ -15,12 +15,69 @@ import {
   PendingApprovalSchema,
 } from '../schemas.js';
 import type { ApprovalsService } from '../services/approvals.js';
+import { limitPerIp } from '../client-limits.js';
+import { MAX_TOKEN_CHARS } from '../../lib/crypto/approval-link.js';
 
 export const approvalRoutes =
   (deps: ApiDeps, approvals: ApprovalsService): FastifyPluginAsyncZod =>
+  async (root) => {
+    await root.register(linkRoutes(approvals));
+    await root.register(keyRoutes(deps, approvals));
+  };
+
+const tags = ['approvals'];
+const LinkBody = z.object({ token: z.string().min(1).max(MAX_TOKEN_CHARS) }).strict();
+
+/**
+ * The approval link routes: no API key (the token, sent in the body so no URL carries it, is the
+ * right to decide that one approval), limited per client address like every public route.
+ */
+const linkRoutes =
+  (approvals: ApprovalsService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.addHook('onRequest', limitPerIp(app.limits));
+    app.post(
+      '/v1/approval-links/view',
+      {
+        bodyLimit: 4 * 1024,
+        schema: {
+          tags,
+          summary: 'What an approval link asks',
+          description:
+            'The title, payload fields and expiry of the approval the link names. An invalid or expired link is 403 `APPROVAL_LINK_INVALID`; an approval already decided is 409.',
+          body: LinkBody,
+          response: {
+            200: PendingApprovalSchema.pick({ title: true, payload: true, expires_at: true }),
+            ...errorResponses(400, 403, 409, 429),
+          },
+        },
+      },
+      async (req) => approvals.viewLink(req.body.token),
+    );
+    app.post(
+      '/v1/approval-links/decide',
+      {
+        bodyLimit: 80 * 1024,
+        schema: {
+          tags,
+          summary: 'Decide an approval through its link',
+          description:
+            'The same decision as `POST /v1/runs/{run_id}/approvals/{step_id}`, with `decided_by: "link"`. A link decides once: after that it is 409.',
+          body: ApprovalBody.extend({ token: LinkBody.shape.token }),
+          response: { 200: ApprovalAnswerSchema, ...errorResponses(400, 403, 409, 413, 422, 429, 503) },
+        },
+      },
+      async (req) => {
+        const { token, ...decision } = req.body;
+        return approvals.decideLink(token, decision);
+      },
+    );
+  };
+
+const keyRoutes =
+  (deps: ApiDeps, approvals: ApprovalsService): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
-    const tags = ['approvals'];
     app.get(
       '/v1/approvals',
       {

@@ -17,6 +17,8 @@ import {
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import { signApprovalLink, verifyApprovalLink } from '../../lib/crypto/approval-link.js';
+import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { DefinitionId, DefinitionVersion, TaskKind } from '../../lib/temporal/search-attributes.js';
@@ -45,11 +47,14 @@ const GRPC_NOT_FOUND = 5;
 const GRPC_FAILED_PRECONDITION = 9;
 
 type Pending = z.infer<typeof PendingApprovalSchema>;
+/** What an approval link shows before its decision. */
+export type LinkView = Pick<Pending, 'title' | 'payload' | 'expires_at'>;
 
 export class ApprovalsService {
   constructor(
     private readonly temporal: TemporalClient,
     private readonly tasks: TasksService,
+    private readonly keyring: Keyring,
   ) {}
 
   /**
@@ -64,10 +69,66 @@ export class ApprovalsService {
     let scanned = 0;
     for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_APPROVALS })) {
       for (const approval of memoApprovals(wf))
-        if (Date.parse(approval.expires_at) > now.getTime()) out.push(view(wf, approval));
+        if (Date.parse(approval.expires_at) > now.getTime()) out.push(this.view(wf, approval));
       if (out.length >= MAX_LISTED_APPROVALS || (scanned += 1) >= MAX_SCANNED_RUNS) break;
     }
     return out.slice(0, MAX_LISTED_APPROVALS).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
+  }
+
+  private view(wf: WorkflowExecutionInfo, approval: z.infer<typeof MemoApproval>): Pending {
+    const token = signApprovalLink(this.keyring, {
+      run: wf.workflowId,
+      step: approval.step_id,
+      exp: Date.parse(approval.expires_at),
+    });
+    return {
+      run_id: wf.workflowId,
+      step_id: approval.step_id,
+      title: approval.title,
+      payload: approval.payload,
+      expires_at: approval.expires_at,
+      definition: {
+        id: wf.typedSearchAttributes.get(DefinitionId) ?? '',
+        version: wf.typedSearchAttributes.get(DefinitionVersion) ?? 0,
+      },
+      link: `/#approve/${token}`,
+    };
+  }
+
+  /** What a link's approval asks: its title, fields and expiry (no key: the link is the right). */
+  async viewLink(token: unknown, now = Date.now()): Promise<LinkView> {
+    const claims = verifyApprovalLink(this.keyring, token, now);
+    if (!claims) throw new SkillflowError('APPROVAL_LINK_INVALID');
+    const pending = await this.pendingOf(claims.run, claims.step);
+    return { title: pending.title, payload: pending.payload, expires_at: pending.expires_at };
+  }
+
+  /** Decides a link's approval: `decided_by` is `link`. */
+  async decideLink(
+    token: unknown,
+    body: z.infer<typeof ApprovalBody>,
+    now = Date.now(),
+  ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
+    const claims = verifyApprovalLink(this.keyring, token, now);
+    if (!claims) throw new SkillflowError('APPROVAL_LINK_INVALID');
+    return this.deliver(claims.run, undefined, claims.step, body, 'link');
+  }
+
+  /** The run's waiting approval of `step`, read from its memo; APPROVAL_NOT_WAITING otherwise. */
+  private async pendingOf(runId: string, stepId: string): Promise<z.infer<typeof MemoApproval>> {
+    let desc;
+    try {
+      desc = await this.temporal.client.workflow.getHandle(runId).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new SkillflowError('APPROVAL_NOT_WAITING');
+      throw err;
+    }
+    const found =
+      desc.status.name === 'RUNNING'
+        ? memoApprovals(desc as unknown as WorkflowExecutionInfo).find((a) => a.step_id === stepId)
+        : undefined;
+    if (!found) throw new SkillflowError('APPROVAL_NOT_WAITING');
+    return found;
   }
 
   /** Delivers a decision to the run's waiting step. */
@@ -81,17 +142,28 @@ export class ApprovalsService {
     const desc = await this.tasks.describeOwned(principal, runId);
     if (desc.typedSearchAttributes.get(TaskKind) !== 'workflow_run' || desc.status.name !== 'RUNNING')
       throw new SkillflowError('APPROVAL_NOT_WAITING');
-    const handle = this.temporal.client.workflow.getHandle(runId, desc.runId);
+    return this.deliver(runId, desc.runId, stepId, body, principal.keyId);
+  }
+
+  /** Sends the decision as the run's `approval` Update, answered within the deadline. */
+  private async deliver(
+    runId: string,
+    temporalRunId: string | undefined,
+    stepId: string,
+    body: z.infer<typeof ApprovalBody>,
+    decidedBy: string,
+  ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
+    const handle = this.temporal.client.workflow.getHandle(runId, temporalRunId);
     try {
       const { decided_at } = await this.temporal.client.withDeadline(Date.now() + DECIDE_DEADLINE_MS, () =>
         handle.executeUpdate(approvalUpdate, {
-          updateId: updateIdOf(principal.keyId, stepId, body),
+          updateId: updateIdOf(decidedBy, stepId, body),
           args: [
             {
               step: stepId,
               decision: body.decision,
               ...(body.payload && { payload: body.payload }),
-              decided_by: principal.keyId,
+              decided_by: decidedBy,
             },
           ],
         }),
@@ -130,20 +202,6 @@ function memoApprovals(wf: WorkflowExecutionInfo): Array<z.infer<typeof MemoAppr
     const parsed = MemoApproval.safeParse(entry);
     return parsed.success ? [parsed.data] : [];
   });
-}
-
-function view(wf: WorkflowExecutionInfo, approval: z.infer<typeof MemoApproval>): Pending {
-  return {
-    run_id: wf.workflowId,
-    step_id: approval.step_id,
-    title: approval.title,
-    payload: approval.payload,
-    expires_at: approval.expires_at,
-    definition: {
-      id: wf.typedSearchAttributes.get(DefinitionId) ?? '',
-      version: wf.typedSearchAttributes.get(DefinitionVersion) ?? 0,
-    },
-  };
 }
 
 /** A refused or undeliverable decision, as the API answers it. */

@@ -117,6 +117,11 @@ export const ERROR_CATALOGUE = {
     message: "The payload does not fit the approval's declared fields; see details.issues.",
     retryable: false,
   },
+  APPROVAL_LINK_INVALID: {
+    status: 403,
+    message: 'The approval link is not valid: it is malformed, altered, or expired.',
+    retryable: false,
+  },
   APPROVAL_TIMED_OUT: {
     status: 409,
     message: 'No decision arrived before the approval timed out.',

@@ -85,6 +85,7 @@ steps:
         },
         expires_at: expiresAt,
         definition: { id: defId, version: 1 },
+        link: expect.stringMatching(/^\/#approve\/v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/),
       },
     ]);
     // Another owner neither sees nor decides it.
@@ -166,6 +167,49 @@ steps:
     expect(after.json.approvals.filter((a: any) => a.run_id === runId)).toEqual([]);
     const ended = await h.request('POST', url, { decision: 'approved', payload: { budget: 1 } });
     expect(ended.json.error.code).toBe('APPROVAL_NOT_WAITING');
+  });
+
+  it('a link from the list decides once, without a key; an altered link is refused', async () => {
+    const { runId } = await startWaiting('fir');
+    const listedOne = (await h.request('GET', '/v1/approvals')).json.approvals.find(
+      (a: any) => a.run_id === runId,
+    );
+    const token = (listedOne.link as string).replace(/^\/#approve\//, '');
+    expect(listedOne.link).toBe(`/#approve/${token}`);
+    const noKey = (url: string, body: unknown) => h.request('POST', url, body, undefined, '');
+    const viewed = await noKey('/v1/approval-links/view', { token });
+    expect(viewed.status, viewed.body).toBe(200);
+    expect(viewed.json).toEqual({
+      title: 'Register fir?',
+      payload: listedOne.payload,
+      expires_at: listedOne.expires_at,
+    });
+    const altered = `${token.slice(0, -3)}AAA`;
+    const refused = await noKey('/v1/approval-links/decide', { token: altered, decision: 'approved' });
+    expect(refused.json).toEqual({
+      error: {
+        code: 'APPROVAL_LINK_INVALID',
+        message: 'The approval link is not valid: it is malformed, altered, or expired.',
+        details: {},
+      },
+    });
+    expect(refused.status).toBe(403);
+    const decided = await noKey('/v1/approval-links/decide', {
+      token,
+      decision: 'approved',
+      payload: { budget: 9 },
+    });
+    expect(decided.status, decided.body).toBe(200);
+    const again = await noKey('/v1/approval-links/decide', { token, decision: 'rejected' });
+    expect([again.status, again.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+    const done = await h.waitForTask(runId, (t) => ['completed', 'failed'].includes(t.status));
+    expect(done.result.outputs.ok).toMatchObject({
+      decision: 'approved',
+      decided_by: 'link',
+      payload: { budget: 9 },
+    });
+    const after = await noKey('/v1/approval-links/view', { token });
+    expect([after.status, after.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
   });
 
   it('cancelling a waiting run ends the wait: the approval leaves the list, a decision is 409', async () => {
