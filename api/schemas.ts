@@ -190,7 +190,7 @@ export const PendingApprovalSchema = z.object({
   link: z
     .string()
     .describe(
-      'A workspace path (`/#approve/<token>`) that lets someone without an API key decide this approval once, until it expires. Share it only with the approver.',
+      'The approval link: the workspace page `/#approve/<token>` (after `PUBLIC_URL` when it is set, else a path on this origin), where someone without an API key decides this approval once, until it expires. Anyone holding it can decide: share it only with the approver.',
     ),
 });
 

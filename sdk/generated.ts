@@ -385,6 +385,8 @@ export type ApprovalList = {
       id: string;
       version: number;
     };
+    /** The approval link: the workspace page `/#approve/<token>` (after `PUBLIC_URL` when it is set, else a path on this origin), where someone without an API key decides this approval once, until it expires. Anyone holding it can decide: share it only with the approver. */
+    link: string;
   }[];
 };
 
@@ -394,6 +396,22 @@ export type ApprovalDecided = {
   step_id: string;
   decision: 'approved' | 'rejected';
   decided_at: string;
+};
+
+/** What an approval link asks. */
+export type ApprovalLinkView = {
+  /** The rendered title, shown to the approver. */
+  title: string;
+  /** The fields an approval may (or must) carry. */
+  payload: {
+    [key: string]: {
+      type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+      required: boolean;
+      default?: unknown;
+      description?: string;
+    };
+  };
+  expires_at: string;
 };
 
 /** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
@@ -1010,6 +1028,7 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_WORKFLOW_INPUT'
         | 'APPROVAL_NOT_WAITING'
         | 'INVALID_APPROVAL_PAYLOAD'
+        | 'APPROVAL_LINK_INVALID'
         | 'APPROVAL_TIMED_OUT'
         | 'CHILD_RUN_CANCELLED'
         | 'LOOP_ITEMS_NOT_A_LIST'

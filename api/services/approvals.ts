@@ -6,7 +6,9 @@
  * paths) before anything is recorded. A decision no worker confirmed within the deadline is 503:
  * it may still take effect; the same decision sent again while the run waits joins it (one
  * Update id per caller and decision) and answers its outcome. Needs the `workflows` scope and
- * the run's owner.
+ * the run's owner, or an approval link: a signed token (lib/crypto/approval-link.ts) that names
+ * one approval and expires with it; a link decides once (its decisions carry no Update id, so a
+ * second one finds the step decided).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -55,6 +57,8 @@ export class ApprovalsService {
     private readonly temporal: TemporalClient,
     private readonly tasks: TasksService,
     private readonly keyring: Keyring,
+    /** Prefix of approval links (`PUBLIC_URL`); empty gives a path on the API's own origin. */
+    private readonly publicUrl = '',
   ) {}
 
   /**
@@ -91,7 +95,7 @@ export class ApprovalsService {
         id: wf.typedSearchAttributes.get(DefinitionId) ?? '',
         version: wf.typedSearchAttributes.get(DefinitionVersion) ?? 0,
       },
-      link: `/#approve/${token}`,
+      link: `${this.publicUrl}/#approve/${token}`,
     };
   }
 
@@ -111,7 +115,8 @@ export class ApprovalsService {
   ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
     const claims = verifyApprovalLink(this.keyring, token, now);
     if (!claims) throw new SkillflowError('APPROVAL_LINK_INVALID');
-    return this.deliver(claims.run, undefined, claims.step, body, 'link');
+    // No Update id of its own: a second use, even with the same decision, is refused (409).
+    return this.deliver(claims.run, undefined, claims.step, body, 'link', undefined);
   }
 
   /** The run's waiting approval of `step`, read from its memo; APPROVAL_NOT_WAITING otherwise. */
@@ -142,7 +147,14 @@ export class ApprovalsService {
     const desc = await this.tasks.describeOwned(principal, runId);
     if (desc.typedSearchAttributes.get(TaskKind) !== 'workflow_run' || desc.status.name !== 'RUNNING')
       throw new SkillflowError('APPROVAL_NOT_WAITING');
-    return this.deliver(runId, desc.runId, stepId, body, principal.keyId);
+    return this.deliver(
+      runId,
+      desc.runId,
+      stepId,
+      body,
+      principal.keyId,
+      updateIdOf(principal.keyId, stepId, body),
+    );
   }
 
   /** Sends the decision as the run's `approval` Update, answered within the deadline. */
@@ -152,12 +164,13 @@ export class ApprovalsService {
     stepId: string,
     body: z.infer<typeof ApprovalBody>,
     decidedBy: string,
+    updateId: string | undefined,
   ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
     const handle = this.temporal.client.workflow.getHandle(runId, temporalRunId);
     try {
       const { decided_at } = await this.temporal.client.withDeadline(Date.now() + DECIDE_DEADLINE_MS, () =>
         handle.executeUpdate(approvalUpdate, {
-          updateId: updateIdOf(decidedBy, stepId, body),
+          ...(updateId && { updateId }),
           args: [
             {
               step: stepId,

@@ -49,7 +49,12 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks,
-    approvals: new ApprovalsService(deps.temporal, tasks, deps.keyring),
+    approvals: new ApprovalsService(
+      deps.temporal,
+      tasks,
+      deps.keyring,
+      deps.config.api.PUBLIC_URL?.replace(/\/+$/, '') ?? '',
+    ),
     skillCalls: new SkillCallsService(deps.temporal, deps.config, deps.store, usage, limits),
     teams,
     usage: new UsageService(usage, teams),

@@ -52,6 +52,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
     '200',
     'A decision delivered to a waiting run.',
   ],
+  ['ApprovalLinkView', '/v1/approval-links/view', 'post', '200', 'What an approval link asks.'],
 ];
 
 /** Request bodies taken from the document: name, path, method. */

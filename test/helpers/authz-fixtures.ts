@@ -75,6 +75,8 @@ export interface Fixtures {
   runTask: string;
   /** A run waiting for its approvals `first` and `second`. */
   approvalRun: string;
+  /** The token of the link to the run's `second` approval. */
+  approvalLink: string;
   skillTask: string;
   embed: string;
   /** A design id from the embed's search result. */
@@ -149,11 +151,12 @@ async function waitForTask(call: Call, token: string, taskId: string): Promise<a
 }
 
 /** Waits until both approvals of the run are listed (visibility follows the run shortly). */
-async function waitForApprovals(call: Call, token: string, runId: string): Promise<void> {
+async function waitForApprovals(call: Call, token: string, runId: string): Promise<any[]> {
   const until = Date.now() + 30_000;
   while (Date.now() < until) {
     const res = await call('GET', '/v1/approvals', token);
-    if (res.json.approvals?.filter((a: any) => a.run_id === runId).length === 2) return;
+    const listed = res.json.approvals?.filter((a: any) => a.run_id === runId) ?? [];
+    if (listed.length === 2) return listed;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('the approvals were never listed');
@@ -194,13 +197,15 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
   await waitForTask(call, all, power.task_id);
   const embed = await call('GET', `/v1/embeds/${power.embed_id}/file?format=original`, all);
   expect(embed.status, JSON.stringify(embed.json)).toBe(200);
-  await waitForApprovals(call, all, approvalRun);
+  const waiting = await waitForApprovals(call, all, approvalRun);
+  const second = waiting.find((a) => a.step_id === 'second');
   return {
     definition,
     scheduled,
     deletable,
     runTask,
     approvalRun,
+    approvalLink: second.link.replace(/^\/#approve\//, ''),
     skillTask: power.task_id,
     embed: power.embed_id,
     solutionId: firstSolutionId(embed.json),

@@ -297,6 +297,38 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'POST /v1/approval-links/view': [
+    {
+      kind: 'approval',
+      note: 'the link is the right: the same answer with any key or none',
+      right: ['*'],
+      wrong: ['keys'],
+      request: (f) => ({ url: '/v1/approval-links/view', body: { token: f.approvalLink } }),
+      expect: open(ok(200, (j) => expect(j.title).toBe('Second'))),
+    },
+  ],
+  'POST /v1/approval-links/decide': [
+    {
+      kind: 'approval',
+      note: 'an altered link: refused with any key or none',
+      right: ['*'],
+      wrong: ['keys'],
+      request: (f) => ({
+        url: '/v1/approval-links/decide',
+        body: { token: `${f.approvalLink.slice(0, -4)}AAAA`, decision: 'approved' },
+      }),
+      expect: open({
+        status: 403,
+        body: {
+          error: {
+            code: 'APPROVAL_LINK_INVALID',
+            message: 'The approval link is not valid: it is malformed, altered, or expired.',
+            details: {},
+          },
+        },
+      }),
+    },
+  ],
   'GET /v1/workflows': [
     {
       kind: 'definition',

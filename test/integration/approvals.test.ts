@@ -200,8 +200,11 @@ steps:
       payload: { budget: 9 },
     });
     expect(decided.status, decided.body).toBe(200);
-    const again = await noKey('/v1/approval-links/decide', { token, decision: 'rejected' });
-    expect([again.status, again.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+    // Used again, even with the same decision: refused.
+    for (const body of [{ decision: 'approved', payload: { budget: 9 } }, { decision: 'rejected' }]) {
+      const again = await noKey('/v1/approval-links/decide', { token, ...body });
+      expect([again.status, again.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+    }
     const done = await h.waitForTask(runId, (t) => ['completed', 'failed'].includes(t.status));
     expect(done.result.outputs.ok).toMatchObject({
       decision: 'approved',
@@ -295,11 +298,38 @@ steps:
     );
     expect(def.status, def.body).toBe(201);
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
+    let links: string[] = [];
+    for (let i = 0; i < 50 && links.length < 2; i += 1) {
+      const listed = await h.request('GET', '/v1/approvals');
+      links = listed.json.approvals
+        .filter((a: any) => a.run_id === run.json.task_id)
+        .map((a: any) => a.link.replace(/^\/#approve\//, ''));
+      if (links.length < 2) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(links).toHaveLength(2);
     const done = await h.waitForTask(
       run.json.task_id,
       (t) => ['completed', 'failed'].includes(t.status),
       90_000,
     );
+    // Once the wait is over, its link has expired.
+    const expired = await h.request(
+      'POST',
+      '/v1/approval-links/decide',
+      { token: links[0], decision: 'approved' },
+      undefined,
+      '',
+    );
+    expect([expired.status, expired.json]).toEqual([
+      403,
+      {
+        error: {
+          code: 'APPROVAL_LINK_INVALID',
+          message: 'The approval link is not valid: it is malformed, altered, or expired.',
+          details: {},
+        },
+      },
+    ]);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(done.result.outputs.soft).toEqual({
       decision: 'timed_out',

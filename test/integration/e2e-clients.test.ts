@@ -51,6 +51,8 @@ describe('CLI and SDK against npm start', () => {
   let tmp: string;
   // The CLI finds the token in DATA_DIR/dev-api-key, as it does after a plain `npm start`.
   const cli = (...args: string[]) => runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir });
+  const cliWith = (env: Record<string, string>, ...args: string[]) =>
+    runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir, ...env });
 
   beforeAll(async () => {
     stack = await startStack();
@@ -193,15 +195,20 @@ steps:
             timeout: 1h
         - id: also
           wait_for_approval: { title: Also cedar.net?, timeout: 1h }
+        - id: via
+          wait_for_approval:
+            title: Renew cedar.org?
+            payload: { years: { type: integer, required: true, description: How long } }
+            timeout: 1h
 `);
     const { task_id: runId } = await client.workflows.run(def.id);
     let listed: Array<{ run_id: string; step_id: string }> = [];
-    for (let i = 0; i < 100 && listed.length < 2; i++) {
+    for (let i = 0; i < 100 && listed.length < 3; i++) {
       const all = JSON.parse((await cli('runs', 'approvals', '--json')).stdout) as typeof listed;
       listed = all.filter((a) => a.run_id === runId);
-      if (listed.length < 2) await new Promise((r) => setTimeout(r, 200));
+      if (listed.length < 3) await new Promise((r) => setTimeout(r, 200));
     }
-    expect(listed.map((a) => a.step_id).sort()).toEqual(['also', 'buy']);
+    expect(listed.map((a) => a.step_id).sort()).toEqual(['also', 'buy', 'via']);
     expect(listed).toEqual((await client.approvals.list()).filter((a) => a.run_id === runId));
     const human = await cli('runs', 'approvals');
     expect(human.stdout).toContain(`${runId} buy  Buy cedar.com?\n  expires `);
@@ -217,11 +224,27 @@ steps:
     expect(rejected).toMatchObject({ run_id: runId, step_id: 'also', decision: 'rejected' });
     const again = await client.approvals.approve(runId, 'also').catch((x: unknown) => x);
     expect(again).toMatchObject({ status: 409, code: 'APPROVAL_NOT_WAITING' });
+    // The link: the CLI shows what it asks and decides through it with no key; the SDK's second use is 409.
+    const link = (listed as Array<{ step_id: string; link?: string }>).find(
+      (a) => a.step_id === 'via',
+    )!.link!;
+    const keyless = { SKILLFLOW_API_KEY: '', DATA_DIR: '/nonexistent' };
+    const shown = await cliWith(keyless, 'runs', 'link', `http://127.0.0.1:1${link}`);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).toMatch(
+      /^Renew cedar\.org\?\n {2}expires \d{4}-.*\n {2}years\*: integer {2}How long\n$/,
+    );
+    const viaLink = await cliWith(keyless, 'runs', 'link', link, '--approve', '--payload', '{"years":2}');
+    expect(viaLink).toMatchObject({ code: 0, stderr: '' });
+    expect(viaLink.stdout).toMatch(new RegExp(`^approved: ${runId} via at \\d{4}-`));
+    const used = await client.approvals.approveLink(link, { years: 2 }).catch((x: unknown) => x);
+    expect(used).toMatchObject({ status: 409, code: 'APPROVAL_NOT_WAITING' });
     const task = await client.tasks.wait(runId, { intervalMs: 200, timeoutMs: 60_000 });
     expect(task.status).toBe('completed');
     expect((task.result as { outputs: Record<string, unknown> }).outputs).toMatchObject({
       buy: { decision: 'approved', payload: { budget: 5 } },
       also: { decision: 'rejected' },
+      via: { decision: 'approved', payload: { years: 2 }, decided_by: 'link' },
     });
   });
 

@@ -68,6 +68,7 @@ interface Row {
 
 //                     none all  wf   keys admin appE sklS appM wf+appE
 const PUBLIC_200 = [200, 200, 200, 200, 200, 200, 200, 200, 200] as const;
+const PUBLIC_400 = [400, 400, 400, 400, 400, 400, 400, 400, 400] as const;
 const ANY_KEY_200 = [401, 200, 200, 200, 200, 200, 200, 200, 200] as const;
 const WORKFLOWS = (ok: number) => [401, ok, ok, 403, 403, 403, 403, 403, ok] as const;
 /** `workflows` plus the echo.shout skill: saving, running or triggering the definition. */
@@ -238,6 +239,20 @@ const ROWS: Row[] = [
     note: 'a finished run: nothing waits',
     request: (f) => ({ url: `/v1/runs/${f.runTask}/approvals/ok`, body: { decision: 'approved' } }),
     statuses: [...WORKFLOWS(409)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/approval-links/view',
+    note: 'public (the link is the right); an empty token is a validation error for every caller',
+    request: () => ({ url: '/v1/approval-links/view', body: { token: '' } }),
+    statuses: [...PUBLIC_400],
+  },
+  {
+    method: 'POST',
+    route: '/v1/approval-links/decide',
+    note: 'public (the link is the right); an empty token is a validation error for every caller',
+    request: () => ({ url: '/v1/approval-links/decide', body: { token: '', decision: 'approved' } }),
+    statuses: [...PUBLIC_400],
   },
   {
     method: 'POST',

@@ -16,6 +16,10 @@ describe('workspace hash routes', () => {
     expect(parseRoute('#workflows')).toEqual({ page: 'workflows' });
     expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
     expect(parseRoute('#approvals')).toEqual({ page: 'approvals' });
+    expect(parseRoute('#approve/v1.k1.eyJydW4iOiJ4In0.c2ln-_')).toEqual({
+      page: 'approve',
+      token: 'v1.k1.eyJydW4iOiJ4In0.c2ln-_',
+    });
   });
 
   it('answers not_found for unknown, malformed or over-long hashes', () => {
@@ -26,6 +30,12 @@ describe('workspace hash routes', () => {
       '#tasks',
       '#tasks/a/b',
       '#approvals/x',
+      '#approve',
+      '#approve/v1.a.b',
+      '#approve/v2.a.b.c',
+      '#approve/v1.a.b%2F.c',
+      '#approve/v1.a.b.c/d',
+      `#approve/v1.a.${'b'.repeat(1020)}.c`,
       '#apps/%3Cscript%3E/x',
       '#apps/%E0%A4%A/x',
       `#tasks/${'a'.repeat(129)}`,

@@ -455,4 +455,70 @@ steps:
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('an approval link decides once without a key; a used link says so', async () => {
+    const def = await ws.engine.request(
+      'POST',
+      '/v1/workflows',
+      `title: Renew
+start_when: { manual: {} }
+steps:
+  - id: renew
+    wait_for_approval:
+      title: Renew cedar.org for two years?
+      payload: { years: { type: integer, required: true, description: How many years }, note: { type: string } }
+      timeout: 2h
+`,
+      'application/yaml',
+    );
+    expect(def.status, def.body).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    let link = '';
+    for (let i = 0; i < 50 && !link; i++) {
+      const listed = await ws.engine.request('GET', '/v1/approvals');
+      link = listed.json.approvals.find((a: { run_id: string }) => a.run_id === taskId)?.link ?? '';
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(link).toMatch(/^\/#approve\/v1\./);
+    const { page, context, problems } = await ws.open(link);
+    const authorised: string[] = [];
+    page.on('request', (r) => {
+      if (r.headers().authorization) authorised.push(r.url());
+    });
+    await page.getByRole('heading', { name: 'Renew cedar.org for two years?' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByText('How many years').count()).toBe(1);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'approval-link');
+    await page.setViewportSize(PHONE);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // A required field left empty stops the approval in the browser.
+    await page.getByRole('button', { name: 'Approve' }).click();
+    expect(
+      await page.locator('#link-years').evaluate((e) => (e as HTMLInputElement).validity.valueMissing),
+    ).toBe(true);
+    await page.locator('#link-years').fill('2');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page
+      .getByRole('status')
+      .getByText('Approved. The run goes on; this link is now used up.')
+      .waitFor();
+    const done = await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
+    expect(done.result.outputs.renew).toMatchObject({
+      decision: 'approved',
+      payload: { years: 2 },
+      decided_by: 'link',
+    });
+    await page.reload();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/not waiting/i);
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(authorised).toEqual([]);
+    expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,6 +1,7 @@
 /** The workspace shell: sign-in, navigation and the hash router. */
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApprovalLinkPage } from './pages/ApprovalLinkPage.js';
 import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
 import { NotFound } from './pages/NotFound.js';
@@ -12,9 +13,11 @@ import { WorkflowsPage } from './pages/WorkflowsPage.js';
 import { parseRoute, type Route } from './routes.js';
 import { clearApiKey, readApiKey, saveApiKey } from './session.js';
 
-/** Pages that anyone may open: the catalogue and the skills guests may try without a key. */
+/** Pages that anyone may open: the catalogue, the skills guests may try, an approval link. */
 function isPublic(route: Route): boolean {
-  return route.page === 'apps' || route.page === 'skill' || route.page === 'not_found';
+  return (
+    route.page === 'apps' || route.page === 'skill' || route.page === 'not_found' || route.page === 'approve'
+  );
 }
 
 function Page(props: { route: Route; apiKey: string | null }) {
@@ -22,6 +25,7 @@ function Page(props: { route: Route; apiKey: string | null }) {
   if (route.page === 'apps') return <AppsPage apiKey={apiKey} />;
   if (route.page === 'skill') return <SkillPage apiKey={apiKey} app={route.app} skill={route.skill} />;
   if (route.page === 'not_found') return <NotFound />;
+  if (route.page === 'approve') return <ApprovalLinkPage token={route.token} />;
   if (!apiKey) return null;
   switch (route.page) {
     case 'task':
@@ -50,6 +54,8 @@ function titleOf(route: Route): string {
       return `Workflow ${route.workflowId}`;
     case 'approvals':
       return 'Approvals';
+    case 'approve':
+      return 'Approval';
     case 'not_found':
       return 'Not found';
   }
@@ -118,7 +124,8 @@ function Shell() {
       </header>
       <main id="main" tabIndex={-1} ref={main}>
         {apiKey || isPublic(route) ? null : <p>Sign in to see this page.</p>}
-        {apiKey ? null : (
+        {/* An approval link needs no key: its approver is not asked to sign in. */}
+        {apiKey || route.page === 'approve' ? null : (
           <SignIn
             onSignIn={(key) => {
               saveApiKey(key);

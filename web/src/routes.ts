@@ -1,6 +1,6 @@
 /**
  * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows`,
- * `#workflows/<id>` and `#approvals`. Parsing is pure so it can be tested without a browser.
+ * `#workflows/<id>`, `#approvals` and `#approve/<token>` (an approval link). Parsing is pure so it can be tested without a browser.
  */
 
 /** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
@@ -11,9 +11,12 @@ export type Route =
   | { page: 'workflows' }
   | { page: 'workflow'; workflowId: string }
   | { page: 'approvals' }
+  | { page: 'approve'; token: string }
   | { page: 'not_found' };
 
 const segment = /^[A-Za-z0-9_.-]{1,128}$/;
+/** An approval link's token: `v1.<key id>.<claims>.<signature>`, base64url parts, at most 1,024 characters. */
+const linkToken = /^v1(\.[A-Za-z0-9_-]+){3}$/;
 
 function decode(part: string | undefined): string | null {
   if (part === undefined) return null;
@@ -42,6 +45,8 @@ export function parseRoute(hash: string): Route {
   }
   if (head === 'workflows' && a === undefined) return { page: 'workflows' };
   if (head === 'approvals' && a === undefined) return { page: 'approvals' };
+  if (head === 'approve' && a !== undefined && b === undefined)
+    return a.length <= 1024 && linkToken.test(a) ? { page: 'approve', token: a } : { page: 'not_found' };
   if (head === 'workflows' && b === undefined) {
     const workflowId = decode(a);
     return workflowId ? { page: 'workflow', workflowId } : { page: 'not_found' };

@@ -42,7 +42,7 @@ def test_async_workflow_run_wait_and_errors(stack: Stack) -> None:
     asyncio.run(main())
 
 
-def test_async_approvals_reject(stack: Stack) -> None:
+def test_async_approvals_reject_through_a_link(stack: Stack) -> None:
     async def main() -> None:
         async with AsyncClient(stack.url, stack.token) as client:
             created = await client.workflows.create(
@@ -55,7 +55,9 @@ def test_async_approvals_reject(stack: Stack) -> None:
                 if any(a.run_id == started.task_id for a in await client.approvals.list()):
                     break
                 await asyncio.sleep(0.2)
-            decided = await client.approvals.reject(started.task_id, "ok")
+            pending = [a for a in await client.approvals.list() if a.run_id == started.task_id]
+            assert (await client.approvals.view_link(pending[0].link)).title == "Go?"
+            decided = await client.approvals.reject_link(pending[0].link)
             assert (decided.step_id, decided.decision) == ("ok", "rejected")
             task = await client.tasks.wait(started.task_id, timeout=60, interval=0.2)
             assert task.status == "completed"

@@ -17,6 +17,7 @@ from skillflow import (
     Client,
     ConflictError,
     NotFoundError,
+    PermissionDeniedError,
     SkillflowApiError,
     UnprocessableEntityError,
     models,
@@ -178,6 +179,31 @@ def test_approvals_list_refuse_and_approve(stack: Stack, client: Client) -> None
     assert again.value.code == "APPROVAL_NOT_WAITING"
     task = client.tasks.wait(started.task_id, timeout=60, interval=0.2)
     assert task.status == "completed"
+    client.workflows.delete(created.id)
+
+
+def test_approval_link_without_a_key(stack: Stack, client: Client) -> None:
+    created = client.workflows.create(APPROVAL.format(tag=uuid.uuid4().hex[:8]))
+    started = client.workflows.run(created.id)
+    link = waiting_approval(client, started.task_id).link
+    assert link.startswith("/#approve/v1.")
+    with Client(stack.url) as guest:
+        view = guest.approvals.view_link(link)
+        assert (view.title, to_dict(view.payload)) == ("Go?", {"budget": {"type": "number", "required": True}})
+        with pytest.raises(PermissionDeniedError) as altered:
+            guest.approvals.approve_link(link[:-4] + "AAAA", {"budget": 1})
+        assert altered.value.code == "APPROVAL_LINK_INVALID"
+        with pytest.raises(UnprocessableEntityError) as wrong:
+            guest.approvals.approve_link(link, {"budget": "lots"})
+        assert wrong.value.details == {"issues": [{"path": "payload.budget", "message": "must be of type number"}]}
+        decided = guest.approvals.approve_link(link, {"budget": 4})
+        assert (decided.run_id, decided.step_id, decided.decision) == (started.task_id, "ok", "approved")
+        with pytest.raises(ConflictError) as again:
+            guest.approvals.approve_link(link, {"budget": 4})
+        assert again.value.code == "APPROVAL_NOT_WAITING"
+    task = client.tasks.wait(started.task_id, timeout=60, interval=0.2)
+    assert task.status == "completed"
+    assert to_dict(task.result)["outputs"]["ok"]["decided_by"] == "link"
     client.workflows.delete(created.id)
 
 

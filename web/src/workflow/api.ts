@@ -1,6 +1,7 @@
 /** The workflow routes the workspace calls (definitions, validation, runs, schedules, messages, approvals). */
 import type {
   ApprovalDecided,
+  ApprovalLinkView,
   ApprovalList,
   ChatMessageList,
   RunList,
@@ -83,3 +84,14 @@ export const decideApproval = (
     `/v1/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(stepId)}`,
     { apiKey, body: { decision, payload } },
   );
+
+/** POST /v1/approval-links/view: what an approval link asks (no key: the link is the right). */
+export const viewApprovalLink = (token: string) =>
+  request<ApprovalLinkView>('POST', '/v1/approval-links/view', { body: { token } });
+
+/** POST /v1/approval-links/decide: decides through the link, once. */
+export const decideApprovalLink = (
+  token: string,
+  decision: 'approved' | 'rejected',
+  payload: Record<string, unknown>,
+) => request<ApprovalDecided>('POST', '/v1/approval-links/decide', { body: { token, decision, payload } });

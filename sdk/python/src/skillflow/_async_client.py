@@ -176,6 +176,19 @@ class AsyncApprovals(_Resource):
         """Rejects it: the step completes with ``decision: rejected`` and the run goes on."""
         return await self._send(ops.decide_approval(run_id, step_id, "rejected", payload))
 
+    async def view_link(self, link: str) -> models.ApprovalLinkView:
+        """What an approval link (the whole link or its token) asks; no key needed. An altered or
+        expired link raises a 403 ``APPROVAL_LINK_INVALID``."""
+        return await self._send(ops.view_approval_link(link))
+
+    async def approve_link(self, link: str, payload: Mapping[str, Any] | None = None) -> models.ApprovalDecided:
+        """Approves through a link, once (``decided_by`` is ``link``); a second use is 409."""
+        return await self._send(ops.decide_approval_link(link, "approved", payload))
+
+    async def reject_link(self, link: str, payload: Mapping[str, Any] | None = None) -> models.ApprovalDecided:
+        """Rejects through a link, once."""
+        return await self._send(ops.decide_approval_link(link, "rejected", payload))
+
 
 class AsyncAnonymous(_Resource):
     """See :class:`skillflow.Anonymous`."""

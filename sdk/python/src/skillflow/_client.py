@@ -204,6 +204,19 @@ class Approvals(_Resource):
         """Rejects it: the step completes with ``decision: rejected`` and the run goes on."""
         return self._send(ops.decide_approval(run_id, step_id, "rejected", payload))
 
+    def view_link(self, link: str) -> models.ApprovalLinkView:
+        """What an approval link (the whole link or its token) asks; no key needed. An altered or
+        expired link raises a 403 ``APPROVAL_LINK_INVALID``."""
+        return self._send(ops.view_approval_link(link))
+
+    def approve_link(self, link: str, payload: Mapping[str, Any] | None = None) -> models.ApprovalDecided:
+        """Approves through a link, once (``decided_by`` is ``link``); a second use is 409."""
+        return self._send(ops.decide_approval_link(link, "approved", payload))
+
+    def reject_link(self, link: str, payload: Mapping[str, Any] | None = None) -> models.ApprovalDecided:
+        """Rejects through a link, once."""
+        return self._send(ops.decide_approval_link(link, "rejected", payload))
+
 
 class Anonymous(_Resource):
     """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""

@@ -166,6 +166,27 @@ def decide_approval(
     )
 
 
+def link_token(link: str) -> str:
+    """The token of an approval link: what follows ``#approve/``, or the whole string if it has none."""
+    at = link.find("#approve/")
+    return link if at < 0 else link[at + len("#approve/") :]
+
+
+def view_approval_link(link: str) -> Call[models.ApprovalLinkView]:
+    return Call(
+        "POST", "/v1/approval-links/view", _model(models.ApprovalLinkView), json={"token": link_token(link)}
+    )
+
+
+def decide_approval_link(
+    link: str, decision: Literal["approved", "rejected"], payload: Mapping[str, Any] | None
+) -> Call[models.ApprovalDecided]:
+    body: dict[str, Any] = {"token": link_token(link), "decision": decision}
+    if payload is not None:
+        body["payload"] = to_dict(payload)
+    return Call("POST", "/v1/approval-links/decide", _model(models.ApprovalDecided), json=body)
+
+
 # Skills
 
 
