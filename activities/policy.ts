@@ -131,6 +131,24 @@ export const POLICY_PROFILES = {
       heartbeatIntervalMs: undefined,
     },
   },
+  /** The event index: a waiting step's row written or removed in the store; quick, retried patiently. */
+  'event-index': {
+    summary: 'The event index: a waiting step recorded in or removed from the store.',
+    startToCloseMs: 10_000,
+    scheduleToCloseMs: 5 * 60_000,
+    retry: {
+      initialIntervalMs: 1_000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 30_000,
+      maximumAttempts: 10,
+    },
+    deadlines: {
+      groupDeadlineMs: 10_000,
+      idleTimeoutMs: 10_000,
+      decisionTimeoutMs: 10_000,
+      heartbeatIntervalMs: undefined,
+    },
+  },
   /**
    * The workflow `decide` step: one bounded decision, plus the prompt-injection
    * screening of its external context. Decision failures are fallbacks, never activity failures,

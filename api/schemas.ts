@@ -86,6 +86,10 @@ export const StepProgressSchema = z.object({
     .object({ expires_at: z.string() })
     .optional()
     .describe('A wait_for_approval step that started: when its wait ends without a decision.'),
+  event: z
+    .object({ name: z.string(), expires_at: z.string() })
+    .optional()
+    .describe('A wait_for_event step that started: the event it waits for and when its wait ends.'),
 });
 
 /** The one status vocabulary of tasks and runs, everywhere (API, OpenAPI, SDK, CLI). */
@@ -156,7 +160,7 @@ export const DefinitionSchema = z.object({
   id: z.string(),
   title: z.string(),
   version: z.number().int(),
-  trigger_type: z.enum(['manual', 'schedule']),
+  trigger_type: z.enum(['manual', 'schedule', 'event']),
   created_at: z.string(),
   updated_at: z.string(),
   source: z.string(),

@@ -18,7 +18,8 @@ export const DIAGNOSTIC_CODES = {
   MISSING_FIELD: 'A required field is absent.',
   INVALID_TYPE: 'A field has the wrong type.',
   INVALID_VALUE: 'A field has the right type but a value out of range or not allowed.',
-  INVALID_TRIGGER: '`start_when` must hold exactly one of `manual` and `schedule`.',
+  INVALID_TRIGGER: '`start_when` must hold exactly one of `manual`, `schedule` and `event`.',
+  INVALID_EVENT_NAME: "An event name (a trigger's or a wait_for_event step's) is malformed.",
   INVALID_SCHEDULE: '`schedule` must hold exactly one of `cron` and `every`.',
   INVALID_CRON: 'The cron expression is not a valid 5-field expression.',
   INVALID_TIMEZONE: 'The timezone is not an IANA timezone name.',
@@ -31,7 +32,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_STEP_ID: 'A step id is malformed or reserved.',
   DUPLICATE_STEP_ID: 'Two steps share an id.',
   MISSING_ACTION:
-    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each`, `parallel`, `use_workflow` or `wait_for_approval`).',
+    'A step has no action (`use_app_skill`, `send_chat_message`, `decide`, `wait`, `fail`, `for_each`, `parallel`, `use_workflow`, `wait_for_approval` or `wait_for_event`).',
   MULTIPLE_ACTIONS: 'A step has more than one action.',
   UNKNOWN_SKILL: 'The skill is not in the catalog.',
   SKILL_NOT_UNATTENDED: 'The skill may not run unattended, but the definition is scheduled.',
@@ -47,6 +48,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_WORKFLOW_INPUT: "A use_workflow step's inputs do not match the pinned version's declared inputs.",
   WORKFLOW_CYCLE: 'A pinned use_workflow step leads back to the version being saved.',
   APPROVAL_IN_LOOP: 'A wait_for_approval step is inside a for_each.',
+  EVENT_WAIT_IN_LOOP: 'A wait_for_event step is inside a for_each.',
   WORKFLOW_VERSION_REQUIRED:
     'A scheduled definition runs other workflows only at pinned versions, all the way down.',
   UNKNOWN_OUTPUT_FIELD: "A reference names a field the step's output does not declare.",

@@ -52,6 +52,11 @@ export const LIMITS = {
   /** Shortest and longest `wait_for_approval.timeout`. */
   minApprovalTimeoutMs: 60_000,
   maxApprovalTimeoutMs: 30 * 24 * 3600_000,
+  /** Shortest and longest `wait_for_event.timeout`. */
+  minEventTimeoutMs: 60_000,
+  maxEventTimeoutMs: 30 * 24 * 3600_000,
+  /** Most `wait_for_event.match` fields. */
+  maxEventMatchFields: 10,
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,

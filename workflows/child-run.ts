@@ -24,6 +24,7 @@ import {
   MAX_RUN_INPUT_CHARS,
   oversizedRunInput,
   resolveInput,
+  triggerInputs,
   type RunScope,
   type WorkflowPlanStep,
 } from '../definitions/runtime/index.js';
@@ -60,7 +61,7 @@ export async function childRunStep(
       'RUN_INPUTS_TOO_LARGE',
     );
   const trigger = child.plan.trigger;
-  const specs = trigger.type === 'manual' ? trigger.inputs : {};
+  const specs = triggerInputs(trigger);
   const checked = applyRunInputs(specs, provided);
   if (!checked.ok)
     throw ApplicationFailure.nonRetryable(

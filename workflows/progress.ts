@@ -45,6 +45,8 @@ export interface StepProgress {
   child_task_id?: string;
   /** A `wait_for_approval` step that started: when its wait ends without a decision. */
   approval?: { expires_at: string };
+  /** A `wait_for_event` step that started: the event it waits for and when its wait ends. */
+  event?: { name: string; expires_at: string };
 }
 
 export interface RunProgress {

@@ -4,6 +4,7 @@ import type { ActivityPolicy } from '../activities/policy.js';
 import type { StepError, StepProgress } from './progress.js';
 import type { ChildRunSnapshot } from './run-definition.js';
 import type { Approvals } from './approvals.js';
+import type { EventWaits } from './event-waits.js';
 
 /** The facts of a run every step needs (a loop batch's child workflow receives them too). */
 export interface RunFacts {
@@ -37,6 +38,8 @@ export interface RunContext {
   budget: { left: number };
   /** The run's approvals (absent in a loop batch: no approval runs inside a loop). */
   approvals?: Approvals;
+  /** The run's event waits (absent in a loop batch: no event wait runs inside a loop). */
+  events?: EventWaits;
 }
 
 /** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */

@@ -33,6 +33,7 @@ import {
 import { STEP_FAILED_PREFIX, type RunContext, type SequenceFailure } from './run-context.js';
 import { LOOP_OUTPUT_BUDGET } from './loop-elements.js';
 import { Approvals } from './approvals.js';
+import { EventWaits } from './event-waits.js';
 import { runSequence } from './sequence.js';
 import { stepError } from './step-error.js';
 
@@ -42,7 +43,7 @@ export interface RunDefinitionInput {
   definitionVersion: number;
   ownerId: string;
   /** `workflow`: started by a parent run's `use_workflow` step. */
-  trigger: 'manual' | 'schedule' | 'workflow';
+  trigger: 'manual' | 'schedule' | 'workflow' | 'event';
   /** Run inputs, already validated and defaulted against the plan's declared inputs. */
   inputs: Record<string, unknown>;
   /** Activity options per step id, from the policy module at start time. */
@@ -112,6 +113,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     // The Update handler is registered for every run (a handler issues no command); only plans
     // with wait_for_approval steps ever wait for it.
     approvals: new Approvals(() => new Date().toISOString()),
+    events: new EventWaits(),
   };
   let failure: SequenceFailure | undefined;
   try {

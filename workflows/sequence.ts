@@ -121,6 +121,9 @@ function runBody(step: PlanStep, scope: RunScope, state: StepProgress, ctx: RunC
     case 'approval':
       if (!ctx.approvals) throw ApplicationFailure.nonRetryable('Approvals do not run here.', 'INTERNAL');
       return ctx.approvals.wait(step, scope, state);
+    case 'event_wait':
+      if (!ctx.events) throw ApplicationFailure.nonRetryable('Event waits do not run here.', 'INTERNAL');
+      return ctx.events.wait(step, scope, state, ctx);
     default: {
       if (!callsActivity(step)) throw ApplicationFailure.nonRetryable('Unknown step kind.', 'INTERNAL');
       const policy = ctx.facts.policies[step.id];

@@ -1,9 +1,10 @@
-/** Platform activities (not skills): chat delivery, embed storage and the decide step. */
+/** Platform activities (not skills): chat delivery, embed storage, the decide step and the event index. */
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
 import { createChatDelivery } from './chat-delivery.js';
 import { createEmbedStore } from './embeds.js';
+import { createEventWaitIndex } from './event-waits.js';
 import type { ReferenceResolver } from '../apps/encyclopedia/index.js';
 import { createDecideStep, type DecideStepDeps } from '../decision/decide-step.js';
 
@@ -22,5 +23,6 @@ export function platformActivities(
     ...createChatDelivery(store, keyring, webhook, references),
     ...createEmbedStore(store, keyring),
     ...createDecideStep(decide),
+    ...createEventWaitIndex(store, keyring),
   };
 }

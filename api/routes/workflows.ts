@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
+import { triggerInputs } from '../../definitions/runtime/plan.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { errors } from '../../lib/errors/errors.js';
 import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
@@ -93,7 +94,7 @@ async function view(
     created_at: def.createdAt.toISOString(),
     updated_at: def.updatedAt.toISOString(),
     source: def.source,
-    inputs: def.plan.trigger.type === 'manual' ? def.plan.trigger.inputs : {},
+    inputs: triggerInputs(def.plan.trigger),
     schedule: await engine.scheduleOf(def),
   };
 }

@@ -16,7 +16,7 @@ import {
   type Plan,
   type WorkflowLookup,
 } from '../../definitions/index.js';
-import { allSteps, planSkills, type PlanStep } from '../../definitions/runtime/index.js';
+import { allSteps, planSkills, triggerInputs, type PlanStep } from '../../definitions/runtime/index.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
@@ -187,7 +187,7 @@ function describe(def: StoredDefinition): Pick<ChildDefinition, 'id' | 'version'
   return {
     id: def.id,
     version: def.version,
-    inputs: trigger.type === 'manual' ? trigger.inputs : {},
+    inputs: triggerInputs(trigger),
     outputs: (def.plan.outputs ?? []).map((o) => o.name),
   };
 }
@@ -205,7 +205,7 @@ function inputNamesMatch(step: WorkflowStep, plan: Plan): boolean {
         ? Object.keys(step.inputs.value)
         : undefined;
   if (!given) return true;
-  const specs = plan.trigger.type === 'manual' ? plan.trigger.inputs : {};
+  const specs = triggerInputs(plan.trigger);
   const undeclared = given.some((name) => !Object.hasOwn(specs, name));
   const missing = Object.entries(specs).some(
     ([name, spec]) => spec.required && spec.default === undefined && !given.includes(name),

@@ -18,6 +18,7 @@ import type { Store } from '../../lib/store/db.js';
 import {
   countDefinitions,
   deleteDefinition,
+  eventDefinitionIds,
   findDefinition,
   insertDefinition,
   insertDefinitionVersion,
@@ -124,6 +125,13 @@ export class DefinitionsService {
     const def = await findDefinition(this.store, this.keyring, ownerId, id);
     if (!def) throw errors.notFound('No workflow definition with this id.');
     return def;
+  }
+
+  /** The owner's definitions whose current version starts on events named `name`. */
+  async startedByEvent(ownerId: string, name: string): Promise<StoredDefinition[]> {
+    const ids = await eventDefinitionIds(this.store, this.keyring, ownerId, name);
+    const defs = await Promise.all(ids.map((id) => findDefinition(this.store, this.keyring, ownerId, id)));
+    return defs.filter((d): d is StoredDefinition => d !== undefined);
   }
 
   async list(ownerId: string): Promise<DefinitionSummary[]> {

@@ -4,6 +4,7 @@ import type { PrincipalCache } from '../../lib/key-cache.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ApprovalsService } from './approvals.js';
+import { EventsService } from './events.js';
 import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
@@ -20,6 +21,7 @@ export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
   approvals: ApprovalsService;
+  events: EventsService;
   skillCalls: SkillCallsService;
   teams: TeamsService;
   usage: UsageService;
@@ -49,6 +51,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   return {
     engine: new WorkflowEngine(definitions, runs, deps.logger),
     tasks,
+    events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(
       deps.temporal,
       tasks,

@@ -40,6 +40,9 @@ import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
 
+/** How a run started, as its TriggerType search attribute says. */
+type RunTrigger = 'manual' | 'schedule' | 'event';
+
 /** Explicit schedule policies (README "Schedules"). */
 export const SCHEDULE_POLICIES = {
   overlap: ScheduleOverlapPolicy.SKIP,
@@ -68,13 +71,15 @@ export class RunsService {
 
   /**
    * Activity options for every step that calls an activity, from the policy module (a step's
-   * `timeout` and `retry` narrow them). Wait and fail steps call none.
+   * `timeout` and `retry` narrow them); a wait_for_event step's, for its event index writes.
+   * Wait and fail steps call none.
    */
   policiesFor(plan: Plan): Record<string, ActivityPolicy> {
     const out: Record<string, ActivityPolicy> = {};
     for (const step of allSteps(plan.steps))
       if (callsActivity(step))
         out[step.id] = activityPolicy(this.profileOf(step), step.timeoutMs, step.retry);
+      else if (step.kind === 'event_wait') out[step.id] = activityPolicy('event-index');
     return out;
   }
 
@@ -85,7 +90,7 @@ export class RunsService {
     return this.registry.get(app, skill)?.policy.name ?? 'upstream-lookup';
   }
 
-  private searchAttributes(def: StoredDefinition, trigger: 'manual' | 'schedule') {
+  private searchAttributes(def: StoredDefinition, trigger: RunTrigger) {
     return new TypedSearchAttributes([
       { key: DefinitionId, value: def.id },
       { key: DefinitionVersion, value: def.version },
@@ -108,7 +113,7 @@ export class RunsService {
   private runInput(
     def: StoredDefinition,
     inputs: Record<string, unknown>,
-    trigger: 'manual' | 'schedule',
+    trigger: RunTrigger,
     { children }: ResolvedChildren,
   ): RunDefinitionInput {
     return {
@@ -140,6 +145,7 @@ export class RunsService {
     def: StoredDefinition,
     provided: Record<string, unknown> = {},
     resolved?: ResolvedChildren,
+    trigger: 'manual' | 'event' = 'manual',
   ): Promise<string> {
     const inputs = checkedRunInputs(def.plan, provided);
     const children = resolved ?? (await this.resolveChildren(def.ownerId, def.plan, def.id));
@@ -147,8 +153,8 @@ export class RunsService {
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,
-      args: [this.runInput(def, inputs, 'manual', children)],
-      typedSearchAttributes: this.searchAttributes(def, 'manual'),
+      args: [this.runInput(def, inputs, trigger, children)],
+      typedSearchAttributes: this.searchAttributes(def, trigger),
       memo: this.initialMemo(def.plan),
     });
     return taskId;

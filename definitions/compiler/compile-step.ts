@@ -21,6 +21,7 @@ import { compileTemplate } from './compile-template.js';
 import { compileDecide, decideOutputShape } from './compile-decide.js';
 import { parseCondition } from './condition-parser.js';
 import { parseDuration } from './duration.js';
+import { compileEventWait } from './compile-event-wait.js';
 import { compileApproval, compileFail, compileRetry, compileWait } from './compile-flow.js';
 import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
 import {
@@ -56,6 +57,11 @@ function approvalOutputShape(source: ApprovalSource): SchemaShape {
   ];
 }
 
+/** A wait_for_event step's output: whether the event came, and its data (any JSON object). */
+const EVENT_WAIT_OUTPUT: SchemaShape = [
+  z.object({ received: z.boolean(), data: z.record(z.string(), z.unknown()) }),
+];
+
 /** The actions a step may hold, exactly one each. */
 const ACTIONS = [
   'use_app_skill',
@@ -67,6 +73,7 @@ const ACTIONS = [
   'parallel',
   'use_workflow',
   'wait_for_approval',
+  'wait_for_event',
 ] as const;
 const ACTION_LIST = `${ACTIONS.slice(0, -1).join(', ')} and ${ACTIONS[ACTIONS.length - 1]}`;
 
@@ -199,6 +206,15 @@ function collectStep(
         'wait_for_approval cannot run inside a for_each: each approval is one decision of the run.';
       diagnostics.push(
         map.diagnostic('APPROVAL_IN_LOOP', message, [...path, 'wait_for_approval'], { key: true }),
+      );
+    }
+  } else if (source.wait_for_event !== undefined) {
+    output = EVENT_WAIT_OUTPUT;
+    if (position.some((slot) => slot.kind === 'for_each')) {
+      const message =
+        'wait_for_event cannot run inside a for_each: an event resumes runs, not loop elements.';
+      diagnostics.push(
+        map.diagnostic('EVENT_WAIT_IN_LOOP', message, [...path, 'wait_for_event'], { key: true }),
       );
     }
   } else if (source.use_workflow !== undefined) {
@@ -367,6 +383,7 @@ function checkFieldsOfAction(
   const callsNoActivity = [
     source.wait,
     source.wait_for_approval,
+    source.wait_for_event,
     source.fail,
     source.for_each,
     source.parallel,
@@ -412,6 +429,10 @@ function compileAction(entry: StepEntry, scope: ReferenceScope): PlanStep | unde
   if (source.wait_for_approval !== undefined) {
     const approval = compileApproval(source.wait_for_approval, [...path, 'wait_for_approval'], scope);
     return approval && { ...base, kind: 'approval', ...approval, ...(condition && { if: condition }) };
+  }
+  if (source.wait_for_event !== undefined) {
+    const wait = compileEventWait(source.wait_for_event, [...path, 'wait_for_event'], scope);
+    return wait && { ...base, kind: 'event_wait', ...wait, ...(condition && { if: condition }) };
   }
   if (source.fail !== undefined) {
     const fail = compileFail(source.fail, [...path, 'fail'], scope);

@@ -1,10 +1,18 @@
-/** Compiles `start_when`: the manual trigger with its run inputs, or a schedule. */
+/**
+ * Compiles `start_when`: the manual trigger with its run inputs, an event trigger (a name and the
+ * run inputs its event data must fit), or a schedule.
+ */
 import { CronExpressionParser } from 'cron-parser';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { matchesRunInputType } from '../runtime/run-inputs.js';
 import type { JsonValue, PlanTrigger, RunInputSpec } from '../runtime/plan.js';
-import { type RunInputSource, type StartWhen, startWhenSchema } from '../schema/definition-schema.js';
+import {
+  EVENT_NAME_PATTERN,
+  type RunInputSource,
+  type StartWhen,
+  startWhenSchema,
+} from '../schema/definition-schema.js';
 import { runInputShape, type SchemaShape } from '../schema/schema-path.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import type { DocPath, SourceMap } from '../source/source-map.js';
@@ -29,18 +37,28 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
     const scheduled = typeof value === 'object' && value !== null && Object.hasOwn(value, 'schedule');
     return { trigger: undefined, inputs, scheduled };
   }
-  const { manual, schedule } = parsed.data;
-  const hasManual = manual !== undefined;
-  if (hasManual === (schedule !== undefined)) {
-    const message = hasManual
-      ? 'Use either manual or schedule, not both.'
-      : 'Add manual: {} or schedule: {...}.';
+  const { manual, schedule, event } = parsed.data;
+  const given = [manual, schedule, event].filter((t) => t !== undefined).length;
+  if (given !== 1) {
+    const message =
+      given > 1
+        ? 'Use one of manual, schedule and event.'
+        : 'Add manual: {}, schedule: {...} or event: {...}.';
     diagnostics.push(
       map.diagnostic('INVALID_TRIGGER', `start_when must hold exactly one trigger. ${message}`, BASE),
     );
     return { trigger: undefined, inputs, scheduled: schedule !== undefined };
   }
   if (schedule) return { trigger: compileSchedule(schedule, map, diagnostics), inputs, scheduled: true };
+  if (event) {
+    const path = [...BASE, 'event'];
+    const specs = compileInputSpecs(event.inputs ?? {}, [...path, 'inputs'], map, diagnostics, inputs);
+    if (!EVENT_NAME_PATTERN.test(event.name)) {
+      diagnostics.push(map.diagnostic('INVALID_EVENT_NAME', EVENT_NAME_MESSAGE, [...path, 'name']));
+      return { trigger: undefined, inputs, scheduled: false };
+    }
+    return { trigger: { type: 'event', name: event.name, inputs: specs }, inputs, scheduled: false };
+  }
   const specs = compileInputSpecs(
     manual?.inputs ?? {},
     [...BASE, 'manual', 'inputs'],
@@ -50,6 +68,9 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
   );
   return { trigger: { type: 'manual', inputs: specs }, inputs, scheduled: false };
 }
+
+/** What an event name must look like (a trigger's and a wait_for_event step's). */
+export const EVENT_NAME_MESSAGE = `An event name must match ${EVENT_NAME_PATTERN.source}, such as order.paid.`;
 
 /**
  * Declared typed fields (a manual trigger's run inputs, an approval's payload): at most

@@ -20,3 +20,4 @@ export {
 } from './run-inputs.js';
 export { referencesOf, pick, type ReadSet } from './references.js';
 export { cutText } from './cut-text.js';
+export * from './event-match.js';

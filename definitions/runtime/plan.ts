@@ -89,6 +89,7 @@ export interface RunInputSpec {
 /** How runs start. */
 export type PlanTrigger =
   | { type: 'manual'; inputs: Record<string, RunInputSpec> }
+  | { type: 'event'; name: string; inputs: Record<string, RunInputSpec> }
   | { type: 'schedule'; cron: string; timezone: string }
   | { type: 'schedule'; every: string; everyMs: number; timezone: string };
 
@@ -221,6 +222,20 @@ export interface ApprovalPlanStep extends PlanStepBase {
   onTimeout: 'fail' | 'continue';
 }
 
+/**
+ * `wait_for_event`: the run waits (a durable timer, no worker held) until its owner sends an event
+ * named `name` whose data fields equal every rendered `match` value, or `timeoutMs` passes. Its
+ * output is `{ received: true|false, data }`. Added after plan version 1.
+ */
+export interface EventWaitPlanStep extends PlanStepBase {
+  kind: 'event_wait';
+  name: string;
+  /** Data field name → a template rendered to the text the field must equal. */
+  match: Record<string, TemplateNode[]>;
+  timeoutMs: number;
+  onTimeout: 'fail' | 'continue';
+}
+
 /** One step of a plan. */
 export type PlanStep =
   | SkillPlanStep
@@ -231,7 +246,8 @@ export type PlanStep =
   | ForEachPlanStep
   | ParallelPlanStep
   | WorkflowPlanStep
-  | ApprovalPlanStep;
+  | ApprovalPlanStep
+  | EventWaitPlanStep;
 
 /** The steps that call an activity (and so have an activity policy). */
 export type ActivityPlanStep = SkillPlanStep | ChatPlanStep | DecidePlanStep;
@@ -279,4 +295,9 @@ export interface RunScope {
   loop?: { item: unknown; index: number };
   /** Inside an `on_error` handler: the failure it handles. */
   error?: { code: string; step: string };
+}
+
+/** The run inputs a trigger declares: a manual or event trigger's; none for a schedule. */
+export function triggerInputs(trigger: PlanTrigger): Record<string, RunInputSpec> {
+  return trigger.type === 'schedule' ? {} : trigger.inputs;
 }

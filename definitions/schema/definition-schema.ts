@@ -28,10 +28,20 @@ export const scheduleSchema = z.strictObject({
   timezone: z.string(),
 });
 
+/** An event name: lower case, dots, dashes and underscores, as `POST /v1/events` sends it. */
+export const EVENT_NAME_PATTERN = /^[a-z][a-z0-9_.-]{0,127}$/;
+
+/** `start_when.event`: every event of this name the owner sends starts a run; its data are the run inputs. */
+export const eventTriggerSchema = z.strictObject({
+  name: z.string(),
+  inputs: z.record(z.string(), runInputSchema).optional(),
+});
+
 /** `start_when`. */
 export const startWhenSchema = z.strictObject({
   manual: manualSchema.nullable().optional(),
   schedule: scheduleSchema.optional(),
+  event: eventTriggerSchema.optional(),
 });
 
 /** `send_chat_message`. */
@@ -103,6 +113,14 @@ export const approvalSchema = z.strictObject({
   on_timeout: z.enum(['fail', 'continue']).optional(),
 });
 
+/** `wait_for_event`: the run waits until the owner sends a matching event, or the timeout. */
+export const eventWaitSchema = z.strictObject({
+  name: z.string(),
+  match: z.record(z.string(), z.string()).optional(),
+  timeout: z.string(),
+  on_timeout: z.enum(['fail', 'continue']).optional(),
+});
+
 /** One step, before the exactly-one-action rule is applied. */
 export const stepSchema = z.strictObject({
   id: z.string(),
@@ -117,6 +135,7 @@ export const stepSchema = z.strictObject({
   parallel: parallelSchema.optional(),
   use_workflow: useWorkflowSchema.optional(),
   wait_for_approval: approvalSchema.optional(),
+  wait_for_event: eventWaitSchema.optional(),
   if: z.string().optional(),
   continue_on_error: z.boolean().optional(),
   timeout: z.string().optional(),
@@ -142,4 +161,5 @@ export type RetrySource = z.infer<typeof retrySchema>;
 export type ForEachSource = z.infer<typeof forEachSchema>;
 export type UseWorkflowSource = z.infer<typeof useWorkflowSchema>;
 export type ApprovalSource = z.infer<typeof approvalSchema>;
+export type EventWaitSource = z.infer<typeof eventWaitSchema>;
 export type RunInputSource = z.infer<typeof runInputSchema>;

@@ -53,7 +53,7 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
 }
 
 /** What a subkey is for; each purpose's subkeys are independent of the others'. */
-export type KeyPurpose = 'payload' | 'store' | 'guest-hash' | 'approval-link';
+export type KeyPurpose = 'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index';
 
 /** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
 const INFO: Record<KeyPurpose, string> = {
@@ -61,6 +61,7 @@ const INFO: Record<KeyPurpose, string> = {
   store: 'skillflow/store/v1',
   'guest-hash': 'skillflow anonymous counters',
   'approval-link': 'skillflow/approval-link/v1',
+  'event-index': 'skillflow/event-index/v1',
 };
 
 const subkeys = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();

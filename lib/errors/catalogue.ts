@@ -127,6 +127,11 @@ export const ERROR_CATALOGUE = {
     message: 'No decision arrived before the approval timed out.',
     retryable: false,
   },
+  EVENT_TIMED_OUT: {
+    status: 409,
+    message: 'No matching event arrived before the wait timed out.',
+    retryable: false,
+  },
   CHILD_RUN_CANCELLED: {
     status: 409,
     message: "A use_workflow step's child run was cancelled on its own.",

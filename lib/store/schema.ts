@@ -21,8 +21,23 @@ export interface DefinitionsTable {
   owner_id: string;
   current_version: number;
   trigger_type: string;
+  /** A keyed hash of the event trigger's name; null for other triggers. */
+  event_key: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface EventWaitsTable {
+  /** `<workflow id>/<step id>`. */
+  id: string;
+  owner_id: string;
+  event_key: string;
+  match_fields: string;
+  match_hash: string;
+  workflow_id: string;
+  step_id: string;
+  expires_at: Timestamp;
+  created_at: Generated<Timestamp>;
 }
 
 export interface DefinitionVersionsTable {
@@ -143,4 +158,5 @@ export interface Database {
   definition_versions: DefinitionVersionsTable;
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
+  event_waits: EventWaitsTable;
 }

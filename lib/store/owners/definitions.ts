@@ -1,10 +1,13 @@
 /**
  * The owner of `definitions` and `definition_versions`: workflow definitions, one row per
  * definition plus one per saved version, whose source and compiled plan are sealed. Only ids,
- * versions, trigger type and timestamps are plaintext. Every read is scoped to one owner.
+ * versions, trigger type and timestamps are plaintext; an event trigger's name is kept only as a
+ * keyed hash (`event_key`, lib/events/event-index-keys.ts), by which the owner's events find the
+ * definitions they start. Every read is scoped to one owner.
  */
 import type { Plan } from '../../../definitions/index.js';
 import type { Keyring } from '../../crypto/keyring.js';
+import { eventKey } from '../../events/event-index-keys.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
 import type { Db, Store } from '../db.js';
 import { sealedCell } from '../sealed-columns.js';
@@ -16,7 +19,7 @@ export interface StoredDefinition {
   version: number;
   source: string;
   plan: Plan;
-  triggerType: 'manual' | 'schedule';
+  triggerType: 'manual' | 'schedule' | 'event';
   createdAt: Date;
   updatedAt: Date;
 }
@@ -26,12 +29,19 @@ export interface DefinitionHead {
   id: string;
   version: number;
   plan: Plan;
-  triggerType: 'manual' | 'schedule';
+  triggerType: 'manual' | 'schedule' | 'event';
   createdAt: Date;
   updatedAt: Date;
 }
 
-const trigger = (t: string): 'manual' | 'schedule' => (t === 'schedule' ? 'schedule' : 'manual');
+const trigger = (t: string): 'manual' | 'schedule' | 'event' =>
+  t === 'schedule' || t === 'event' ? t : 'manual';
+
+/** The most definitions one event starts. */
+export const MAX_EVENT_DEFINITIONS = 20;
+
+const eventKeyOf = (keyring: Keyring, plan: Plan): string | null =>
+  plan.trigger.type === 'event' ? eventKey(keyring, plan.trigger.name) : null;
 
 async function insertVersion(
   tx: Db,
@@ -58,7 +68,13 @@ export async function insertDefinition(
   await store.db.transaction().execute(async (tx) => {
     await tx
       .insertInto('definitions')
-      .values({ id: d.id, owner_id: d.ownerId, current_version: 1, trigger_type: d.plan.trigger.type })
+      .values({
+        id: d.id,
+        owner_id: d.ownerId,
+        current_version: 1,
+        trigger_type: d.plan.trigger.type,
+        event_key: eventKeyOf(keyring, d.plan),
+      })
       .execute();
     await insertVersion(tx, keyring, { ...d, version: 1 });
   });
@@ -76,7 +92,12 @@ export async function insertDefinitionVersion(
   return store.db.transaction().execute(async (tx) => {
     const res = await tx
       .updateTable('definitions')
-      .set({ current_version: v.version, trigger_type: v.plan.trigger.type, updated_at: new Date() })
+      .set({
+        current_version: v.version,
+        trigger_type: v.plan.trigger.type,
+        event_key: eventKeyOf(keyring, v.plan),
+        updated_at: new Date(),
+      })
       .where('id', '=', v.id)
       .where('owner_id', '=', v.ownerId)
       .where('current_version', '=', v.version - 1)
@@ -199,4 +220,25 @@ export async function deleteDefinition(store: Store, ownerId: string, id: string
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
   return Number(res.numDeletedRows) === 1;
+}
+
+/**
+ * The ids of the owner's definitions whose current version starts on events named `name`
+ * (at most `MAX_EVENT_DEFINITIONS`, oldest first).
+ */
+export async function eventDefinitionIds(
+  store: Store,
+  keyring: Keyring,
+  ownerId: string,
+  name: string,
+): Promise<string[]> {
+  const rows = await store.db
+    .selectFrom('definitions')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('event_key', '=', eventKey(keyring, name))
+    .orderBy('created_at')
+    .limit(MAX_EVENT_DEFINITIONS)
+    .execute();
+  return rows.map((r) => r.id);
 }
