@@ -156,7 +156,7 @@ describe('policy profiles', () => {
     const res = PolicyNameSchema.safeParse('turbo');
     expect(res.success).toBe(false);
     expect(res.error?.issues.map((i) => i.message)).toEqual([
-      'must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, decision, local)',
+      'must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, event-index, decision, local)',
     ]);
   });
 });

@@ -143,9 +143,9 @@ export const POLICY_PROFILES = {
       maximumAttempts: 10,
     },
     deadlines: {
-      groupDeadlineMs: 10_000,
-      idleTimeoutMs: 10_000,
-      decisionTimeoutMs: 10_000,
+      groupDeadlineMs: 8_000,
+      idleTimeoutMs: 8_000,
+      decisionTimeoutMs: 8_000,
       heartbeatIntervalMs: undefined,
     },
   },

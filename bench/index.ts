@@ -11,6 +11,7 @@ const benches = [
   'api.bench.ts',
   'icons.bench.ts',
   'web.bench.ts',
+  'events.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
 import { registerEncyclopedia } from './commands/encyclopedia.js';
+import { registerEvents } from './commands/events.js';
 import { registerKeys } from './commands/keys.js';
 import { registerRuns } from './commands/runs.js';
 import { registerTasks } from './commands/tasks.js';
@@ -41,6 +42,7 @@ export function buildProgram(exit: (code: number) => void = (code) => (process.e
   registerWorkflows(program, context, run);
   registerTasks(program, context, run);
   registerRuns(program, context, run);
+  registerEvents(program, context, run);
   registerKeys(program, context, run);
   registerEncyclopedia(program, context, run);
   return program;

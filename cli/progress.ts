@@ -56,6 +56,9 @@ function summary(step: TaskStep): string {
   // An approval waiting for a decision names its expiry (`skillflow runs approve` decides it).
   if (step.approval && step.status === 'running')
     return `waiting for approval until ${step.approval.expires_at}`;
+  // An event wait names its event (`skillflow events send` sends one).
+  if (step.event && step.status === 'running')
+    return `waiting for event ${step.event.name} until ${step.event.expires_at}`;
   if (!step.output_summary) return '';
   return Object.entries(step.output_summary)
     .map(([k, v]) => `${k}=${String(v)}`)

@@ -70,6 +70,14 @@ try {
       await decide('ok', { decision: 'approved', payload: { budget: 7 } });
       await decide('second', { decision: 'rejected' });
     }
+    if (name === 'event-wait') {
+      // An event that does not fit first (the run's handler ignores it), then the two that do.
+      await h.waitForTask(taskId, (t) => t.steps?.filter((s: { event?: unknown }) => s.event).length === 2);
+      const send = (body: unknown) => h.request('POST', '/v1/events', body);
+      await send({ name: 'order.paid', data: { order_id: 'ord-2', amount: 1 } });
+      await send({ name: 'order.paid', data: { order_id: 'ord-1', amount: 12 } });
+      await send({ name: 'order.shipped', data: {} });
+    }
     if (name.endsWith('cancelled')) {
       await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
       await h.request('POST', `/v1/tasks/${taskId}/cancel`);

@@ -63,6 +63,11 @@ export type Task = {
     approval?: {
       expires_at: string;
     };
+    /** A wait_for_event step that started: the event it waits for and when its wait ends. */
+    event?: {
+      name: string;
+      expires_at: string;
+    };
   }[];
   /** Workflow runs: { outputs, steps }. Skill calls: { output, previews }. Null until completed. */
   result: unknown;
@@ -92,7 +97,7 @@ export type WorkflowDefinition = {
   id: string;
   title: string;
   version: number;
-  trigger_type: 'manual' | 'schedule';
+  trigger_type: 'manual' | 'schedule' | 'event';
   created_at: string;
   updated_at: string;
   source: string;
@@ -120,7 +125,7 @@ export type WorkflowList = {
     id: string;
     title: string;
     version: number;
-    trigger_type: 'manual' | 'schedule';
+    trigger_type: 'manual' | 'schedule' | 'event';
     created_at: string;
     updated_at: string;
   }[];
@@ -142,6 +147,7 @@ export type ValidationResult = {
       | 'INVALID_TYPE'
       | 'INVALID_VALUE'
       | 'INVALID_TRIGGER'
+      | 'INVALID_EVENT_NAME'
       | 'INVALID_SCHEDULE'
       | 'INVALID_CRON'
       | 'INVALID_TIMEZONE'
@@ -166,6 +172,7 @@ export type ValidationResult = {
       | 'INVALID_WORKFLOW_INPUT'
       | 'WORKFLOW_CYCLE'
       | 'APPROVAL_IN_LOOP'
+      | 'EVENT_WAIT_IN_LOOP'
       | 'WORKFLOW_VERSION_REQUIRED'
       | 'UNKNOWN_OUTPUT_FIELD'
       | 'FORBIDDEN_PROPERTY'
@@ -412,6 +419,14 @@ export type ApprovalLinkView = {
     };
   };
   expires_at: string;
+};
+
+/** What an event did: the runs it resumed and started. */
+export type EventSent = {
+  /** How many of your waiting runs took the event. */
+  resumed: number;
+  /** How many runs it started (definitions with `start_when.event` of its name). */
+  started: number;
 };
 
 /** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
@@ -1030,6 +1045,7 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'
         | 'APPROVAL_TIMED_OUT'
+        | 'EVENT_TIMED_OUT'
         | 'CHILD_RUN_CANCELLED'
         | 'LOOP_ITEMS_NOT_A_LIST'
         | 'TOO_LARGE'

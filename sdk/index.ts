@@ -13,6 +13,7 @@
  */
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
 import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
+import { createEventsClient, type EventsClient } from './events.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
 import { createKeysClient, type KeysClient } from './keys.js';
 import { createTransport, type TransportOptions } from './http.js';
@@ -37,6 +38,8 @@ export interface SkillflowClient {
   readonly workflows: WorkflowsClient;
   /** Approvals of `wait_for_approval` steps: list the pending ones, approve or reject. */
   readonly approvals: ApprovalsClient;
+  /** Events: resume runs waiting for one (`wait_for_event`), start definitions it triggers. */
+  readonly events: EventsClient;
   readonly keys: KeysClient;
   /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
   readonly encyclopedia: EncyclopediaClient;
@@ -54,6 +57,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
     approvals: createApprovalsClient(http),
+    events: createEventsClient(http),
     keys: createKeysClient(http),
     encyclopedia: createEncyclopediaClient(http),
   };
@@ -61,6 +65,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
 
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
+export type { EventsClient } from './events.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
 export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';

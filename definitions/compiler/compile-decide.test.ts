@@ -177,7 +177,7 @@ describe('decide step', () => {
     expect(diags.map((d) => [d.code, d.message])).toEqual([
       [
         'MULTIPLE_ACTIONS',
-        'A step needs exactly one of use_app_skill, send_chat_message, decide, wait, fail, for_each, parallel, use_workflow and wait_for_approval.',
+        'A step needs exactly one of use_app_skill, send_chat_message, decide, wait, fail, for_each, parallel, use_workflow, wait_for_approval and wait_for_event.',
       ],
     ]);
   });

@@ -201,7 +201,7 @@ describe('fail', () => {
       {
         code: 'MULTIPLE_ACTIONS',
         message:
-          'A step needs exactly one of use_app_skill, send_chat_message, decide, wait, fail, for_each, parallel, use_workflow and wait_for_approval.',
+          'A step needs exactly one of use_app_skill, send_chat_message, decide, wait, fail, for_each, parallel, use_workflow, wait_for_approval and wait_for_event.',
         path: 'steps[1]',
         line: 10,
         column: 5,

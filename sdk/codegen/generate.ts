@@ -53,6 +53,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
     'A decision delivered to a waiting run.',
   ],
   ['ApprovalLinkView', '/v1/approval-links/view', 'post', '200', 'What an approval link asks.'],
+  ['EventSent', '/v1/events', 'post', '200', 'What an event did: the runs it resumed and started.'],
 ];
 
 /** Request bodies taken from the document: name, path, method. */

@@ -297,6 +297,18 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'POST /v1/events': [
+    {
+      kind: 'definition',
+      note: "an event nothing waits for: owner B's reaches only its own runs",
+      ...WORKFLOWS,
+      request: () => ({ url: '/v1/events', body: { name: 'authz.nothing', data: { id: 'x' } } }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j) => expect(j).toEqual({ resumed: 0, started: 0 })),
+      ),
+    },
+  ],
   'POST /v1/approval-links/view': [
     {
       kind: 'approval',

@@ -248,6 +248,47 @@ steps:
     });
   });
 
+  it('events: the CLI sends one that resumes a waiting run; the SDK sends one that starts a run', async () => {
+    const waiter = await client.workflows.create(`title: Wait for payment (clients)
+start_when: { manual: {} }
+steps:
+  - id: paid
+    wait_for_event: { name: clients.paid, match: { order_id: ord-9 }, timeout: 1h }
+`);
+    const { task_id: runId } = await client.workflows.run(waiter.id);
+    for (let i = 0; i < 100; i++) {
+      const t = await client.tasks.get(runId);
+      if (t.steps?.[0]?.event) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const miss = await cli('events', 'send', 'clients.paid', '--data', '{"order_id":"ord-8"}');
+    expect(miss).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'clients.paid: resumed 0 waiting run(s), started 0 run(s)\n',
+    });
+    const hit = await cli('events', 'send', 'clients.paid', '--data', '{"order_id":"ord-9"}', '--json');
+    expect([hit.code, JSON.parse(hit.stdout)]).toEqual([0, { resumed: 1, started: 0 }]);
+    const done = await client.tasks.wait(runId, { intervalMs: 200, timeoutMs: 60_000 });
+    expect((done.result as { outputs: Record<string, unknown> }).outputs.paid).toEqual({
+      received: true,
+      data: { order_id: 'ord-9' },
+    });
+    const starter = await client.workflows.create(`title: Started by an event (clients)
+start_when:
+  event: { name: clients.started, inputs: { n: { type: integer, required: true } } }
+steps:
+  - id: pause
+    wait: { duration: 1s }
+`);
+    const bad = await cli('events', 'send', 'clients.started', '--data', '{"n":"x"}');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: INVALID_PARAMETER \(HTTP 400\): /);
+    expect(bad.stderr).toContain('  data.n: must be of type integer');
+    expect(await client.events.send('clients.started', { n: 2 })).toEqual({ resumed: 0, started: 1 });
+    expect(await client.workflows.runs(starter.id)).toHaveLength(1);
+  });
+
   it('API errors: envelope code, message and failing paths on stderr, no stack trace; the SDK throws the same', async () => {
     const bad = { requests: [{ quer: 'cedar' }] };
     const run = await cli('apps', 'hosting', 'search_domains', '--input', JSON.stringify(bad));

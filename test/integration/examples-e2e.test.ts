@@ -254,6 +254,46 @@ describe('example definitions against the simulators', () => {
     });
   });
 
+  it('runs the event example: an event starts it, the matching payment event resumes it', async () => {
+    const def = await h.request(
+      'POST',
+      '/v1/workflows',
+      example('register-when-paid.yaml'),
+      'application/yaml',
+    );
+    expect(def.status, def.body).toBe(201);
+    expect(def.json.trigger_type).toBe('event');
+    const started = await h.request('POST', '/v1/events', {
+      name: 'domain.requested',
+      data: { idea: 'cedar', order_id: 'ord-7', channel: 'shop' },
+    });
+    expect([started.status, started.json]).toEqual([200, { resumed: 0, started: 1 }]);
+    const [run] = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+    expect(run.trigger).toBe('event');
+    const taskId = run.task_id as string;
+    await h.waitForTask(taskId, (t) => t.steps?.[1]?.event !== undefined);
+    const other = await h.request('POST', '/v1/events', { name: 'order.paid', data: { order_id: 'ord-8' } });
+    expect(other.json).toEqual({ resumed: 0, started: 0 });
+    const paid = await h.request('POST', '/v1/events', {
+      name: 'order.paid',
+      data: { order_id: 'ord-7', amount: 12 },
+    });
+    expect(paid.json).toEqual({ resumed: 1, started: 0 });
+    const task = await h.waitForTask(taskId, (t) => ['completed', 'failed'].includes(t.status));
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
+    expect(task.steps.map((s: any) => [s.id, s.status])).toEqual([
+      ['search', 'completed'],
+      ['paid', 'completed'],
+      ['register', 'completed'],
+      ['unpaid', 'skipped'],
+    ]);
+    const first = task.result.outputs.search.results[0].domain as string;
+    expect((await h.chatMessage(taskId))?.content).toEqual({
+      title: 'Paid',
+      message: `Order ord-7 is paid (12 euros): register ${first}.`,
+    });
+  });
+
   it('compiles the scheduled example and runs it when triggered', async () => {
     const def = await h.request(
       'POST',

@@ -6,7 +6,8 @@
  * inline loop and a tolerant parallel group; `loop-batches`: a loop of 120 elements in child
  * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure;
  * `use-workflow`: a run that runs `use-workflow-child` and reads its declared outputs;
- * `approval`: two approvals side by side, one approved after a refused payload, one rejected).
+ * `approval`: two approvals side by side, one approved after a refused payload, one rejected;
+ * `event-wait`: two event waits side by side, each resumed by its event).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -33,6 +34,7 @@ describe('recorded workflow histories replay deterministically', () => {
       'conditions.json',
       'continue-on-error.json',
       'decide.json',
+      'event-wait.json',
       'failure.json',
       'flow-control.json',
       'groups.json',
@@ -65,6 +67,7 @@ describe('recorded workflow histories replay deterministically', () => {
       const sincePatch = [
         'approval.json',
         'decide.json',
+        'event-wait.json',
         'flow-control.json',
         'groups.json',
         'loop-batches.json',
@@ -79,6 +82,7 @@ describe('recorded workflow histories replay deterministically', () => {
           'approval.json',
           'query-progress.json',
           'decide.json',
+          'event-wait.json',
           'groups.json',
           'loop-batches.json',
           'on-error.json',

@@ -242,6 +242,13 @@ const ROWS: Row[] = [
   },
   {
     method: 'POST',
+    route: '/v1/events',
+    note: 'an event nothing waits for or is started by',
+    request: () => ({ url: '/v1/events', body: { name: 'scope.nothing', data: {} } }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'POST',
     route: '/v1/approval-links/view',
     note: 'public (the link is the right); an empty token is a validation error for every caller',
     request: () => ({ url: '/v1/approval-links/view', body: { token: '' } }),

@@ -207,6 +207,28 @@ def test_approval_link_without_a_key(stack: Stack, client: Client) -> None:
     client.workflows.delete(created.id)
 
 
+def test_events_start_and_refuse(client: Client) -> None:
+    tag = uuid.uuid4().hex[:8]
+    created = client.workflows.create(
+        f"title: On event (Python {tag})\n"
+        f"start_when:\n  event:\n    name: py.signup.{tag}\n    inputs:\n"
+        "      email: { type: string, required: true }\n"
+        "steps:\n  - id: wait\n    wait: { duration: 1s }\n"
+    )
+    assert created.trigger_type == "event"
+    with pytest.raises(BadRequestError) as bad:
+        client.events.send(f"py.signup.{tag}", {"email": 3})
+    assert bad.value.code == "INVALID_PARAMETER"
+    assert bad.value.details == {
+        "issues": [{"path": "data.email", "message": "must be of type string"}],
+        "definition_id": created.id,
+    }
+    sent = client.events.send(f"py.signup.{tag}", {"email": "a@example.com", "other": True})
+    assert (sent.resumed, sent.started) == (0, 1)
+    assert len(client.workflows.runs(created.id)) == 1
+    client.workflows.delete(created.id)
+
+
 def test_schedule_controls(client: Client) -> None:
     created = client.workflows.create(
         SCHEDULED.replace("Daily domain watch", f"Watch {uuid.uuid4().hex[:8]}")

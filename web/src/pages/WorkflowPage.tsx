@@ -21,7 +21,11 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
       <h1 id="workflow-title">{definition.title}</h1>
       <p class="hint">
         <code>{definition.id}</code> · version <span data-testid="version">{definition.version}</span> ·{' '}
-        {definition.trigger_type === 'schedule' ? 'scheduled' : 'started by hand'}
+        {definition.trigger_type === 'schedule'
+          ? 'scheduled'
+          : definition.trigger_type === 'event'
+            ? 'started by an event'
+            : 'started by hand'}
       </p>
       <DefinitionForm
         apiKey={props.apiKey}

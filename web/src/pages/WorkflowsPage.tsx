@@ -48,7 +48,13 @@ export function WorkflowsPage(props: { apiKey: string }) {
                     <a href={`#workflows/${encodeURIComponent(w.id)}`}>{w.title}</a>
                   </th>
                   <td>{w.version}</td>
-                  <td>{w.trigger_type === 'schedule' ? 'on a schedule' : 'by hand'}</td>
+                  <td>
+                    {w.trigger_type === 'schedule'
+                      ? 'on a schedule'
+                      : w.trigger_type === 'event'
+                        ? 'by an event'
+                        : 'by hand'}
+                  </td>
                   <td>{clock(w.updated_at)}</td>
                 </tr>
               ))}

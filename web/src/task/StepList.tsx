@@ -84,6 +84,9 @@ export function StepList(props: { steps: Task['steps']; caption: string }) {
                     (<a href="#approvals">waiting for approval</a> until {dateTime(s.approval.expires_at)})
                   </>
                 ) : null}
+                {s.event && s.status === 'running'
+                  ? ` (waiting for event ${s.event.name} until ${dateTime(s.event.expires_at)})`
+                  : ''}
               </td>
               <td>{clock(s.started_at)}</td>
               <td>{duration(s.started_at, s.finished_at)}</td>

@@ -20,7 +20,7 @@ Answers are pydantic models of the REST bodies (generated from /v1/openapi.json)
 from . import models
 from ._app_base import AppBase, AppsBase, snake_case
 from ._async_client import AsyncClient
-from ._client import Anonymous, Approvals, Client, Embeds, Keys, Schedule, Skills, Tasks, Workflows
+from ._client import Anonymous, Approvals, Client, Embeds, Events, Keys, Schedule, Skills, Tasks, Workflows
 from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, detect_format, is_terminal, to_dict
 from ._transport import ClientOptions, __version__, normalise_base_url
 from .errors import (
@@ -43,6 +43,7 @@ __all__ = [
     "Anonymous",
     "AppBase",
     "Approvals",
+    "Events",
     "AppsBase",
     "AsyncClient",
     "AuthenticationError",

@@ -190,6 +190,16 @@ class AsyncApprovals(_Resource):
         return await self._send(ops.decide_approval_link(link, "rejected", payload))
 
 
+class AsyncEvents(_Resource):
+    """Events (``client.events``); needs the ``workflows`` scope."""
+
+    async def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
+        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
+        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
+        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
+        return await self._send(ops.send_event(name, data))
+
+
 class AsyncAnonymous(_Resource):
     """See :class:`skillflow.Anonymous`."""
 
@@ -229,6 +239,7 @@ class AsyncClient:
         self.embeds = AsyncEmbeds(send)
         self.keys = AsyncKeys(send)
         self.approvals = AsyncApprovals(send)
+        self.events = AsyncEvents(send)
         self.anonymous = AsyncAnonymous(send)
 
     async def aclose(self) -> None:

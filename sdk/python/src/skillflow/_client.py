@@ -218,6 +218,16 @@ class Approvals(_Resource):
         return self._send(ops.decide_approval_link(link, "rejected", payload))
 
 
+class Events(_Resource):
+    """Events (``client.events``); needs the ``workflows`` scope."""
+
+    def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
+        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
+        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
+        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
+        return self._send(ops.send_event(name, data))
+
+
 class Anonymous(_Resource):
     """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""
 
@@ -266,6 +276,7 @@ class Client:
         self.embeds = Embeds(send)
         self.keys = Keys(send)
         self.approvals = Approvals(send)
+        self.events = Events(send)
         self.anonymous = Anonymous(send)
 
     def close(self) -> None:

@@ -187,6 +187,16 @@ def decide_approval_link(
     return Call("POST", "/v1/approval-links/decide", _model(models.ApprovalDecided), json=body)
 
 
+# Events
+
+
+def send_event(name: str, data: Mapping[str, Any] | None) -> Call[models.EventSent]:
+    body: dict[str, Any] = {"name": name}
+    if data is not None:
+        body["data"] = to_dict(data)
+    return Call("POST", "/v1/events", _model(models.EventSent), json=body)
+
+
 # Skills
 
 

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:events`: 1,000 runs wait for events (`wait_for_event` with a match), then 1,000
+ * matching events are sent through `POST /v1/events`; against a baseline of the same number of
+ * runs of the same definition resumed by signalling them directly with the Temporal client (what
+ * the route does after its index lookup), side by side on one dev server and one worker. Prints
+ * p50 and p95 from sending an event to its step finishing (the workflow's own clock, read from
+ * the step's `finished_at`), and events per second, with skillflow ÷ baseline. Loopback only.
+ */
+import { createLogger } from '../lib/logger.js';
+import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { startEngine } from '../test/helpers/engine.js';
+import { eventSignal } from '../workflows/event-waits.js';
+import { percentile, printTable } from './stats.js';
+
+const RUNS = Number(process.env.BENCH_EVENTS_RUNS ?? 1_000);
+const CONCURRENCY = Number(process.env.BENCH_EVENTS_CONCURRENCY ?? 20);
+
+installTemporalRuntime(createLogger('error'));
+const h = await startEngine({
+  config: { OWNER_MAX_RUNNING_RUNS: 10_000, RATE_LIMIT_STANDARD_PER_MINUTE: 10_000_000 },
+});
+
+const WAITER = `title: Events bench
+start_when:
+  manual:
+    inputs:
+      order_id: { type: string, required: true }
+steps:
+  - id: paid
+    wait_for_event: { name: bench.paid, match: { order_id: '{{inputs.order_id}}' }, timeout: 1h }
+`;
+
+/** Runs `fn(i)` for i in [0, n) with `CONCURRENCY` at a time. */
+async function pool(n: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker));
+}
+
+/** Starts `RUNS` runs of the definition, each waiting for its own order id; resolves once all wait. */
+async function waitingRuns(defId: string, prefix: string): Promise<string[]> {
+  const ids: string[] = new Array(RUNS);
+  await pool(RUNS, async (i) => {
+    const res = await h.request('POST', `/v1/workflows/${defId}/runs`, {
+      inputs: { order_id: `${prefix}-${i}` },
+    });
+    if (res.status !== 202) throw new Error(res.body);
+    ids[i] = res.json.task_id;
+  });
+  await pool(RUNS, async (i) => {
+    await h.waitForTask(ids[i]!, (t) => t.steps?.[0]?.event !== undefined, 600_000);
+  });
+  return ids;
+}
+
+/** Resumes every run with `send`; answers the latencies (ms) and events per second. */
+async function resume(
+  ids: string[],
+  send: (i: number) => Promise<void>,
+): Promise<{ latencies: number[]; perSecond: number }> {
+  const sentAt: number[] = new Array(ids.length);
+  const t0 = Date.now();
+  await pool(ids.length, async (i) => {
+    sentAt[i] = Date.now();
+    await send(i);
+  });
+  const perSecond = ids.length / ((Date.now() - t0) / 1000);
+  const latencies: number[] = new Array(ids.length);
+  await pool(ids.length, async (i) => {
+    const t = await h.waitForTask(ids[i]!, (x) => x.status === 'completed', 600_000);
+    latencies[i] = Date.parse(t.steps[0].finished_at) - sentAt[i]!;
+  });
+  return { latencies, perSecond };
+}
+
+try {
+  const def = await h.request('POST', '/v1/workflows', WAITER, 'application/yaml');
+  if (def.status !== 201) throw new Error(def.body);
+  const oursIds = await waitingRuns(def.json.id, 'api');
+  const baseIds = await waitingRuns(def.json.id, 'direct');
+  const ours = await resume(oursIds, async (i) => {
+    const res = await h.request('POST', '/v1/events', { name: 'bench.paid', data: { order_id: `api-${i}` } });
+    if (res.status !== 200 || res.json.resumed !== 1) throw new Error(res.body);
+  });
+  const base = await resume(baseIds, async (i) => {
+    await h.env.client.workflow
+      .getHandle(baseIds[i]!)
+      .signal(eventSignal, { step: 'paid', name: 'bench.paid', data: { order_id: `direct-${i}` } });
+  });
+  const row = (name: string, r: typeof ours) => [
+    name,
+    `${percentile(r.latencies, 50).toFixed(0)} ms`,
+    `${percentile(r.latencies, 95).toFixed(0)} ms`,
+    `${r.perSecond.toFixed(0)}/s`,
+  ];
+  process.stdout.write(`${RUNS} waiting runs per side, ${CONCURRENCY} sends at a time\n`);
+  printTable([
+    ['side', 'p50 event→step', 'p95', 'events/s'],
+    row('POST /v1/events', ours),
+    row('direct signal', base),
+  ]);
+  const ratio = percentile(ours.latencies, 50) / percentile(base.latencies, 50);
+  process.stdout.write(
+    `p50 ratio ${ratio.toFixed(2)} (goal ≤ 1.3), throughput ratio ${(ours.perSecond / base.perSecond).toFixed(2)}\n`,
+  );
+} finally {
+  await h.close();
+}
