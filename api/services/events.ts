@@ -36,6 +36,8 @@ export const MAX_RESUMED_PER_EVENT = 1_000;
 const SIGNAL_CONCURRENCY = 16;
 /** A wait row whose run ended without removing it is swept this long after its expiry. */
 const SWEEP_GRACE_MS = 3_600_000;
+/** Sweeps run at most this often per API process, after an event. */
+const SWEEP_EVERY_MS = 60_000;
 
 export interface SentEvent {
   name: string;
@@ -56,15 +58,27 @@ export class EventsService {
     requireNamedScope(principal, 'workflows');
     const ownerId = principal.ownerId;
     const starts = await this.checkedStarts(principal, event);
+    // The owner's running-runs cap, checked once before anything happens (an event starts at
+    // most MAX_EVENT_DEFINITIONS runs, so it may pass the cap by fewer than that).
+    if (starts.length > 0) await this.limits.charge('owner_quota', { ownerId, quota: 'running_runs' });
     const resumed = await this.resume(ownerId, event);
     let started = 0;
     for (const s of starts) {
-      await this.limits.charge('owner_quota', { ownerId, quota: 'running_runs' });
       await this.runs.startRun(s.def, s.inputs, s.children, 'event');
       started += 1;
     }
-    void sweepEventWaits(this.store, SWEEP_GRACE_MS).catch(() => undefined);
+    this.sweepSometimes();
     return { resumed, started };
+  }
+
+  private lastSweep = 0;
+
+  /** Removes waits long expired (runs that ended without removing theirs), at most once a minute. */
+  private sweepSometimes(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    void sweepEventWaits(this.store, SWEEP_GRACE_MS).catch(() => undefined);
   }
 
   /** Every definition the event starts, its data checked as its run inputs and the caller's scopes. */
