@@ -9,8 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
+import { createClient, SkillflowApiError } from '../../sdk/index.js';
 import { createKey } from '../../lib/keys.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { runCli } from '../helpers/stack.js';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 const DEFINITION = `title: Idempotent runs
@@ -294,6 +296,67 @@ describe('Idempotency-Key', () => {
 
   it('starts exactly one run for 20 concurrent identical requests', async () => {
     await expectOneRunOf20(c, newKey());
+  });
+
+  it('JS SDK: workflows.run and skill calls send idempotencyKey and get the first answer back', async () => {
+    const client = createClient({ baseUrl: base, token: h.token });
+    const id = await c.newWorkflow();
+    const key = newKey();
+    const first = await client.workflows.run(id, { word: 'cedar' }, { idempotencyKey: key });
+    expect(await client.workflows.run(id, { word: 'cedar' }, { idempotencyKey: key })).toEqual(first);
+    const other = await client.workflows
+      .run(id, { word: 'birch' }, { idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(SkillflowApiError);
+    expect(other).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await client.workflows.run(id, { word: 'cedar' })).task_id).not.toBe(first.task_id);
+
+    const call = await client.app('echo').shout!({ requests: [{ text: 'sdk' }] }, { idempotencyKey: key });
+    expect(await client.app('echo').shout!({ requests: [{ text: 'sdk' }] }, { idempotencyKey: key })).toEqual(
+      call,
+    );
+    const untyped = await client.skills.call(
+      'echo',
+      'shout',
+      { requests: [{ text: 'sdk' }] },
+      { idempotencyKey: key },
+    );
+    expect(untyped).toEqual(call);
+  });
+
+  it('CLI: --idempotency-key on workflows run and apps <app> <skill>', async () => {
+    const env = { SKILLFLOW_URL: base, SKILLFLOW_API_KEY: h.token };
+    const id = await c.newWorkflow();
+    const key = newKey();
+    const start = () =>
+      runCli(['workflows', 'run', id, '--input', '{"word":"cli"}', '--idempotency-key', key, '--json'], env);
+    const first = await start();
+    expect(first.code, first.stderr).toBe(0);
+    const again = await start();
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(await c.runIds(id, 1)).toEqual([JSON.parse(first.stdout).task_id]);
+
+    const call = (text: string) =>
+      runCli(
+        [
+          'apps',
+          'echo',
+          'shout',
+          '--input',
+          JSON.stringify({ requests: [{ text }] }),
+          '--idempotency-key',
+          key,
+          '--json',
+        ],
+        env,
+      );
+    const shout = await call('cli');
+    expect(shout.code, shout.stderr).toBe(0);
+    expect((await call('cli')).stdout).toBe(shout.stdout);
+    const reused = await call('other');
+    expect(reused.code).not.toBe(0);
+    expect(reused.stderr).toContain('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('documents the header, the 409 and Idempotent-Replayed on both operations', async () => {

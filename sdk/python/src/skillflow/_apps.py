@@ -32,9 +32,10 @@ class DesignApp(AppBase):
         input: models.DesignSearchIconsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.DesignSearchIconsResult | models.SkillCallAccepted:
         """Search icons: POST /v1/apps/design/skills/search_icons."""
-        result: models.DesignSearchIconsResult | models.SkillCallAccepted = self._call("search_icons", input, team_id)
+        result: models.DesignSearchIconsResult | models.SkillCallAccepted = self._call("search_icons", input, team_id, idempotency_key)
         return result
 
 
@@ -46,9 +47,10 @@ class ElectronicsApp(AppBase):
         input: models.ElectronicsGetPowerDesignInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted:
         """Get power design: POST /v1/apps/electronics/skills/get_power_design."""
-        result: models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted = self._call("get_power_design", input, team_id)
+        result: models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted = self._call("get_power_design", input, team_id, idempotency_key)
         return result
 
     def search_power_designs(
@@ -56,9 +58,10 @@ class ElectronicsApp(AppBase):
         input: models.ElectronicsSearchPowerDesignsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted:
         """Search power designs: POST /v1/apps/electronics/skills/search_power_designs."""
-        result: models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted = self._call("search_power_designs", input, team_id)
+        result: models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted = self._call("search_power_designs", input, team_id, idempotency_key)
         return result
 
 
@@ -70,9 +73,10 @@ class EncyclopediaApp(AppBase):
         input: models.EncyclopediaGetSummaryInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.EncyclopediaGetSummaryResult | models.SkillCallAccepted:
         """Get article summary: POST /v1/apps/encyclopedia/skills/get_summary."""
-        result: models.EncyclopediaGetSummaryResult | models.SkillCallAccepted = self._call("get_summary", input, team_id)
+        result: models.EncyclopediaGetSummaryResult | models.SkillCallAccepted = self._call("get_summary", input, team_id, idempotency_key)
         return result
 
     def search_articles(
@@ -80,9 +84,10 @@ class EncyclopediaApp(AppBase):
         input: models.EncyclopediaSearchArticlesInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted:
         """Search articles: POST /v1/apps/encyclopedia/skills/search_articles."""
-        result: models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted = self._call("search_articles", input, team_id)
+        result: models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted = self._call("search_articles", input, team_id, idempotency_key)
         return result
 
 
@@ -94,9 +99,10 @@ class HostingApp(AppBase):
         input: models.HostingSearchDomainsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> models.HostingSearchDomainsResult | models.SkillCallAccepted:
         """Search domains: POST /v1/apps/hosting/skills/search_domains."""
-        result: models.HostingSearchDomainsResult | models.SkillCallAccepted = self._call("search_domains", input, team_id)
+        result: models.HostingSearchDomainsResult | models.SkillCallAccepted = self._call("search_domains", input, team_id, idempotency_key)
         return result
 
 
@@ -128,9 +134,10 @@ class AsyncDesignApp(AppBase):
         input: models.DesignSearchIconsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.DesignSearchIconsResult | models.SkillCallAccepted]:
         """Search icons: POST /v1/apps/design/skills/search_icons."""
-        result: Awaitable[models.DesignSearchIconsResult | models.SkillCallAccepted] = self._call("search_icons", input, team_id)
+        result: Awaitable[models.DesignSearchIconsResult | models.SkillCallAccepted] = self._call("search_icons", input, team_id, idempotency_key)
         return result
 
 
@@ -142,9 +149,10 @@ class AsyncElectronicsApp(AppBase):
         input: models.ElectronicsGetPowerDesignInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted]:
         """Get power design: POST /v1/apps/electronics/skills/get_power_design."""
-        result: Awaitable[models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted] = self._call("get_power_design", input, team_id)
+        result: Awaitable[models.ElectronicsGetPowerDesignResult | models.SkillCallAccepted] = self._call("get_power_design", input, team_id, idempotency_key)
         return result
 
     def search_power_designs(
@@ -152,9 +160,10 @@ class AsyncElectronicsApp(AppBase):
         input: models.ElectronicsSearchPowerDesignsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted]:
         """Search power designs: POST /v1/apps/electronics/skills/search_power_designs."""
-        result: Awaitable[models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted] = self._call("search_power_designs", input, team_id)
+        result: Awaitable[models.ElectronicsSearchPowerDesignsResult | models.SkillCallAccepted] = self._call("search_power_designs", input, team_id, idempotency_key)
         return result
 
 
@@ -166,9 +175,10 @@ class AsyncEncyclopediaApp(AppBase):
         input: models.EncyclopediaGetSummaryInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.EncyclopediaGetSummaryResult | models.SkillCallAccepted]:
         """Get article summary: POST /v1/apps/encyclopedia/skills/get_summary."""
-        result: Awaitable[models.EncyclopediaGetSummaryResult | models.SkillCallAccepted] = self._call("get_summary", input, team_id)
+        result: Awaitable[models.EncyclopediaGetSummaryResult | models.SkillCallAccepted] = self._call("get_summary", input, team_id, idempotency_key)
         return result
 
     def search_articles(
@@ -176,9 +186,10 @@ class AsyncEncyclopediaApp(AppBase):
         input: models.EncyclopediaSearchArticlesInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted]:
         """Search articles: POST /v1/apps/encyclopedia/skills/search_articles."""
-        result: Awaitable[models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted] = self._call("search_articles", input, team_id)
+        result: Awaitable[models.EncyclopediaSearchArticlesResult | models.SkillCallAccepted] = self._call("search_articles", input, team_id, idempotency_key)
         return result
 
 
@@ -190,9 +201,10 @@ class AsyncHostingApp(AppBase):
         input: models.HostingSearchDomainsInput | Mapping[str, Any],
         *,
         team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Awaitable[models.HostingSearchDomainsResult | models.SkillCallAccepted]:
         """Search domains: POST /v1/apps/hosting/skills/search_domains."""
-        result: Awaitable[models.HostingSearchDomainsResult | models.SkillCallAccepted] = self._call("search_domains", input, team_id)
+        result: Awaitable[models.HostingSearchDomainsResult | models.SkillCallAccepted] = self._call("search_domains", input, team_id, idempotency_key)
         return result
 
 
