@@ -62,6 +62,14 @@ export const IdempotencyHeaders = z.looseObject({
     ),
 });
 
+/** A route's headers schema (none, or a zod object) with the optional `Idempotency-Key`. */
+export function withIdempotencyHeader(headers: unknown): z.ZodObject {
+  if (headers === undefined) return IdempotencyHeaders;
+  if (!(headers instanceof z.ZodObject))
+    throw new Error('an idempotent route declares headers as a zod object');
+  return headers.extend(IdempotencyHeaders.shape);
+}
+
 /** JSON with object keys sorted and no whitespace. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -163,8 +171,7 @@ export function installIdempotency(
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
     const schema = (route.schema ??= {}) as { headers?: unknown; response?: Record<number, unknown> };
-    if (schema.headers) throw new Error('an idempotent route declares no headers schema of its own');
-    schema.headers = IdempotencyHeaders;
+    schema.headers = withIdempotencyHeader(schema.headers);
     schema.response = { 409: ErrorEnvelopeSchema, ...schema.response };
     route.preValidation = [...toArray(route.preValidation), fingerprint];
     route.preHandler = [...toArray(route.preHandler), claim];
