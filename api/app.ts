@@ -20,6 +20,7 @@ import type { ApiDeps } from './deps.js';
 import { appRouteTags, mountAppRoutes } from './app-routes.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.js';
+import { documentIdempotency, installIdempotency } from './idempotency.js';
 import { addOpenApiLinks } from './links.js';
 import { declareMediaTypes } from './media-types.js';
 import { RoutePatternLogController } from './request-log.js';
@@ -107,7 +108,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     transform: jsonSchemaTransform,
     transformObject: (doc) =>
       'openapiObject' in doc
-        ? declareMediaTypes(addOpenApiLinks(doc.openapiObject as OpenAPIV3_1.Document))
+        ? documentIdempotency(declareMediaTypes(addOpenApiLinks(doc.openapiObject as OpenAPIV3_1.Document)))
         : doc.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
@@ -123,6 +124,8 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   const { limits } = deps;
   app.decorate('limits', limits);
   const services = createServices(deps, { principals });
+  // Routes with `config: { idempotent: true }` take the Idempotency-Key header.
+  installIdempotency(app, services.idempotencyKeys);
   // Usage records of inline calls are written in batches: write what is left before closing.
   app.addHook('onClose', () => services.usageRecords.close());
   // Every limiter above (and the worker's provider limits) counts in `rate_limits`: sweep old windows.

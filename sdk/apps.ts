@@ -5,7 +5,7 @@
  * too; the API answers 404 SKILL_NOT_FOUND for ones that do not exist.
  */
 import type { AppView, SkillDetails, SkillView } from './generated.js';
-import { seg, type Transport } from './http.js';
+import { idempotencyHeaders, seg, type Transport } from './http.js';
 import type { SkillCallOptions, SkillCallResponse, SkillInput, TypedApps, UntypedApp } from './types.js';
 
 /** `searchDomains` → `search_domains`; snake_case and kebab-case ids pass through as snake_case. */
@@ -64,6 +64,7 @@ export function createSkillsClient(http: Transport): SkillsClient {
         path: skillPath(appId, skillId),
         query: { team_id: options.teamId },
         json: input,
+        headers: idempotencyHeaders(options.idempotencyKey),
         signal: options.signal,
       });
       return res.body;

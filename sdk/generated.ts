@@ -1032,6 +1032,8 @@ export type HostingSearchDomainsOutput = {
         | 'EMBED_PENDING'
         | 'EMBED_FAILED'
         | 'EXPECTED_USER_MISMATCH'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'IDEMPOTENCY_KEY_IN_FLIGHT'
         | 'INVALID_DEFINITION'
         | 'RUN_INPUTS_TOO_LARGE'
         | 'TEMPLATE_TOO_LARGE'

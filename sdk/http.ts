@@ -27,6 +27,8 @@ export interface RequestSpec {
   query?: Record<string, string | undefined>;
   json?: unknown;
   text?: { body: string; contentType: string };
+  /** Headers of this request only (e.g. `idempotency-key`). */
+  headers?: Record<string, string | undefined>;
   signal?: AbortSignal;
 }
 
@@ -58,6 +60,7 @@ export function createTransport(opts: TransportOptions): Transport {
       for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
       const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k] = v;
       let body: string | undefined;
       if (spec.text) {
         body = spec.text.body;
@@ -108,6 +111,14 @@ export function createTransport(opts: TransportOptions): Transport {
     },
   };
 }
+
+/**
+ * The `Idempotency-Key` header of a request, when a key is given: the API answers a repeat of
+ * the same request with the first answer instead of doing it again (docs/api.md).
+ */
+export const idempotencyHeaders = (key: string | undefined): Record<string, string | undefined> => ({
+  'idempotency-key': key,
+});
 
 /** Encodes one path segment. */
 export const seg = (value: string): string => encodeURIComponent(value);

@@ -74,4 +74,9 @@ export type { KeysClient } from './keys.js';
 export type { EncyclopediaClient, EncyclopediaSearchResult, EncyclopediaSummary } from './encyclopedia.js';
 export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
 export * from './types.js';
-export { detectSourceFormat, type ScheduleClient, type WorkflowsClient } from './workflows.js';
+export {
+  detectSourceFormat,
+  type RunOptions,
+  type ScheduleClient,
+  type WorkflowsClient,
+} from './workflows.js';

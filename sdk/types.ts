@@ -56,6 +56,12 @@ export type SkillResult<S extends { output: unknown; mode: 'sync' | 'async' }> =
 export interface SkillCallOptions {
   /** First-party team execution (`?team_id=`); the server checks membership and spending role. */
   teamId?: string;
+  /**
+   * Sent as `Idempotency-Key` (1-255 printable ASCII characters): repeating the call with the
+   * same key and input within 24 hours returns the first answer (same `call_id` or `task_id`)
+   * and does not call the skill again.
+   */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 

@@ -11,7 +11,7 @@ import type {
   WorkflowDefinition,
   WorkflowList,
 } from './generated.js';
-import { seg, type RequestSpec, type Transport } from './http.js';
+import { idempotencyHeaders, seg, type RequestSpec, type Transport } from './http.js';
 import type { DefinitionFormat, DefinitionSource } from './types.js';
 
 /** `client.workflows.schedule`. */
@@ -20,6 +20,12 @@ export interface ScheduleClient {
   resume(id: string): Promise<ScheduleState>;
   /** Starts one run now, outside the schedule. */
   trigger(id: string): Promise<ScheduleState>;
+}
+
+/** Options of `client.workflows.run`. */
+export interface RunOptions {
+  /** Sent as `Idempotency-Key`: 1-255 printable ASCII characters. */
+  idempotencyKey?: string;
 }
 
 /** `client.workflows`. */
@@ -37,8 +43,12 @@ export interface WorkflowsClient {
     options?: { format?: DefinitionFormat },
   ): Promise<WorkflowDefinition>;
   delete(id: string): Promise<void>;
-  /** Starts a run with trigger inputs; poll the returned `task_id` with `client.tasks`. */
-  run(id: string, inputs?: Record<string, unknown>): Promise<RunStarted>;
+  /**
+   * Starts a run with trigger inputs; poll the returned `task_id` with `client.tasks`. With
+   * `idempotencyKey` (sent as `Idempotency-Key`), a repeat with the same key and inputs within
+   * 24 hours returns the first run's `task_id` and starts nothing.
+   */
+  run(id: string, inputs?: Record<string, unknown>, options?: RunOptions): Promise<RunStarted>;
   /** Run history, newest first. */
   runs(id: string): Promise<RunList['runs']>;
   schedule: ScheduleClient;
@@ -91,8 +101,15 @@ export function createWorkflowsClient(http: Transport): WorkflowsClient {
     async delete(id) {
       await http.send<null>({ method: 'DELETE', path: wf(id) });
     },
-    run: async (id, inputs = {}) =>
-      (await http.send<RunStarted>({ method: 'POST', path: `${wf(id)}/runs`, json: { inputs } })).body,
+    run: async (id, inputs = {}, options = {}) =>
+      (
+        await http.send<RunStarted>({
+          method: 'POST',
+          path: `${wf(id)}/runs`,
+          json: { inputs },
+          headers: idempotencyHeaders(options.idempotencyKey),
+        })
+      ).body,
     runs: async (id) => (await http.send<RunList>({ method: 'GET', path: `${wf(id)}/runs` })).body.runs,
     schedule: { pause: scheduleOp('pause'), resume: scheduleOp('resume'), trigger: scheduleOp('trigger') },
   };

@@ -48,7 +48,7 @@ const linkRoutes =
           body: LinkBody,
           response: {
             200: PendingApprovalSchema.pick({ title: true, payload: true, expires_at: true }),
-            ...errorResponses(400, 403, 409, 429),
+            ...errorResponses(400, 403, 409, 413, 429),
           },
         },
       },

@@ -40,6 +40,8 @@ export const eventRoutes =
       {
         // The data is bounded like a run's inputs (the run inputs checks it again).
         bodyLimit: 80 * 1024,
+        // The same event sent again with the same Idempotency-Key resumes and starts nothing.
+        config: { idempotent: true },
         schema: {
           tags: ['events'],
           security: BEARER,

@@ -130,7 +130,7 @@ export const skillRoutes =
       app.post(
         `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
         {
-          config: { queueWhenLimited: true },
+          config: { queueWhenLimited: true, idempotent: true },
           schema: {
             tags,
             security: BEARER,
@@ -167,7 +167,7 @@ export const skillRoutes =
     app.post(
       '/v1/apps/:app_id/skills/:skill_id',
       {
-        config: { queueWhenLimited: true },
+        config: { queueWhenLimited: true, idempotent: true },
         schema: { hide: true, params: SkillParams, querystring: CallQuery },
       },
       (req, reply) => {

@@ -246,6 +246,7 @@ export const workflowRoutes =
     app.post(
       '/v1/workflows/:id/runs',
       {
+        config: { idempotent: true },
         schema: {
           tags,
           security: BEARER,

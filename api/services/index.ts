@@ -1,6 +1,7 @@
 /** The API's services, built from its dependencies (stateless wrappers over the store and Temporal). */
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import type { PrincipalCache } from '../../lib/key-cache.js';
+import { IdempotencyKeys } from '../../lib/store/owners/idempotency-keys.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ApprovalsService } from './approvals.js';
@@ -29,6 +30,8 @@ export interface Services {
   chats: ChatsService;
   embeds: EmbedsService;
   workspace: WorkspaceService;
+  /** Claimed Idempotency-Keys and their answers (api/idempotency.ts). */
+  idempotencyKeys: IdempotencyKeys;
   /** The usage records owner: its deferred records must be flushed on close. */
   usageRecords: UsageRecords;
 }
@@ -65,6 +68,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),
+    idempotencyKeys: new IdempotencyKeys(deps.store, deps.keyring),
     usageRecords: usage,
   };
 }

@@ -52,25 +52,40 @@ export function registerApps(
       )
       .option('--json', 'print exactly the REST response body')
       .option('--team <team_id>', 'run as a team (first-party team execution)')
+      .option(
+        '--idempotency-key <key>',
+        'send Idempotency-Key: repeating the call with the same key and input within 24 h prints the first answer and calls nothing',
+      )
       .option('--wait', 'when the call is queued or long-running, follow its task to the end'),
-  ).action((app: string, skill: string, flags: WaitFlags & { input: string; team?: string }) =>
-    run(async () => {
-      const input = parseJsonInput(flags.input);
-      if (!Array.isArray(input.requests)) {
-        throw new CliError(
-          '--input must be the request envelope: { "requests": [ ... ] }.',
-          EXIT.USAGE,
-          'INVALID_INPUT',
+  ).action(
+    (
+      app: string,
+      skill: string,
+      flags: WaitFlags & { input: string; team?: string; idempotencyKey?: string },
+    ) =>
+      run(async () => {
+        const input = parseJsonInput(flags.input);
+        if (!Array.isArray(input.requests)) {
+          throw new CliError(
+            '--input must be the request envelope: { "requests": [ ... ] }.',
+            EXIT.USAGE,
+            'INVALID_INPUT',
+          );
+        }
+        const ctx = context();
+        const res = await ctx.client.skills.call(
+          app,
+          skill,
+          input as { requests: Record<string, unknown>[] },
+          {
+            ...(flags.team ? { teamId: flags.team } : {}),
+            ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}),
+          },
         );
-      }
-      const ctx = context();
-      const res = await ctx.client.skills.call(app, skill, input as { requests: Record<string, unknown>[] }, {
-        ...(flags.team ? { teamId: flags.team } : {}),
-      });
-      if (flags.wait && !isCompleted(res)) return showTask(ctx, res.task_id, flags);
-      if (flags.json) printJson(res);
-      else printCallSummary(res);
-      return EXIT.OK;
-    }),
+        if (flags.wait && !isCompleted(res)) return showTask(ctx, res.task_id, flags);
+        if (flags.json) printJson(res);
+        else printCallSummary(res);
+        return EXIT.OK;
+      }),
   );
 }

@@ -112,13 +112,19 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
       .command('run <id>')
       .description('Start a run; prints its task_id, or follows it with --wait')
       .option('--input <json>', 'run inputs as a JSON object, or @file.json')
+      .option(
+        '--idempotency-key <key>',
+        'send Idempotency-Key: repeating the start with the same key and inputs within 24 h prints the first run and starts nothing',
+      )
       .option('--wait', 'follow the run to the end (exit 3 failed, 4 cancelled)')
       .option('--json', 'print JSON only: the started run, or with --wait the final task'),
-  ).action((id: string, flags: WaitFlags & { input?: string }) =>
+  ).action((id: string, flags: WaitFlags & { input?: string; idempotencyKey?: string }) =>
     run(async () => {
       const ctx = context();
       const inputs = flags.input ? parseJsonInput(flags.input) : {};
-      const started = await ctx.client.workflows.run(id, inputs);
+      const started = await ctx.client.workflows.run(id, inputs, {
+        ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}),
+      });
       if (flags.wait) return showTask(ctx, started.task_id, flags);
       if (flags.json) printJson(started);
       else out(started.task_id);

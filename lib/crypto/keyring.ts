@@ -6,8 +6,8 @@
  *
  * No key is used directly: each purpose gets its own subkey, HKDF-SHA256 of the key with the
  * purpose as info. The payload codec and the store encrypt with the first (active) key's subkey;
- * guest-id hashing uses the last (oldest) key's, so prepending a key for rotation leaves guest
- * counters untouched (README "Security").
+ * guest-id and Idempotency-Key hashing use the last (oldest) key's, so prepending a key for
+ * rotation leaves guest counters and claimed keys untouched (README "Security").
  */
 import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,8 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
 }
 
 /** What a subkey is for; each purpose's subkeys are independent of the others'. */
-export type KeyPurpose = 'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index';
+export type KeyPurpose =
+  'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index' | 'idempotency-key';
 
 /** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
 const INFO: Record<KeyPurpose, string> = {
@@ -62,6 +63,7 @@ const INFO: Record<KeyPurpose, string> = {
   'guest-hash': 'skillflow anonymous counters',
   'approval-link': 'skillflow/approval-link/v1',
   'event-index': 'skillflow/event-index/v1',
+  'idempotency-key': 'skillflow/idempotency-key/v1',
 };
 
 const subkeys = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();

@@ -64,6 +64,16 @@ export const ERROR_CATALOGUE = {
     message: 'expected_user_id does not match the caller.',
     retryable: false,
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    message: 'This Idempotency-Key was used with a different request body within 24 hours; use a new key.',
+    retryable: false,
+  },
+  IDEMPOTENCY_KEY_IN_FLIGHT: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being handled; retry after Retry-After.',
+    retryable: true,
+  },
   INVALID_DEFINITION: {
     status: 422,
     message: 'The workflow definition is invalid; see details.diagnostics.',

@@ -21,6 +21,8 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0005-power-cache',
       '0006-decision-cost',
       '0007-chats-per-owner',
+      '0008-idempotency-keys',
+      '0009-event-index',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

@@ -144,7 +144,18 @@ export interface PowerDesignCacheTable {
   created_at: Timestamp;
 }
 
+/** Claimed Idempotency-Keys: hashes and a sealed answer only (lib/store/owners/idempotency-keys.ts). */
+export interface IdempotencyKeysTable {
+  key_hash: string;
+  owner_id: string;
+  request_hash: string;
+  answer_sealed: string | null;
+  created_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeysTable;
   power_design_cache: PowerDesignCacheTable;
   skill_call_queue: SkillCallQueueTable;
   usage_records: UsageRecordsTable;

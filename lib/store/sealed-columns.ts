@@ -44,4 +44,11 @@ export const sealedCell = {
     row: `${definitionId}/${version}`,
     owner,
   }),
+  /** Keyed by the key hash (the row's primary key). */
+  idempotentAnswer: (keyHash: string, owner: string): SealContext => ({
+    table: 'idempotency_keys',
+    column: 'answer_sealed',
+    row: keyHash,
+    owner,
+  }),
 };

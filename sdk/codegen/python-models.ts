@@ -216,9 +216,10 @@ export function renderPythonApps(source: PythonSource): string {
           `        input: models.${s.base}Input | Mapping[str, Any],`,
           '        *,',
           '        team_id: str | None = None,',
+          '        idempotency_key: str | None = None,',
           `    ) -> ${result}:`,
           `        """${s.title}: POST /v1/apps/${s.appId}/skills/${s.skillId}."""`,
-          `        result: ${result} = self._call("${s.skillId}", input, team_id)`,
+          `        result: ${result} = self._call("${s.skillId}", input, team_id, idempotency_key)`,
           '        return result',
         );
       }

@@ -92,6 +92,39 @@ steps:
     await h.request('POST', `/v1/tasks/${b}/cancel`);
   });
 
+  it('an Idempotency-Key replays the first answer and resumes nothing again', async () => {
+    const event = { name: 'order.paid', data: { order_id: 'o-idem', currency: 'EUR' } };
+    const post = async (key?: string) => {
+      const res = await h.api.app.inject({
+        method: 'POST',
+        url: '/v1/events',
+        headers: {
+          authorization: `Bearer ${h.token}`,
+          'content-type': 'application/json',
+          ...(key && { 'idempotency-key': key }),
+        },
+        payload: JSON.stringify(event),
+      });
+      return { status: res.statusCode, json: res.json(), replayed: res.headers['idempotent-replayed'] };
+    };
+    const first = await waiting('o-idem');
+    expect(await post('paid-o-idem')).toEqual({
+      status: 200,
+      json: { resumed: 1, started: 0 },
+      replayed: undefined,
+    });
+    await h.waitForTask(first, (t) => t.status === 'completed');
+    const second = await waiting('o-idem');
+    expect(await post('paid-o-idem')).toEqual({
+      status: 200,
+      json: { resumed: 1, started: 0 },
+      replayed: 'true',
+    });
+    expect((await h.request('GET', `/v1/tasks/${second}`)).json.status).toBe('running');
+    expect(await post()).toEqual({ status: 200, json: { resumed: 1, started: 0 }, replayed: undefined });
+    await h.waitForTask(second, (t) => t.status === 'completed');
+  });
+
   it("never reaches another owner's runs", async () => {
     const mine = await waiting('o-shared');
     const res = await send(

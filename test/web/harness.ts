@@ -117,8 +117,9 @@ export async function startWorkspace(
       ENCYCLOPEDIA_IMAGE_HOSTS: [sims.encyclopedia.imageHost],
       DECISION_URL: sims.decision.url,
       DECISION_API_KEY: decisionKey,
-      // Browser tests poll quickly; the public per-IP limit is tested elsewhere.
+      // Browser tests poll quickly; the public per-IP and the tier limits are tested elsewhere.
       PUBLIC_RATE_LIMIT_PER_MINUTE: 0,
+      RATE_LIMIT_STANDARD_PER_MINUTE: 100_000,
       ...opts.config,
     },
   });

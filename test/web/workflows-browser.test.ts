@@ -477,6 +477,7 @@ steps:
     let link = '';
     for (let i = 0; i < 50 && !link; i++) {
       const listed = await ws.engine.request('GET', '/v1/approvals');
+      expect(listed.status, listed.body).toBe(200);
       link = listed.json.approvals.find((a: { run_id: string }) => a.run_id === taskId)?.link ?? '';
       if (!link) await new Promise((r) => setTimeout(r, 100));
     }

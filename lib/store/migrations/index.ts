@@ -10,6 +10,7 @@ import { m0004CallQueueUsage } from './0004-call-queue-usage.js';
 import { m0005PowerCache } from './0005-power-cache.js';
 import { m0006DecisionCost } from './0006-decision-cost.js';
 import { m0007ChatsPerOwner } from './0007-chats-per-owner.js';
+import { m0008IdempotencyKeys } from './0008-idempotency-keys.js';
 import { m0009EventIndex } from './0009-event-index.js';
 
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-power-cache': m0005PowerCache,
   '0006-decision-cost': m0006DecisionCost,
   '0007-chats-per-owner': m0007ChatsPerOwner,
+  '0008-idempotency-keys': m0008IdempotencyKeys,
   '0009-event-index': m0009EventIndex,
 };
 

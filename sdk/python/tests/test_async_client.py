@@ -8,7 +8,7 @@ import uuid
 import pytest
 from conftest import ROOT, Stack
 
-from skillflow import AsyncClient, NotFoundError, models
+from skillflow import AsyncClient, ConflictError, NotFoundError, models, to_dict
 
 EXAMPLE = (ROOT / "definitions" / "examples" / "domain-ideas.yaml").read_text()
 
@@ -62,5 +62,38 @@ def test_async_approvals_reject_through_a_link(stack: Stack) -> None:
             task = await client.tasks.wait(started.task_id, timeout=60, interval=0.2)
             assert task.status == "completed"
             await client.workflows.delete(created.id)
+
+    asyncio.run(main())
+
+
+def test_async_idempotency_key_replays_a_run_and_a_skill_call(stack: Stack) -> None:
+    async def main() -> None:
+        async with AsyncClient(stack.url, stack.token) as client:
+            source = EXAMPLE.replace("title: Domain ideas", f"title: Async idem {uuid.uuid4().hex[:8]}")
+            created = await client.workflows.create(source)
+            key = f"py-async-{uuid.uuid4().hex}"
+            first, second = await asyncio.gather(
+                client.workflows.run(created.id, idempotency_key=key),
+                client.workflows.run(created.id, idempotency_key=key),
+                return_exceptions=True,
+            )
+            # Sent together: one starts the run, the other is replayed or told the first is in flight.
+            started = [r for r in (first, second) if isinstance(r, models.RunStarted)]
+            assert started, (first, second)
+            for r in (first, second):
+                if not isinstance(r, models.RunStarted):
+                    assert isinstance(r, ConflictError) and r.code == "IDEMPOTENCY_KEY_IN_FLIGHT"
+            again = await client.workflows.run(created.id, idempotency_key=key)
+            assert {again.task_id} == {r.task_id for r in started}
+
+            request = {"requests": [{"query": "cedar", "tlds": ["com"]}]}
+            call = await client.apps.hosting.search_domains(request, idempotency_key=key)
+            replay = await client.skills.call("hosting", "search_domains", request, idempotency_key=key)
+            assert to_dict(replay) == to_dict(call)
+            with pytest.raises(ConflictError) as info:
+                await client.skills.call(
+                    "hosting", "search_domains", {"requests": [{"query": "birch"}]}, idempotency_key=key
+                )
+            assert (info.value.status, info.value.code) == (409, "IDEMPOTENCY_KEY_REUSED")
 
     asyncio.run(main())

@@ -295,3 +295,38 @@ def test_anonymous_call_quote_and_free_usage_status(stack: Stack) -> None:
         assert info.value.issues == [
             {"path": "anonymous_id", "message": "must be 16 to 128 letters, digits, _ or -"}
         ]
+
+
+def test_idempotency_key_replays_a_run_and_a_skill_call(stack: Stack, client: Client) -> None:
+    source = EXAMPLE.replace("title: Domain ideas", f"title: Idempotent {uuid.uuid4().hex[:8]}")
+    created = client.workflows.create(source)
+    key = f"py-{uuid.uuid4().hex}"
+    first = client.workflows.run(created.id, idempotency_key=key)
+    assert client.workflows.run(created.id, idempotency_key=key).task_id == first.task_id
+    assert client.workflows.run(created.id).task_id != first.task_id
+    replay = httpx.post(
+        f"{stack.url}/v1/workflows/{created.id}/runs",
+        json={"inputs": {}},
+        headers={"authorization": f"Bearer {stack.token}", "idempotency-key": key},
+        timeout=60,
+    )
+    assert (replay.status_code, replay.headers.get("idempotent-replayed"), replay.json()["task_id"]) == (
+        202,
+        "true",
+        first.task_id,
+    )
+
+    request = {"requests": [{"query": "cedar", "tlds": ["com"]}]}
+    call = client.apps.hosting.search_domains(request, idempotency_key=key)
+    again = client.skills.call("hosting", "search_domains", request, idempotency_key=key)
+    assert to_dict(again) == to_dict(call)
+    with pytest.raises(ConflictError) as info:
+        client.apps.hosting.search_domains({"requests": [{"query": "juniper"}]}, idempotency_key=key)
+    assert info.value.status == 409
+    assert envelope_of(info.value) == {
+        "error": {
+            "code": "IDEMPOTENCY_KEY_REUSED",
+            "message": "This Idempotency-Key was used with a different request body within 24 hours; use a new key.",
+            "details": {},
+        }
+    }

@@ -20,26 +20,38 @@ def snake_case(name: str) -> str:
 class SkillCaller(Protocol):
     """``client.skills``: what an app needs to call its skills."""
 
-    def call(self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None) -> Any: ...
+    def call(
+        self,
+        app_id: str,
+        skill_id: str,
+        input: Any,
+        *,
+        team_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any: ...
 
 
 class AppBase:
-    """One app's skills as methods: ``app.search_domains(input, team_id=None)``."""
+    """One app's skills as methods: ``app.search_domains(input, team_id=None, idempotency_key=None)``."""
 
     def __init__(self, skills: SkillCaller, app_id: str) -> None:
         self._skills = skills
         self.app_id = app_id
 
-    def _call(self, skill_id: str, input: Any, team_id: str | None) -> Any:
-        return self._skills.call(self.app_id, skill_id, input, team_id=team_id)
+    def _call(
+        self, skill_id: str, input: Any, team_id: str | None, idempotency_key: str | None = None
+    ) -> Any:
+        return self._skills.call(
+            self.app_id, skill_id, input, team_id=team_id, idempotency_key=idempotency_key
+        )
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_"):
             raise AttributeError(name)
         skill_id = snake_case(name)
 
-        def call(input: Any, *, team_id: str | None = None) -> Any:
-            return self._call(skill_id, input, team_id)
+        def call(input: Any, *, team_id: str | None = None, idempotency_key: str | None = None) -> Any:
+            return self._call(skill_id, input, team_id, idempotency_key)
 
         call.__name__ = skill_id
         return call

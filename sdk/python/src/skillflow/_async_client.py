@@ -49,9 +49,15 @@ class AsyncSkills(_Resource):
         return await self._send(ops.skill_details(app_id, skill_id))
 
     async def call(
-        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+        self,
+        app_id: str,
+        skill_id: str,
+        input: Any,
+        *,
+        team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SkillCallResponse:
-        return await self._send(ops.call_skill(app_id, skill_id, input, team_id))
+        return await self._send(ops.call_skill(app_id, skill_id, input, team_id, idempotency_key))
 
 
 class AsyncTasks(_Resource):
@@ -128,8 +134,14 @@ class AsyncWorkflows(_Resource):
     async def delete(self, workflow_id: str) -> None:
         await self._send(ops.delete_workflow(workflow_id))
 
-    async def run(self, workflow_id: str, inputs: Mapping[str, Any] | None = None) -> models.RunStarted:
-        return await self._send(ops.run_workflow(workflow_id, inputs))
+    async def run(
+        self,
+        workflow_id: str,
+        inputs: Mapping[str, Any] | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.RunStarted:
+        return await self._send(ops.run_workflow(workflow_id, inputs, idempotency_key))
 
     async def runs(self, workflow_id: str) -> ops.RunItems:
         return await self._send(ops.list_runs(workflow_id))

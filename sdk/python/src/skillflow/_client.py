@@ -51,10 +51,20 @@ class Skills(_Resource):
         return self._send(ops.skill_details(app_id, skill_id))
 
     def call(
-        self, app_id: str, skill_id: str, input: Any, *, team_id: str | None = None
+        self,
+        app_id: str,
+        skill_id: str,
+        input: Any,
+        *,
+        team_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SkillCallResponse:
-        """POST /v1/apps/{app}/skills/{skill}: the skill's result (200) or ``SkillCallAccepted`` (202)."""
-        return self._send(ops.call_skill(app_id, skill_id, input, team_id))
+        """POST /v1/apps/{app}/skills/{skill}: the skill's result (200) or ``SkillCallAccepted`` (202).
+
+        With ``idempotency_key`` (sent as ``Idempotency-Key``), repeating the call with the same key
+        and input within 24 hours returns the first answer and does not call the skill again.
+        """
+        return self._send(ops.call_skill(app_id, skill_id, input, team_id, idempotency_key))
 
 
 class Tasks(_Resource):
@@ -151,9 +161,19 @@ class Workflows(_Resource):
         """Deletes the definition and its schedule."""
         self._send(ops.delete_workflow(workflow_id))
 
-    def run(self, workflow_id: str, inputs: Mapping[str, Any] | None = None) -> models.RunStarted:
-        """Starts a run with trigger inputs; follow its ``task_id`` with ``client.tasks``."""
-        return self._send(ops.run_workflow(workflow_id, inputs))
+    def run(
+        self,
+        workflow_id: str,
+        inputs: Mapping[str, Any] | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.RunStarted:
+        """Starts a run with trigger inputs; follow its ``task_id`` with ``client.tasks``.
+
+        With ``idempotency_key`` (sent as ``Idempotency-Key``), repeating the start with the same key
+        and inputs within 24 hours returns the first run's ``task_id`` and starts nothing.
+        """
+        return self._send(ops.run_workflow(workflow_id, inputs, idempotency_key))
 
     def runs(self, workflow_id: str) -> ops.RunItems:
         """Run history, newest first."""

@@ -134,9 +134,21 @@ def delete_workflow(workflow_id: str) -> Call[None]:
     return Call("DELETE", _wf(workflow_id), _nothing)
 
 
-def run_workflow(workflow_id: str, inputs: Mapping[str, Any] | None) -> Call[models.RunStarted]:
+def _idempotency(key: str | None) -> dict[str, str]:
+    """The ``Idempotency-Key`` header, when a key is given: a repeat of the same request with it
+    within 24 hours gets the first answer and does nothing new."""
+    return {"idempotency-key": key} if key is not None else {}
+
+
+def run_workflow(
+    workflow_id: str, inputs: Mapping[str, Any] | None, idempotency_key: str | None = None
+) -> Call[models.RunStarted]:
     return Call(
-        "POST", f"{_wf(workflow_id)}/runs", _model(models.RunStarted), json={"inputs": to_dict(inputs or {})}
+        "POST",
+        f"{_wf(workflow_id)}/runs",
+        _model(models.RunStarted),
+        json={"inputs": to_dict(inputs or {})},
+        headers=_idempotency(idempotency_key),
     )
 
 
@@ -227,7 +239,9 @@ def skill_details(app_id: str, skill_id: str) -> Call[models.SkillDetails]:
     return Call("GET", f"{_skill_path(app_id, skill_id)}/details", _model(models.SkillDetails))
 
 
-def call_skill(app_id: str, skill_id: str, input: Any, team_id: str | None) -> Call[SkillCallResponse]:
+def call_skill(
+    app_id: str, skill_id: str, input: Any, team_id: str | None, idempotency_key: str | None = None
+) -> Call[SkillCallResponse]:
     """200: the skill's result model (``SkillCallCompleted`` for a skill unknown at generation);
     202: ``SkillCallAccepted``."""
     result = SKILL_RESULTS.get(f"{app_id}.{snake_case(skill_id)}", models.SkillCallCompleted)
@@ -236,7 +250,12 @@ def call_skill(app_id: str, skill_id: str, input: Any, team_id: str | None) -> C
         return (models.SkillCallAccepted if status == 202 else result).model_validate(body)
 
     return Call(
-        "POST", _skill_path(app_id, skill_id), parse, params={"team_id": team_id}, json=to_dict(input)
+        "POST",
+        _skill_path(app_id, skill_id),
+        parse,
+        params={"team_id": team_id},
+        json=to_dict(input),
+        headers=_idempotency(idempotency_key),
     )
 
 

@@ -1,0 +1,216 @@
+/**
+ * The `Idempotency-Key` request header: a route that opts in answers a repeated request with
+ * the first answer instead of doing the work again.
+ *
+ * How a route opts in: one line in its options, `config: { idempotent: true }`. The route must
+ * authenticate (its owner is the principal's), or say whose keys they are with
+ * `config: { idempotent: { ownerOf: (req) => ownerId } }`. {@link installIdempotency} (called
+ * once in api/app.ts, before the routes) then adds, to every such route, the optional header to
+ * its schema (so it is validated and documented), the 409 answer, and the hooks below.
+ *
+ * The rules:
+ * - The key is 1-255 printable ASCII characters (0x20-0x7E); anything else is 400
+ *   INVALID_PARAMETER at `idempotency-key` in `headers`.
+ * - A key belongs to one owner and one route: the method, the route pattern and the path
+ *   parameters (a workflow's runs are not another workflow's).
+ * - The request's fingerprint is its canonical JSON, stored only as an HMAC-SHA256: the body
+ *   (parsed as JSON; a text body that is not JSON counts as its exact text) and the query, with object
+ *   keys sorted and no whitespace, so key order and spacing do not change it.
+ * - The first request with a key claims it (one atomic insert, so of concurrent requests exactly
+ *   one runs). A 2xx answer is remembered for 24 hours from the claim and replayed, same status
+ *   and body, with `Idempotent-Replayed: true`, to the same key with the same fingerprint; the
+ *   work is not done again. The same key with another fingerprint is 409
+ *   IDEMPOTENCY_KEY_REUSED; while the first is in flight, 409 IDEMPOTENCY_KEY_IN_FLIGHT with
+ *   `Retry-After: 1`.
+ * - An answer that is not 2xx is not remembered: the key is released, so a retry may succeed.
+ *   So is a 2xx answer whose body is over 64 KiB (MAX_IDEMPOTENT_ANSWER_BYTES): a truncated
+ *   replay would be a wrong answer. Only the status, the content type and the body replay;
+ *   other headers of the first answer do not.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { z } from 'zod';
+import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import type { IdempotencyClaim, IdempotencyKeys } from '../lib/store/owners/idempotency-keys.js';
+import { ErrorEnvelopeSchema } from './schemas.js';
+
+/** What a route sets in its `config` to take the header. */
+export type IdempotentOption = true | { ownerOf: (req: FastifyRequest) => string | undefined };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Takes the `Idempotency-Key` header (api/idempotency.ts). */
+    idempotent?: IdempotentOption;
+  }
+  interface FastifyRequest {
+    /** The request's fingerprint and, once claimed, its claim. */
+    idempotency?: { fingerprint: string; claim?: IdempotencyClaim };
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** The header as a route's schema declares it. */
+export const IdempotencyHeaders = z.looseObject({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .regex(/^[\x20-\x7E]{1,255}$/, 'must be 1-255 printable ASCII characters')
+    .optional()
+    .describe(
+      'Makes the request safe to repeat: the same key with the same body within 24 hours answers the first (2xx) answer again, with `Idempotent-Replayed: true`, and does nothing new. See docs/api.md, "Idempotency keys".',
+    ),
+});
+
+/** A route's headers schema (none, or a zod object) with the optional `Idempotency-Key`. */
+export function withIdempotencyHeader(headers: unknown): z.ZodObject {
+  if (headers === undefined) return IdempotencyHeaders;
+  if (!(headers instanceof z.ZodObject))
+    throw new Error('an idempotent route declares headers as a zod object');
+  return headers.extend(IdempotencyHeaders.shape);
+}
+
+/** JSON with object keys sorted and no whitespace. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The canonical form of a request's body and query (a text body is parsed when it is JSON). */
+export function fingerprintOf(body: unknown, query: unknown): string {
+  let parsed: unknown = body ?? null;
+  if (typeof body === 'string') {
+    try {
+      parsed = body.trim() ? (JSON.parse(body) as unknown) : null;
+    } catch {
+      parsed = { text: body };
+    }
+  }
+  return canonicalJson({ body: parsed, query: query ?? {} });
+}
+
+const keyOf = (req: FastifyRequest): string | undefined => {
+  const value = req.headers[IDEMPOTENCY_HEADER];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const toArray = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+/**
+ * Adds the header, its 409 answer and its hooks to every route whose config says `idempotent`.
+ * `now` is the clock of claims and expiry.
+ */
+export function installIdempotency(
+  app: FastifyInstance,
+  keys: IdempotencyKeys,
+  now: () => Date = () => new Date(),
+): void {
+  // Before validation, so the body is as the client sent it (not with the schema's defaults).
+  const fingerprint = async (req: FastifyRequest) => {
+    if (keyOf(req) !== undefined) req.idempotency = { fingerprint: fingerprintOf(req.body, req.query) };
+  };
+
+  const claim = async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = keyOf(req);
+    if (key === undefined || !req.idempotency) return;
+    const option = req.routeOptions.config.idempotent;
+    const ownerId = typeof option === 'object' ? option.ownerOf(req) : req.principal?.ownerId;
+    if (!ownerId) throw new Error('an idempotent route must name its owner');
+    const scope = `${req.method} ${req.routeOptions.url ?? ''} ${canonicalJson(req.params ?? {})}`;
+    const outcome = await keys.claim(
+      { ownerId, scope, key, fingerprint: req.idempotency.fingerprint },
+      now(),
+    );
+    switch (outcome.kind) {
+      case 'claimed':
+        req.idempotency.claim = outcome.claim;
+        return;
+      case 'reused':
+        throw new SkillflowError('IDEMPOTENCY_KEY_REUSED');
+      case 'in_flight':
+        throw new SkillflowError('IDEMPOTENCY_KEY_IN_FLIGHT', undefined, { retry_after_seconds: 1 }, 1000);
+      case 'answered':
+        return reply
+          .header(REPLAYED_HEADER, 'true')
+          .status(outcome.answer.status)
+          .type(outcome.answer.content_type)
+          .send(outcome.answer.body);
+    }
+  };
+
+  // Remembers a 2xx answer, releases the key otherwise; the answer goes out either way.
+  const remember = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const held = req.idempotency?.claim;
+    if (!held) return payload;
+    req.idempotency!.claim = undefined;
+    const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    try {
+      if (!ok) await keys.release(held);
+      else {
+        const type = reply.getHeader('content-type');
+        await keys.complete(held, {
+          status: reply.statusCode,
+          content_type: typeof type === 'string' ? type : 'application/json; charset=utf-8',
+          body: payload,
+        });
+      }
+    } catch (err) {
+      // The work is done: its answer still goes out. The key stays claimed until its lease ends.
+      req.log.error({ errName: (err as Error)?.name }, 'idempotency: could not record the answer');
+    }
+    return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const schema = (route.schema ??= {}) as { headers?: unknown; response?: Record<number, unknown> };
+    schema.headers = withIdempotencyHeader(schema.headers);
+    schema.response = { 409: ErrorEnvelopeSchema, ...schema.response };
+    route.preValidation = [...toArray(route.preValidation), fingerprint];
+    route.preHandler = [...toArray(route.preHandler), claim];
+    route.onSend = [...toArray(route.onSend), remember];
+  });
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * Documents the replay header on the 2xx answers of every operation that takes
+ * `Idempotency-Key`, and what its 409 means (in place; returns `doc`).
+ */
+export function documentIdempotency(doc: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item?.[method];
+      const takesKey = op?.parameters?.some(
+        (p) => !('$ref' in p) && p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_HEADER,
+      );
+      if (!op || !takesKey) continue;
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if ('$ref' in response) continue;
+        if (/^2\d\d$/.test(status)) {
+          response.headers = {
+            ...response.headers,
+            'Idempotent-Replayed': {
+              description:
+                '`true` when this is the remembered first answer to an earlier request with the same Idempotency-Key and body.',
+              schema: { type: 'string', enum: ['true'] },
+            },
+          };
+        }
+        if (status === '409') {
+          response.description =
+            'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body; IDEMPOTENCY_KEY_IN_FLIGHT: a request with it is still in flight (retry after Retry-After).';
+        }
+      }
+    }
+  }
+  return doc;
+}
