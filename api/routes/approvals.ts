@@ -39,7 +39,9 @@ const linkRoutes =
     app.post(
       '/v1/approval-links/view',
       {
-        bodyLimit: 4 * 1024,
+        // A token is at most 1,024 characters; room for any JSON escaping of a longer one, so it is
+        // refused by its schema (400), not by its size.
+        bodyLimit: 32 * 1024,
         schema: {
           tags,
           summary: 'What an approval link asks',

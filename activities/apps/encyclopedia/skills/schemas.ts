@@ -26,9 +26,11 @@ export const SearchRequestSchema = z
   })
   .strict();
 
-export const SearchArticlesInputSchema = z.object({
-  requests: z.array(SearchRequestSchema).min(1).max(MAX_REQUESTS),
-});
+export const SearchArticlesInputSchema = z
+  .object({
+    requests: z.array(SearchRequestSchema).min(1).max(MAX_REQUESTS),
+  })
+  .strict();
 export type SearchArticlesInput = z.output<typeof SearchArticlesInputSchema>;
 
 export const SearchArticlesOutputSchema = z.object({
@@ -56,9 +58,11 @@ export const SummaryRequestSchema = z
   })
   .strict();
 
-export const GetSummaryInputSchema = z.object({
-  requests: z.array(SummaryRequestSchema).min(1).max(MAX_REQUESTS),
-});
+export const GetSummaryInputSchema = z
+  .object({
+    requests: z.array(SummaryRequestSchema).min(1).max(MAX_REQUESTS),
+  })
+  .strict();
 export type GetSummaryInput = z.output<typeof GetSummaryInputSchema>;
 
 export const GetSummaryOutputSchema = z.object({
