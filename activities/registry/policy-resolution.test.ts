@@ -72,7 +72,7 @@ describe('policy resolution at registry load', () => {
       {
         app: 'unknown_policy',
         message:
-          'skills[0].policy: must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, decision, local)',
+          'skills[0].policy: must name a profile in activities/policy.ts (upstream-search, upstream-lookup, long-running, chat-delivery, event-index, decision, local)',
       },
     ]);
     expect(registry.apps.map((a) => a.id)).toEqual(['probe']);
