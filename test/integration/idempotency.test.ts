@@ -382,6 +382,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
+// Skipped only outside CI on a machine without Debian PostgreSQL (as the store tests are); CI always runs it.
 describe.skipIf(process.env.CI !== 'true' && !postgresAvailable())('Idempotency-Key on PostgreSQL', () => {
   let pg: TestPostgres;
   let h: EngineHarness;
