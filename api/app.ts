@@ -38,6 +38,7 @@ import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { eventRoutes } from './routes/events.js';
+import { hookRoutes } from './routes/hooks.js';
 import { usageRoutes } from './routes/usage.js';
 import { webRoutes } from './routes/web.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(approvalRoutes(deps, services.approvals));
   await app.register(eventRoutes(deps, services.events));
+  await app.register(hookRoutes(services.engine.hooks));
   await app.register(skillRoutes(deps, services.skillCalls, services.teams));
   await app.register(anonymousRoutes(deps, limits));
   // The routes the apps of the catalogue serve themselves (activities/apps/<app>/routes.ts).

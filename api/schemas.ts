@@ -155,24 +155,51 @@ export const RunInputViewSchema = z.object({
   description: z.string().optional(),
 });
 
+/** A webhook trigger's hook, as a definition's answers show it. */
+export const HookSchema = z.object({
+  id: z.string(),
+  url: z
+    .string()
+    .describe(
+      "Where the sender posts: `POST <url>` with a JSON body and `X-Skillflow-Signature` (docs/triggers.md). Its origin is `PUBLIC_URL` when set, else the API's own address.",
+    ),
+  rotated_at: z.string().describe('When the current signing secret was made.'),
+  previous_secret_expires_at: z
+    .string()
+    .nullable()
+    .describe('Until when the secret before the last rotation is still accepted; null when it is not.'),
+  signing_secret: z
+    .string()
+    .optional()
+    .describe(
+      'The HMAC key, exactly this string. Present only in the answer that made it (the save that gave the definition its webhook trigger, or a rotation); it is never shown again.',
+    ),
+});
+
 /** A workflow definition with its source and schedule. */
 export const DefinitionSchema = z.object({
   id: z.string(),
   title: z.string(),
   version: z.number().int(),
-  trigger_type: z.enum(['manual', 'schedule', 'event']),
+  trigger_type: z.enum(['manual', 'schedule', 'event', 'webhook']),
   created_at: z.string(),
   updated_at: z.string(),
   source: z.string(),
-  /** The run inputs of a manual trigger, by name (empty for a schedule): what a run form asks for. */
+  /** The run inputs its trigger declares, by name (empty for a schedule): what a run form asks for. */
   inputs: z
     .record(z.string(), RunInputViewSchema)
-    .describe('Run inputs the manual trigger declares, by name; empty for a schedule.'),
+    .describe('Run inputs the trigger declares (manual, event or webhook), by name; empty for a schedule.'),
   schedule: ScheduleStateSchema.nullable(),
+  hook: HookSchema.nullable().describe("The webhook trigger's hook; null for other triggers."),
 });
 
 /** A definition in the list: without source, inputs and schedule. */
-export const DefinitionSummarySchema = DefinitionSchema.omit({ source: true, inputs: true, schedule: true });
+export const DefinitionSummarySchema = DefinitionSchema.omit({
+  source: true,
+  inputs: true,
+  schedule: true,
+  hook: true,
+});
 export type DefinitionSummary = z.infer<typeof DefinitionSummarySchema>;
 
 /** A declared payload field of an approval (typed like a run input). */

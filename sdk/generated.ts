@@ -97,11 +97,11 @@ export type WorkflowDefinition = {
   id: string;
   title: string;
   version: number;
-  trigger_type: 'manual' | 'schedule' | 'event';
+  trigger_type: 'manual' | 'schedule' | 'event' | 'webhook';
   created_at: string;
   updated_at: string;
   source: string;
-  /** Run inputs the manual trigger declares, by name; empty for a schedule. */
+  /** Run inputs the trigger declares (manual, event or webhook), by name; empty for a schedule. */
   inputs: {
     [key: string]: {
       type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
@@ -117,6 +117,18 @@ export type WorkflowDefinition = {
     next_runs: string[];
     recent_task_ids: string[];
   } | null;
+  /** The webhook trigger's hook; null for other triggers. */
+  hook: {
+    id: string;
+    /** Where the sender posts: `POST <url>` with a JSON body and `X-Skillflow-Signature` (docs/triggers.md). Its origin is `PUBLIC_URL` when set, else the API's own address. */
+    url: string;
+    /** When the current signing secret was made. */
+    rotated_at: string;
+    /** Until when the secret before the last rotation is still accepted; null when it is not. */
+    previous_secret_expires_at: string | null;
+    /** The HMAC key, exactly this string. Present only in the answer that made it (the save that gave the definition its webhook trigger, or a rotation); it is never shown again. */
+    signing_secret?: string;
+  } | null;
 };
 
 /** The caller’s workflow definitions. */
@@ -125,7 +137,7 @@ export type WorkflowList = {
     id: string;
     title: string;
     version: number;
-    trigger_type: 'manual' | 'schedule' | 'event';
+    trigger_type: 'manual' | 'schedule' | 'event' | 'webhook';
     created_at: string;
     updated_at: string;
   }[];
@@ -222,6 +234,19 @@ export type ScheduleState = {
   timezone: string | null;
   next_runs: string[];
   recent_task_ids: string[];
+};
+
+/** A webhook trigger’s hook with its new signing secret, shown this once. */
+export type RotatedHook = {
+  id: string;
+  /** Where the sender posts: `POST <url>` with a JSON body and `X-Skillflow-Signature` (docs/triggers.md). Its origin is `PUBLIC_URL` when set, else the API's own address. */
+  url: string;
+  /** When the current signing secret was made. */
+  rotated_at: string;
+  /** Until when the secret before the last rotation is still accepted; null when it is not. */
+  previous_secret_expires_at: string | null;
+  /** The HMAC key, exactly this string. Present only in the answer that made it (the save that gave the definition its webhook trigger, or a rotation); it is never shown again. */
+  signing_secret: string;
 };
 
 /** Messages delivered to a chat, newest first. */
@@ -1046,6 +1071,7 @@ export type HostingSearchDomainsOutput = {
         | 'APPROVAL_NOT_WAITING'
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'
+        | 'HOOK_SIGNATURE_INVALID'
         | 'APPROVAL_TIMED_OUT'
         | 'EVENT_TIMED_OUT'
         | 'CHILD_RUN_CANCELLED'

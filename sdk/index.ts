@@ -77,6 +77,8 @@ export * from './types.js';
 export {
   detectSourceFormat,
   type RunOptions,
+  type HookClient,
   type ScheduleClient,
   type WorkflowsClient,
 } from './workflows.js';
+export { signWebhook, WEBHOOK_SIGNATURE_HEADER } from './webhooks.js';

@@ -1,9 +1,10 @@
 /**
- * Workflow definitions, runs and schedules (/v1/workflows). A definition is sent as the text
+ * Workflow definitions, runs, schedules and webhook hooks (/v1/workflows). A definition is sent as the text
  * the caller wrote (YAML as `application/yaml`, JSON as `application/json`) so the API's
  * diagnostics point at the caller's own lines and columns.
  */
 import type {
+  RotatedHook,
   RunList,
   RunStarted,
   ScheduleState,
@@ -20,6 +21,16 @@ export interface ScheduleClient {
   resume(id: string): Promise<ScheduleState>;
   /** Starts one run now, outside the schedule. */
   trigger(id: string): Promise<ScheduleState>;
+}
+
+/** `client.workflows.hook`: a webhook trigger's hook. */
+export interface HookClient {
+  /**
+   * A new `signing_secret`, returned this once. The old secret stops being accepted at once, or
+   * after `keepPreviousSeconds` (at most 86400). Needs the scopes saving the definition needs; a
+   * definition without a webhook trigger throws a 409 `CONFLICT`.
+   */
+  rotate(id: string, options?: { keepPreviousSeconds?: number }): Promise<RotatedHook>;
 }
 
 /** Options of `client.workflows.run`. */
@@ -52,6 +63,7 @@ export interface WorkflowsClient {
   /** Run history, newest first. */
   runs(id: string): Promise<RunList['runs']>;
   schedule: ScheduleClient;
+  hook: HookClient;
 }
 
 /** Detects the format of a text source: JSON when it starts with `{`, else YAML. */
@@ -112,5 +124,15 @@ export function createWorkflowsClient(http: Transport): WorkflowsClient {
       ).body,
     runs: async (id) => (await http.send<RunList>({ method: 'GET', path: `${wf(id)}/runs` })).body.runs,
     schedule: { pause: scheduleOp('pause'), resume: scheduleOp('resume'), trigger: scheduleOp('trigger') },
+    hook: {
+      rotate: async (id, options = {}) =>
+        (
+          await http.send<RotatedHook>({
+            method: 'POST',
+            path: `${wf(id)}/hook/rotate`,
+            json: { keep_previous_seconds: options.keepPreviousSeconds ?? 0 },
+          })
+        ).body,
+    },
   };
 }

@@ -43,7 +43,7 @@ export interface RunDefinitionInput {
   definitionVersion: number;
   ownerId: string;
   /** `workflow`: started by a parent run's `use_workflow` step. */
-  trigger: 'manual' | 'schedule' | 'workflow' | 'event';
+  trigger: 'manual' | 'schedule' | 'workflow' | 'event' | 'webhook';
   /** Run inputs, already validated and defaulted against the plan's declared inputs. */
   inputs: Record<string, unknown>;
   /** Activity options per step id, from the policy module at start time. */

@@ -10,7 +10,12 @@
 import { z } from 'zod';
 import { LIMITS } from '../../definitions/limits.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
-import { decideSchema, RUN_INPUT_TYPES, scheduleSchema } from '../../definitions/schema/definition-schema.js';
+import {
+  decideSchema,
+  EVENT_NAME_PATTERN,
+  RUN_INPUT_TYPES,
+  scheduleSchema,
+} from '../../definitions/schema/definition-schema.js';
 
 /** A step id or run input name: the name pattern, without the reserved names. */
 const Name = z.string().regex(new RegExp(`^(?!(?:constructor|prototype)$)${NAME_PATTERN.source.slice(1)}`));
@@ -23,15 +28,15 @@ const RunInput = z.strictObject({
   description: z.string().max(1000).optional(),
 });
 
+const Inputs = z.record(Name, RunInput).meta({ maxProperties: LIMITS.maxRunInputs }).optional();
+
 const Trigger = z
   .union([
+    z.strictObject({ manual: z.strictObject({ inputs: Inputs }).nullable() }),
     z.strictObject({
-      manual: z
-        .strictObject({
-          inputs: z.record(Name, RunInput).meta({ maxProperties: LIMITS.maxRunInputs }).optional(),
-        })
-        .nullable(),
+      event: z.strictObject({ name: z.string().regex(EVENT_NAME_PATTERN), inputs: Inputs }),
     }),
+    z.strictObject({ webhook: z.strictObject({ inputs: Inputs }).nullable() }),
     z.strictObject({
       schedule: z.union([
         scheduleSchema.omit({ every: true }).required({ cron: true }),
@@ -39,7 +44,9 @@ const Trigger = z
       ]),
     }),
   ])
-  .describe('Exactly one trigger: `manual` (with optional run inputs) or `schedule` (`cron` or `every`).');
+  .describe(
+    'Exactly one trigger: `manual`, `event` (a name) or `webhook`, each with optional run inputs, or `schedule` (`cron` or `every`).',
+  );
 
 const StepBase = {
   id: Name.describe('Unique within the definition.'),

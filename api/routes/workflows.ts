@@ -24,11 +24,13 @@ import {
   DefinitionSummarySchema,
   DiagnosticSchema,
   errorResponses,
+  HookSchema,
   RunSummarySchema,
   ScheduleStateSchema,
 } from '../schemas.js';
 import type { StoredDefinition } from '../services/definitions.js';
 import type { Limits } from '../../lib/limits/index.js';
+import { MAX_KEEP_PREVIOUS_S, type HookView } from '../services/webhooks.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
@@ -52,6 +54,17 @@ const definitionBody = (schema: Record<string, unknown>, description: string) =>
       `${description} JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.`,
     );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
+
+/**
+ * A JSON body read as text (and parsed by {@link parseJsonBody}), documented as the object of
+ * these properties; an empty body is allowed.
+ */
+const optionalJsonBody = (properties: Record<string, unknown>, description: string) =>
+  z
+    .string()
+    .nullish()
+    .meta({ type: 'object', properties, additionalProperties: false })
+    .describe(description);
 
 function formatOf(contentType: string | undefined): SourceFormat {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -85,6 +98,7 @@ function definitionSource(req: { body: string; headers: { 'content-type'?: strin
 async function view(
   engine: WorkflowEngine,
   def: StoredDefinition,
+  hook?: HookView | null,
 ): Promise<z.infer<typeof DefinitionSchema>> {
   return {
     id: def.id,
@@ -96,6 +110,7 @@ async function view(
     source: def.source,
     inputs: triggerInputs(def.plan.trigger),
     schedule: await engine.scheduleOf(def),
+    hook: hook === undefined ? await engine.hooks.of(def) : hook,
   };
 }
 
@@ -121,9 +136,10 @@ export const workflowRoutes =
      * owner's definition and schedule caps must have room.
      */
     const scopedTo = (req: FastifyRequest) => async (plan: Plan, current?: StoredDefinition) => {
-      // A schedule's runs have no caller: the children they run (pinned) are checked now.
+      // A schedule's and a webhook's runs have no caller: the children they run (pinned) are
+      // checked now.
       const children =
-        plan.trigger.type === 'schedule'
+        plan.trigger.type === 'schedule' || plan.trigger.type === 'webhook'
           ? await engine.runs.resolveChildren(owner(req), plan, current?.id)
           : undefined;
       const p = requirePlanScopes(principalOf(req), plan, children);
@@ -143,8 +159,8 @@ export const workflowRoutes =
       },
       async (req, reply) => {
         const { source, format } = definitionSource(req);
-        const def = await engine.create(owner(req), source, format, undefined, scopedTo(req));
-        return reply.status(201).send(await view(engine, def));
+        const saved = await engine.create(owner(req), source, format, undefined, scopedTo(req));
+        return reply.status(201).send(await view(engine, saved.definition, saved.hook));
       },
     );
 
@@ -222,7 +238,8 @@ export const workflowRoutes =
       },
       async (req) => {
         const { source, format } = definitionSource(req);
-        return view(engine, await engine.update(owner(req), req.params.id, source, format, scopedTo(req)));
+        const saved = await engine.update(owner(req), req.params.id, source, format, scopedTo(req));
+        return view(engine, saved.definition, saved.hook);
       },
     );
 
@@ -252,23 +269,18 @@ export const workflowRoutes =
           security: BEARER,
           summary: 'Start a run',
           params: IdParams,
-          body: z
-            .string()
-            .optional()
-            .meta({
-              type: 'object',
-              properties: {
-                inputs: {
-                  type: 'object',
-                  propertyNames: { pattern: NAME_PATTERN.source },
-                  maxProperties: LIMITS.maxRunInputs,
-                  description:
-                    'The run inputs the definition declares (`inputs` of GET /v1/workflows/{id}), by name; any other name is 400.',
-                },
+          body: optionalJsonBody(
+            {
+              inputs: {
+                type: 'object',
+                propertyNames: { pattern: NAME_PATTERN.source },
+                maxProperties: LIMITS.maxRunInputs,
+                description:
+                  'The run inputs the definition declares (`inputs` of GET /v1/workflows/{id}), by name; any other name is 400.',
               },
-              additionalProperties: false,
-            })
-            .describe('JSON `{ "inputs": { ... } }`; may be empty.'),
+            },
+            'JSON `{ "inputs": { ... } }`; may be empty.',
+          ),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
             ...errorResponses(400, 401, 403, 404, 429),
@@ -276,7 +288,7 @@ export const workflowRoutes =
         },
       },
       async (req, reply) => {
-        const inputs = parseRunBody(req.body);
+        const { inputs } = parseJsonBody(RunBody, req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
         requirePlanScopes(principalOf(req), def.plan, children);
@@ -305,6 +317,43 @@ export const workflowRoutes =
       }),
     );
 
+    app.post(
+      '/v1/workflows/:id/hook/rotate',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "Rotate a webhook trigger's signing secret",
+          description:
+            'Answers a new `signing_secret`, shown this once. The old secret stops being accepted at once, or after `keep_previous_seconds` (at most one day) so senders can switch. Needs the scopes of the skills the definition calls, as saving it does: whoever holds the secret starts its runs. A definition without a webhook trigger is 409.',
+          params: IdParams,
+          body: optionalJsonBody(
+            {
+              keep_previous_seconds: {
+                type: 'integer',
+                minimum: 0,
+                maximum: MAX_KEEP_PREVIOUS_S,
+                description: 'How long the old secret is still accepted (default 0: not at all).',
+              },
+            },
+            'JSON `{ "keep_previous_seconds": 3600 }`; may be empty.',
+          ),
+          response: {
+            200: HookSchema.required({ signing_secret: true }),
+            ...errorResponses(400, 401, 403, 404, 409, 429),
+          },
+        },
+      },
+      async (req) => {
+        const { keep_previous_seconds } = parseJsonBody(RotateBody, req.body);
+        const def = await engine.definitions.get(owner(req), req.params.id);
+        const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
+        requirePlanScopes(principalOf(req), def.plan, children);
+        const hook = await engine.hooks.rotate(def, keep_previous_seconds);
+        return { ...hook, signing_secret: hook.signing_secret! };
+      },
+    );
+
     for (const op of ['pause', 'resume', 'trigger'] as const) {
       app.post(
         `/v1/workflows/:id/schedule/${op}`,
@@ -331,15 +380,19 @@ export const workflowRoutes =
   };
 
 const RunBody = z.object({ inputs: z.record(z.string(), z.unknown()).default({}) }).strict();
+const RotateBody = z
+  .object({ keep_previous_seconds: z.number().int().min(0).max(MAX_KEEP_PREVIOUS_S).default(0) })
+  .strict();
 
-/** `{ "inputs": {...} }`, or an empty body. */
-function parseRunBody(body: string | undefined): Record<string, unknown> {
-  if (!body || !body.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw errors.invalidBody();
+/** A JSON body of `schema` (an empty body is `{}`). */
+function parseJsonBody<T extends z.ZodType>(schema: T, body: string | null | undefined): z.infer<T> {
+  let parsed: unknown = {};
+  if (body && body.trim()) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw errors.invalidBody();
+    }
   }
-  return parseOrThrow(RunBody, parsed).inputs;
+  return parseOrThrow(schema, parsed);
 }

@@ -15,6 +15,7 @@ import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
 import { UsageService } from './usage.js';
+import { WebhooksService } from './webhooks.js';
 import { WorkflowEngine } from './workflow-engine.js';
 import { WorkspaceService } from './workspace.js';
 
@@ -51,8 +52,11 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   );
   const teams = new TeamsService(deps.store);
   const tasks = new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage);
+  const { PUBLIC_URL, HOST, PORT } = deps.config.api;
+  const origin = PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${HOST}:${PORT}`;
+  const hooks = new WebhooksService(deps.store, deps.keyring, definitions, runs, limits, origin);
   return {
-    engine: new WorkflowEngine(definitions, runs, deps.logger),
+    engine: new WorkflowEngine(definitions, runs, hooks, deps.logger),
     tasks,
     events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(

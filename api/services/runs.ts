@@ -41,7 +41,7 @@ import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
 
 /** How a run started, as its TriggerType search attribute says. */
-type RunTrigger = 'manual' | 'schedule' | 'event';
+type RunTrigger = 'manual' | 'schedule' | 'event' | 'webhook';
 
 /** Explicit schedule policies (README "Schedules"). */
 export const SCHEDULE_POLICIES = {
@@ -145,7 +145,7 @@ export class RunsService {
     def: StoredDefinition,
     provided: Record<string, unknown> = {},
     resolved?: ResolvedChildren,
-    trigger: 'manual' | 'event' = 'manual',
+    trigger: Exclude<RunTrigger, 'schedule'> = 'manual',
   ): Promise<string> {
     const inputs = checkedRunInputs(def.plan, provided);
     const children = resolved ?? (await this.resolveChildren(def.ownerId, def.plan, def.id));

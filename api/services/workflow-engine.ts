@@ -1,7 +1,7 @@
 /**
  * The workflow engine's operations as the API and the startup loader use them: definitions
- * plus their schedules kept in step. A schedule change that fails leaves the saved version in
- * place and reports SERVICE_UNAVAILABLE; the next save or start re-syncs it.
+ * plus their schedules and webhook hooks kept in step. A schedule change that fails leaves the
+ * saved version in place and reports SERVICE_UNAVAILABLE; the next save or start re-syncs it.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,11 +10,19 @@ import type { Logger } from '../../lib/logger.js';
 import type { DefinitionsService, PlanCheck, StoredDefinition } from './definitions.js';
 import type { ScheduleState } from '../schemas.js';
 import type { RunsService } from './runs.js';
+import type { HookView, WebhooksService } from './webhooks.js';
+
+/** A saved definition and its hook (with its secret when the save made it). */
+export interface SavedDefinition {
+  definition: StoredDefinition;
+  hook: HookView | null;
+}
 
 export class WorkflowEngine {
   constructor(
     readonly definitions: DefinitionsService,
     readonly runs: RunsService,
+    readonly hooks: WebhooksService,
     private readonly logger: Logger,
   ) {}
 
@@ -24,10 +32,14 @@ export class WorkflowEngine {
     format: SourceFormat,
     id?: string,
     check?: PlanCheck,
-  ): Promise<StoredDefinition> {
+  ): Promise<SavedDefinition> {
     const def = await this.definitions.create(ownerId, source, format, id, check);
-    await this.runs.syncSchedule(def);
-    return def;
+    return this.synced(def);
+  }
+
+  private async synced(definition: StoredDefinition): Promise<SavedDefinition> {
+    await this.runs.syncSchedule(definition);
+    return { definition, hook: await this.hooks.sync(definition) };
   }
 
   async update(
@@ -36,10 +48,9 @@ export class WorkflowEngine {
     source: string,
     format: SourceFormat,
     check?: PlanCheck,
-  ): Promise<StoredDefinition> {
+  ): Promise<SavedDefinition> {
     const { definition } = await this.definitions.update(ownerId, id, source, format, check);
-    await this.runs.syncSchedule(definition);
-    return definition;
+    return this.synced(definition);
   }
 
   async delete(ownerId: string, id: string): Promise<void> {

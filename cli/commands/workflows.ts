@@ -1,5 +1,5 @@
 /**
- * `skillflow workflows validate|apply|run|list|runs|delete`. `apply` creates a definition, or
+ * `skillflow workflows validate|apply|run|list|runs|delete|hook`. `apply` creates a definition, or
  * saves a new version of the existing one: the one named by `--id`, else the single existing
  * definition with the same `title` (titles are the stable key, as names are for
  * `kubectl apply`); several with that title is an error asking for `--id`.
@@ -99,10 +99,12 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
           throw new CliError('--id and --create exclude each other.', EXIT.USAGE, 'USAGE');
         const res = await applyFile(context(), file, flags);
         if (flags.json) printJson(res.definition);
-        else
+        else {
           out(
             `${res.action} ${res.definition.id} (version ${res.definition.version}, ${res.definition.trigger_type})`,
           );
+          if (res.definition.hook) printHook(res.definition.hook);
+        }
         return EXIT.OK;
       }),
     );
@@ -158,6 +160,41 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
       }),
     );
 
+  const hook = wf.command('hook').description("A webhook trigger's URL and signing secret");
+  hook
+    .command('show <id>')
+    .description("Print the definition's hook URL (never its secret)")
+    .option('--json', 'print the hook as JSON')
+    .action((id: string, flags: { json?: boolean }) =>
+      run(async () => {
+        const def = await context().client.workflows.get(id);
+        if (!def.hook)
+          throw new CliError(`${id} has no webhook trigger.`, EXIT.FAILURE, 'NO_WEBHOOK_TRIGGER');
+        if (flags.json) printJson(def.hook);
+        else printHook(def.hook);
+        return EXIT.OK;
+      }),
+    );
+  hook
+    .command('rotate <id>')
+    .description('Make a new signing secret and print it (shown this once)')
+    .option(
+      '--keep-previous <seconds>',
+      'keep accepting the old secret this long (0-86400, default 0: stop at once)',
+    )
+    .option('--json', 'print the REST body (with signing_secret)')
+    .action((id: string, flags: { keepPrevious?: string; json?: boolean }) =>
+      run(async () => {
+        const keep = flags.keepPrevious === undefined ? 0 : Number(flags.keepPrevious);
+        if (!Number.isInteger(keep) || keep < 0 || keep > 86_400)
+          throw new CliError('--keep-previous takes whole seconds from 0 to 86400.', EXIT.USAGE, 'USAGE');
+        const rotated = await context().client.workflows.hook.rotate(id, { keepPreviousSeconds: keep });
+        if (flags.json) printJson(rotated);
+        else printHook(rotated);
+        return EXIT.OK;
+      }),
+    );
+
   wf.command('delete <id>')
     .description('Delete a definition and its schedule')
     .action((id: string) =>
@@ -167,4 +204,12 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
         return EXIT.OK;
       }),
     );
+}
+
+/** A hook's URL, and its secret when the answer holds it (only once). */
+function printHook(hook: NonNullable<WorkflowDefinition['hook']>): void {
+  out(`hook URL: ${hook.url}`);
+  if (hook.signing_secret) out(`signing secret (shown this once, keep it safe): ${hook.signing_secret}`);
+  if (hook.previous_secret_expires_at)
+    out(`the previous secret is accepted until ${hook.previous_secret_expires_at}`);
 }

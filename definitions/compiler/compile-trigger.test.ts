@@ -138,3 +138,36 @@ describe('parseDuration', () => {
     ]);
   });
 });
+
+describe('webhook triggers', () => {
+  it('compiles declared run inputs and accepts a bare webhook:', () => {
+    const inputs = '  webhook:\n    inputs:\n      order_id: { type: string, required: true }';
+    expect(planOf(withSteps(SEARCH_STEP, inputs)).trigger).toEqual({
+      type: 'webhook',
+      inputs: { order_id: { type: 'string', required: true } },
+    });
+    expect(planOf(withSteps(SEARCH_STEP, '  webhook:')).trigger).toEqual({ type: 'webhook', inputs: {} });
+    expect(planOf(withSteps(SEARCH_STEP, '  webhook: {}')).trigger).toEqual({ type: 'webhook', inputs: {} });
+  });
+
+  it('reports bad input names, unknown fields and a second trigger at their positions', () => {
+    expect(brief(withSteps(SEARCH_STEP, '  webhook:\n    inputs:\n      Order: { type: string }'))).toEqual([
+      ['INVALID_INPUT_NAME', 'start_when.webhook.inputs.Order', 5, 7],
+    ]);
+    expect(brief(withSteps(SEARCH_STEP, '  webhook: { secret: x }'))).toEqual([
+      ['UNKNOWN_FIELD', 'start_when.webhook.secret', 3, 14],
+    ]);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP, '  manual: {}\n  webhook: {}'))).toEqual([
+      {
+        code: 'INVALID_TRIGGER',
+        message: 'start_when must hold exactly one trigger. Use one of manual, schedule, event and webhook.',
+        path: 'start_when',
+        line: 3,
+        column: 3,
+      },
+    ]);
+    expect(diagnosticsOf(withSteps(SEARCH_STEP, '  {}'))[0]?.message).toBe(
+      'start_when must hold exactly one trigger. Add manual: {}, schedule: {...}, event: {...} or webhook: {}.',
+    );
+  });
+});

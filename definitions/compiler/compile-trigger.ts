@@ -1,6 +1,7 @@
 /**
  * Compiles `start_when`: the manual trigger with its run inputs, an event trigger (a name and the
- * run inputs its event data must fit), or a schedule.
+ * run inputs its event data must fit), a webhook trigger (the run inputs its signed request body
+ * must fit), or a schedule.
  */
 import { CronExpressionParser } from 'cron-parser';
 import type { Diagnostic } from '../diagnostics.js';
@@ -37,13 +38,13 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
     const scheduled = typeof value === 'object' && value !== null && Object.hasOwn(value, 'schedule');
     return { trigger: undefined, inputs, scheduled };
   }
-  const { manual, schedule, event } = parsed.data;
-  const given = [manual, schedule, event].filter((t) => t !== undefined).length;
+  const { manual, schedule, event, webhook } = parsed.data;
+  const given = [manual, schedule, event, webhook].filter((t) => t !== undefined).length;
   if (given !== 1) {
     const message =
       given > 1
-        ? 'Use one of manual, schedule and event.'
-        : 'Add manual: {}, schedule: {...} or event: {...}.';
+        ? 'Use one of manual, schedule, event and webhook.'
+        : 'Add manual: {}, schedule: {...}, event: {...} or webhook: {}.';
     diagnostics.push(
       map.diagnostic('INVALID_TRIGGER', `start_when must hold exactly one trigger. ${message}`, BASE),
     );
@@ -58,6 +59,11 @@ export function compileTrigger(value: unknown, map: SourceMap, diagnostics: Diag
       return { trigger: undefined, inputs, scheduled: false };
     }
     return { trigger: { type: 'event', name: event.name, inputs: specs }, inputs, scheduled: false };
+  }
+  if (webhook !== undefined) {
+    const path = [...BASE, 'webhook', 'inputs'];
+    const specs = compileInputSpecs(webhook?.inputs ?? {}, path, map, diagnostics, inputs);
+    return { trigger: { type: 'webhook', inputs: specs }, inputs, scheduled: false };
   }
   const specs = compileInputSpecs(
     manual?.inputs ?? {},

@@ -90,6 +90,7 @@ export interface RunInputSpec {
 export type PlanTrigger =
   | { type: 'manual'; inputs: Record<string, RunInputSpec> }
   | { type: 'event'; name: string; inputs: Record<string, RunInputSpec> }
+  | { type: 'webhook'; inputs: Record<string, RunInputSpec> }
   | { type: 'schedule'; cron: string; timezone: string }
   | { type: 'schedule'; every: string; everyMs: number; timezone: string };
 

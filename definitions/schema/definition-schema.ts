@@ -37,11 +37,17 @@ export const eventTriggerSchema = z.strictObject({
   inputs: z.record(z.string(), runInputSchema).optional(),
 });
 
+/** `start_when.webhook`: the run inputs a signed `POST /v1/hooks/{hook_id}` body must fit. */
+export const webhookTriggerSchema = z.strictObject({
+  inputs: z.record(z.string(), runInputSchema).optional(),
+});
+
 /** `start_when`. */
 export const startWhenSchema = z.strictObject({
   manual: manualSchema.nullable().optional(),
   schedule: scheduleSchema.optional(),
   event: eventTriggerSchema.optional(),
+  webhook: webhookTriggerSchema.nullable().optional(),
 });
 
 /** `send_chat_message`. */

@@ -132,6 +132,12 @@ export const ERROR_CATALOGUE = {
     message: 'The approval link is not valid: it is malformed, altered, or expired.',
     retryable: false,
   },
+  HOOK_SIGNATURE_INVALID: {
+    status: 401,
+    message:
+      'The webhook request is not accepted: the hook does not exist, or its X-Skillflow-Signature is missing, wrong, more than 5 minutes from now, or already used.',
+    retryable: false,
+  },
   APPROVAL_TIMED_OUT: {
     status: 409,
     message: 'No decision arrived before the approval timed out.',

@@ -63,6 +63,8 @@ export interface ChargeKinds {
   tier: { subject: { principal: Principal; headers: RateLimitHeaders }; result: SkillflowError | undefined };
   /** One request of an unauthenticated route, by client address key. */
   ip: { subject: string; result: void };
+  /** One request to a webhook trigger's URL, by hook id (before its signature is checked). */
+  hook: { subject: string; result: void };
   /** One encyclopedia route request, by API key id. */
   encyclopedia_key: { subject: string; result: void };
   /** One encyclopedia route request, by client address key. */
@@ -148,6 +150,12 @@ export function createLimits(deps: LimitsDeps): Limits {
     config.limits.PUBLIC_RATE_LIMIT_PER_MINUTE,
     hashKey(deps.keyring, 'skillflow ip rate limit'),
   );
+  const perHook = new KeyedRateLimit(
+    store,
+    'webhook per hook',
+    config.limits.HOOK_RATE_LIMIT_PER_MINUTE,
+    hashKey(deps.keyring, 'skillflow hook limits'),
+  );
   const encyclopediaKey = hashKey(deps.keyring, 'skillflow encyclopedia limits');
   const perKey = new KeyedRateLimit(
     store,
@@ -173,6 +181,7 @@ export function createLimits(deps: LimitsDeps): Limits {
   const chargers: Chargers = {
     tier: ({ principal, headers }) => tier.apply(principal, headers),
     ip: (ipKey) => ip.consume(ipKey),
+    hook: (hookId) => perHook.consume(hookId),
     encyclopedia_key: (keyId) => perKey.consume(keyId),
     encyclopedia_ip: (ipKey) => perAddress.consume(ipKey),
     icon_svg_ip: (ipKey) => iconSvg.consume(ipKey),

@@ -23,6 +23,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0007-chats-per-owner',
       '0008-idempotency-keys',
       '0009-event-index',
+      '0010-webhooks',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

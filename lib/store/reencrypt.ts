@@ -45,6 +45,13 @@ const SEALED_COLUMNS = [
   { table: 'embeds', column: 'content_sealed', key: 'id', row: 'id', owner: 'owner_id' },
   { table: 'workspace_results', column: 'payload_sealed', key: 'id', row: 'root_id', owner: 'owner_id' },
   { table: 'idempotency_keys', column: 'answer_sealed', key: 'key_hash', row: 'key_hash', owner: 'owner_id' },
+  ...(['secret_sealed', 'previous_secret_sealed', 'children_sealed'] as const).map((column) => ({
+    table: 'webhooks',
+    column,
+    key: 'hook_id',
+    row: 'hook_id',
+    owner: 'owner_id',
+  })),
   ...(['source_sealed', 'plan_sealed'] as const).map((column) => ({
     table: 'definition_versions',
     column,

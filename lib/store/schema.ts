@@ -40,6 +40,25 @@ export interface EventWaitsTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface WebhooksTable {
+  hook_id: string;
+  owner_id: string;
+  definition_id: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_expires_at: Timestamp | null;
+  children_sealed: string | null;
+  created_at: Generated<Timestamp>;
+  rotated_at: Timestamp;
+}
+
+export interface WebhookSignaturesTable {
+  hook_id: string;
+  /** SHA-256 of the accepted signature header's timestamp and HMAC. */
+  signature_hash: string;
+  expires_at: Timestamp;
+}
+
 export interface DefinitionVersionsTable {
   definition_id: string;
   version: number;
@@ -170,4 +189,6 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   event_waits: EventWaitsTable;
+  webhooks: WebhooksTable;
+  webhook_signatures: WebhookSignaturesTable;
 }

@@ -51,4 +51,15 @@ export const sealedCell = {
     row: keyHash,
     owner,
   }),
+  /** A webhook's signing secrets and pinned children, keyed by its hook id. */
+  webhook: (
+    hookId: string,
+    owner: string,
+    column: 'secret_sealed' | 'previous_secret_sealed' | 'children_sealed',
+  ): SealContext => ({
+    table: 'webhooks',
+    column,
+    row: hookId,
+    owner,
+  }),
 };

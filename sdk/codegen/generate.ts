@@ -38,6 +38,13 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ['RunStarted', '/v1/workflows/{id}/runs', 'post', '202', 'A started run.'],
   ['RunList', '/v1/workflows/{id}/runs', 'get', '200', 'Run history of a definition.'],
   ['ScheduleState', '/v1/workflows/{id}/schedule/pause', 'post', '200', 'State of a definition’s schedule.'],
+  [
+    'RotatedHook',
+    '/v1/workflows/{id}/hook/rotate',
+    'post',
+    '200',
+    'A webhook trigger’s hook with its new signing secret, shown this once.',
+  ],
   ['ChatMessageList', '/v1/chats/messages', 'post', '200', 'Messages delivered to a chat, newest first.'],
   ['AppView', '/v1/apps/{app_id}', 'get', '200', 'An app and its skills.'],
   ['SkillView', '/v1/apps/{app_id}/skills/{skill_id}', 'get', '200', 'A skill.'],

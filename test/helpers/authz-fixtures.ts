@@ -3,7 +3,8 @@
  * What the authorisation matrix needs on a running stack: API keys of two owners with chosen
  * scopes (written straight into the shared PostgreSQL store, as `npm run keys:admin` does, since
  * no route creates a key for another owner), and one real object of every kind for owner A,
- * created through the API: definitions (manual, scheduled, one to delete), a workflow run that
+ * created through the API: definitions (manual, scheduled, one to delete, two with webhook
+ * triggers), a workflow run that
  * delivers a chat message (to a chat with a webhook), a long-running skill call with its task
  * and embed, a key to revoke, a workspace result and a team.
  */
@@ -40,6 +41,15 @@ steps:
           wait_for_approval: { title: First, timeout: 1h }
         - id: second
           wait_for_approval: { title: Second, timeout: 1h }
+`;
+
+/** A webhook definition (one step that needs only `workflows`). */
+const WEBHOOK_DEFINITION = `title: Authz webhook
+start_when:
+  webhook: {}
+steps:
+  - id: notify
+    send_chat_message: { title: Hooked, message: hooked, chat_id: ${CHAT_ID} }
 `;
 
 const SCHEDULED_DEFINITION = `title: Authz schedule
@@ -85,6 +95,10 @@ export interface Fixtures {
   rootId: string;
   /** The thumbnail route's URL for an article's picture. */
   thumbnail: string;
+  /** A webhook definition whose secret the matrix rotates. */
+  webhook: string;
+  /** Another webhook definition's hook path and signing secret, for signed requests. */
+  hook: { path: string; secret: string };
 }
 
 /** One HTTP call to the stack; `token` null sends no Authorization header. */
@@ -197,6 +211,8 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
   await waitForTask(call, all, power.task_id);
   const embed = await call('GET', `/v1/embeds/${power.embed_id}/file?format=original`, all);
   expect(embed.status, JSON.stringify(embed.json)).toBe(200);
+  const webhook = (await created('/v1/workflows', WEBHOOK_DEFINITION, 201, 'application/yaml')).id;
+  const signed = (await created('/v1/workflows', WEBHOOK_DEFINITION, 201, 'application/yaml')).hook;
   const waiting = await waitForApprovals(call, all, approvalRun);
   const second = waiting.find((a) => a.step_id === 'second');
   return {
@@ -212,6 +228,8 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
     key,
     rootId,
     thumbnail: summary.json.thumbnail.url,
+    webhook,
+    hook: { path: new URL(signed.url).pathname, secret: signed.signing_secret },
   };
 }
 

@@ -15,6 +15,7 @@
  */
 import { expect } from 'vitest';
 import type { Scope } from '../../lib/keys.js';
+import { signatureHeader } from '../../lib/webhooks/hook-signature.js';
 import {
   CHAT_ID,
   MANUAL_DEFINITION,
@@ -339,6 +340,35 @@ export const DOCUMENTED: Record<string, Case[]> = {
           },
         },
       }),
+    },
+  ],
+  'POST /v1/workflows/{id}/hook/rotate': [
+    {
+      kind: 'hook',
+      ...WORKFLOWS,
+      request: (f) => ({ url: `/v1/workflows/${f.webhook}/hook/rotate` }),
+      expect: owned(
+        lacks('workflows'),
+        NO_DEFINITION,
+        ok(200, (j) => expect(j.signing_secret).toMatch(/^whsec_/)),
+      ),
+    },
+  ],
+  'POST /v1/hooks/{hook_id}': [
+    {
+      kind: 'hook',
+      note: 'the signature is the right: the same answer with any key or none',
+      right: ['*'],
+      wrong: ['keys'],
+      request: (f, who) => {
+        const body = JSON.stringify({ from: who });
+        return {
+          url: f.hook.path,
+          body,
+          headers: { 'x-skillflow-signature': signatureHeader(f.hook.secret, body) },
+        };
+      },
+      expect: open(ok(202, (j) => expect(j.task_id).toMatch(/^task_/))),
     },
   ],
   'GET /v1/workflows': [

@@ -9,7 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
-import { createClient, isCompleted, SkillflowApiError, type SkillflowClient } from '../../sdk/index.js';
+import {
+  createClient,
+  isCompleted,
+  signWebhook,
+  SkillflowApiError,
+  WEBHOOK_SIGNATURE_HEADER,
+  type SkillflowClient,
+} from '../../sdk/index.js';
 import { processesMentioning, runCli, startStack, type RunningStack } from '../helpers/stack.js';
 
 // `npm start` loads only the real apps (activities/apps), so the skill parts need hosting.
@@ -287,6 +294,72 @@ steps:
     expect(bad.stderr).toContain('  data.n: must be of type integer');
     expect(await client.events.send('clients.started', { n: 2 })).toEqual({ resumed: 0, started: 1 });
     expect(await client.workflows.runs(starter.id)).toHaveLength(1);
+  });
+
+  it('webhooks: apply prints the URL and secret once, hook show/rotate, an SDK-signed request starts a run', async () => {
+    const file = path.join(tmp, 'hooked.yaml');
+    writeFileSync(
+      file,
+      `title: Hooked (clients)
+start_when:
+  webhook: { inputs: { n: { type: integer, required: true } } }
+steps:
+  - id: pause
+    wait: { duration: 1s }
+`,
+    );
+    const applied = await cli('workflows', 'apply', file);
+    expect(applied.code, applied.stderr).toBe(0);
+    const [head, urlLine, secretLine] = applied.stdout.trimEnd().split('\n');
+    expect(head).toMatch(/^created (wf_[a-z0-9]+) \(version 1, webhook\)$/);
+    const id = head!.split(' ')[1]!;
+    expect(urlLine).toMatch(new RegExp(`^hook URL: ${stack.url}/v1/hooks/hk_[0-9a-f]{32}$`));
+    expect(secretLine).toMatch(/^signing secret \(shown this once, keep it safe\): whsec_[A-Za-z0-9_-]{43}$/);
+    const url = urlLine!.slice('hook URL: '.length);
+    const secret = secretLine!.split(': ')[1]!;
+    // Applying it again shows the URL, never the secret.
+    const again = await cli('workflows', 'apply', file);
+    expect(again.stdout).toBe(`unchanged ${id} (version 1, webhook)\nhook URL: ${url}\n`);
+    expect(await cli('workflows', 'hook', 'show', id)).toMatchObject({
+      code: 0,
+      stdout: `hook URL: ${url}\n`,
+    });
+
+    const post = async (key: string, body: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(key, body),
+        },
+        body,
+      });
+    const started = await post(secret, '{"n":3,"other":true}');
+    expect(started.status).toBe(202);
+    const { task_id: runId } = (await started.json()) as { task_id: string };
+    expect((await client.tasks.wait(runId, { intervalMs: 200, timeoutMs: 60_000 })).status).toBe('completed');
+
+    const rotated = await cli('workflows', 'hook', 'rotate', id, '--json');
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = JSON.parse(rotated.stdout) as { url: string; signing_secret: string };
+    expect(fresh.url).toBe(url);
+    expect((await post(secret, '{"n":4}')).status).toBe(401);
+    expect((await post(fresh.signing_secret, '{"n":4}')).status).toBe(202);
+    const sdk = await client.workflows.hook.rotate(id, { keepPreviousSeconds: 60 });
+    expect((await post(fresh.signing_secret, '{"n":5}')).status).toBe(202);
+    expect((await post(sdk.signing_secret, '{"n":6}')).status).toBe(202);
+    const usage = await cli('workflows', 'hook', 'rotate', id, '--keep-previous', '2d');
+    expect([usage.code, usage.stderr]).toEqual([
+      2,
+      'error: USAGE: --keep-previous takes whole seconds from 0 to 86400.\n',
+    ]);
+    // Visibility trails a start by a moment.
+    let runs = 0;
+    for (let i = 0; i < 50 && runs !== 4; i++) {
+      runs = (await client.workflows.runs(id)).length;
+      if (runs !== 4) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(runs).toBe(4);
   });
 
   it('API errors: envelope code, message and failing paths on stderr, no stack trace; the SDK throws the same', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS } from '../../activities/apps/index.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { signatureHeader } from '../../lib/webhooks/hook-signature.js';
 import { startShopSimulator, type ShopSimulator } from '../../simulators/shop/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
@@ -292,6 +293,31 @@ describe('example definitions against the simulators', () => {
       title: 'Paid',
       message: `Order ord-7 is paid (12 euros): register ${first}.`,
     });
+  });
+
+  it('runs the webhook example: a signed request starts it with the declared body fields', async () => {
+    const def = await h.request('POST', '/v1/workflows', example('order-webhook.yaml'), 'application/yaml');
+    expect(def.status, def.body).toBe(201);
+    expect(def.json.trigger_type).toBe('webhook');
+    const { url, signing_secret: secret } = def.json.hook;
+    const body = JSON.stringify({ idea: 'cedar', order_id: 'ord-9', customer: { country: 'DE' } });
+    const res = await h.api.app.inject({
+      method: 'POST',
+      url: new URL(url).pathname,
+      headers: { 'content-type': 'application/json', 'x-skillflow-signature': signatureHeader(secret, body) },
+      payload: body,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const taskId = res.json().task_id as string;
+    const task = await h.waitForTask(taskId, (t) => ['completed', 'failed'].includes(t.status), 60_000);
+    expect(task.status, JSON.stringify(task.error)).toBe('completed');
+    const first = task.result.outputs.search.results[0].domain as string;
+    expect((await h.chatMessage(taskId))?.content).toEqual({
+      title: 'New order',
+      message: `Order ord-9: ${first} is free for cedar.`,
+    });
+    const [run] = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+    expect(run).toMatchObject({ task_id: taskId, trigger: 'webhook' });
   });
 
   it('compiles the scheduled example and runs it when triggered', async () => {

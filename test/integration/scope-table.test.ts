@@ -69,6 +69,7 @@ interface Row {
 //                     none all  wf   keys admin appE sklS appM wf+appE
 const PUBLIC_200 = [200, 200, 200, 200, 200, 200, 200, 200, 200] as const;
 const PUBLIC_400 = [400, 400, 400, 400, 400, 400, 400, 400, 400] as const;
+const PUBLIC_401 = [401, 401, 401, 401, 401, 401, 401, 401, 401] as const;
 const ANY_KEY_200 = [401, 200, 200, 200, 200, 200, 200, 200, 200] as const;
 const WORKFLOWS = (ok: number) => [401, ok, ok, 403, 403, 403, 403, 403, ok] as const;
 /** `workflows` plus the echo.shout skill: saving, running or triggering the definition. */
@@ -246,6 +247,20 @@ const ROWS: Row[] = [
     note: 'an event nothing waits for or is started by',
     request: () => ({ url: '/v1/events', body: { name: 'scope.nothing', data: {} } }),
     statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/workflows/:id/hook/rotate',
+    note: 'a manual definition: the scopes a save needs are checked before its trigger',
+    request: (f) => ({ url: `/v1/workflows/${f.defId}/hook/rotate` }),
+    statuses: [...WORKFLOWS_AND_SHOUT(409)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/hooks/:hook_id',
+    note: 'public (the signature is the right); an unsigned request is 401 for every caller',
+    request: () => ({ url: `/v1/hooks/hk_${'0'.repeat(32)}`, body: {} }),
+    statuses: [...PUBLIC_401],
   },
   {
     method: 'POST',

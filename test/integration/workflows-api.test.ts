@@ -181,14 +181,16 @@ describe('workflow definitions and runs through the API', () => {
     }
   });
 
-  it('rejects missing run inputs with their path', async () => {
-    const res = await h.request('POST', `/v1/workflows/${id}/runs`, { inputs: {} });
-    expect(res.status).toBe(400);
-    expect(res.json.error).toEqual({
-      code: 'INVALID_PARAMETER',
-      message: 'Invalid value at inputs.word: is required',
-      details: { issues: [{ path: 'inputs.word', message: 'is required' }] },
-    });
+  it('rejects missing run inputs with their path, with a body and without one', async () => {
+    for (const body of [{ inputs: {} }, undefined]) {
+      const res = await h.request('POST', `/v1/workflows/${id}/runs`, body);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({
+        code: 'INVALID_PARAMETER',
+        message: 'Invalid value at inputs.word: is required',
+        details: { issues: [{ path: 'inputs.word', message: 'is required' }] },
+      });
+    }
   });
 
   it('names an undeclared run input by location, never quoting a key of another form', async () => {

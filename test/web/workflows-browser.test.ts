@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { signatureHeader } from '../../lib/webhooks/hook-signature.js';
 import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
 /** The spec's example: a domain search, then a chat message with its count. */
@@ -212,6 +213,55 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(await page.locator('.runs tr[data-task]').count()).toBe(1);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'workflow-schedule');
+    expect(problems).toEqual([]);
+    await ws.engine.request('DELETE', `/v1/workflows/${id}`);
+    await context.close();
+  });
+
+  it("shows a webhook's URL and its secret only right after the save that made it; rotation shows a new one", async () => {
+    const source = EXAMPLE.replace('manual: {}', 'webhook: {}').replace('Domain ideas', 'Hooked domains');
+    const { page, context, problems } = await ws.open('/#workflows');
+    await ws.signIn(page);
+    await page.getByLabel('Definition (YAML)').fill(source);
+    await page.getByText('Valid: 2 steps.').waitFor();
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'Hooked domains', level: 1 }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).hash.replace('#workflows/', ''));
+    await page.getByRole('heading', { name: 'Webhook' }).waitFor();
+    const stored = (await ws.engine.request('GET', `/v1/workflows/${id}`)).json;
+    expect(await page.getByTestId('hook-url').textContent()).toBe(stored.hook.url);
+    const secret = (await page.getByTestId('hook-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // The secret the page shows is the hook's: a request signed with it starts a run.
+    const body = '{}';
+    const started = await ws.engine.api.app.inject({
+      method: 'POST',
+      url: new URL(stored.hook.url).pathname,
+      headers: { 'content-type': 'application/json', 'x-skillflow-signature': signatureHeader(secret, body) },
+      payload: body,
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain(
+      secret,
+    );
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'workflow-webhook');
+    // Never shown again: not after a reload.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Webhook' }).waitFor();
+    expect(await page.getByTestId('hook-secret').count()).toBe(0);
+    // Rotation keeping the old secret an hour: a new secret, and until when the old one works.
+    await page.getByLabel('Old secret').selectOption('3600');
+    await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
+    await page.getByTestId('hook-secret').waitFor();
+    const rotated = (await page.getByTestId('hook-secret').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.getByText(/The previous secret is accepted until /).waitFor();
+    await page.setViewportSize(PHONE);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     expect(problems).toEqual([]);
     await ws.engine.request('DELETE', `/v1/workflows/${id}`);
     await context.close();

@@ -12,6 +12,7 @@ import { m0006DecisionCost } from './0006-decision-cost.js';
 import { m0007ChatsPerOwner } from './0007-chats-per-owner.js';
 import { m0008IdempotencyKeys } from './0008-idempotency-keys.js';
 import { m0009EventIndex } from './0009-event-index.js';
+import { m0010Webhooks } from './0010-webhooks.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0007-chats-per-owner': m0007ChatsPerOwner,
   '0008-idempotency-keys': m0008IdempotencyKeys,
   '0009-event-index': m0009EventIndex,
+  '0010-webhooks': m0010Webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -19,7 +19,7 @@ export interface StoredDefinition {
   version: number;
   source: string;
   plan: Plan;
-  triggerType: 'manual' | 'schedule' | 'event';
+  triggerType: TriggerType;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,13 +29,16 @@ export interface DefinitionHead {
   id: string;
   version: number;
   plan: Plan;
-  triggerType: 'manual' | 'schedule' | 'event';
+  triggerType: TriggerType;
   createdAt: Date;
   updatedAt: Date;
 }
 
-const trigger = (t: string): 'manual' | 'schedule' | 'event' =>
-  t === 'schedule' || t === 'event' ? t : 'manual';
+/** How a definition's current version starts. */
+export type TriggerType = 'manual' | 'schedule' | 'event' | 'webhook';
+
+const trigger = (t: string): TriggerType =>
+  t === 'schedule' || t === 'event' || t === 'webhook' ? t : 'manual';
 
 /** The most definitions one event starts. */
 export const MAX_EVENT_DEFINITIONS = 20;

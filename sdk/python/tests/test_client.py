@@ -21,6 +21,7 @@ from skillflow import (
     SkillflowApiError,
     UnprocessableEntityError,
     models,
+    sign_webhook,
     to_dict,
 )
 
@@ -226,6 +227,55 @@ def test_events_start_and_refuse(client: Client) -> None:
     sent = client.events.send(f"py.signup.{tag}", {"email": "a@example.com", "other": True})
     assert (sent.resumed, sent.started) == (0, 1)
     assert len(client.workflows.runs(created.id)) == 1
+    client.workflows.delete(created.id)
+
+
+def test_webhook_signed_request_rotation_and_refusals(client: Client) -> None:
+    tag = uuid.uuid4().hex[:8]
+    created = client.workflows.create(
+        f"title: Hooked (Python {tag})\n"
+        "start_when:\n  webhook:\n    inputs:\n      email: { type: string, required: true }\n"
+        "steps:\n  - id: wait\n    wait: { duration: 1s }\n"
+    )
+    assert created.trigger_type == "webhook" and created.hook is not None
+    secret = created.hook.signing_secret
+    assert secret is not None and secret.startswith("whsec_")
+    assert client.workflows.get(created.id).hook.signing_secret is None  # type: ignore[union-attr]
+
+    def post(key: str, body: str, timestamp: int | None = None) -> httpx.Response:
+        header = sign_webhook(key, body, timestamp)
+        return httpx.post(
+            created.hook.url,  # type: ignore[union-attr]
+            content=body,
+            headers={"content-type": "application/json", "x-skillflow-signature": header},
+            timeout=30,
+        )
+
+    body = '{"email":"a@example.com","other":1}'
+    assert post(secret, body).status_code == 202
+    stale = post(secret, body, int(time.time()) - 600)
+    assert (stale.status_code, stale.json()["error"]["code"]) == (401, "HOOK_SIGNATURE_INVALID")
+    bad = post(secret, '{"email":3}')
+    assert bad.status_code == 400
+    assert bad.json()["error"]["details"] == {
+        "issues": [{"path": "body.email", "message": "must be of type string"}]
+    }
+    rotated = client.workflows.hook.rotate(created.id, keep_previous_seconds=60)
+    assert rotated.url == created.hook.url and rotated.signing_secret != secret  # type: ignore[union-attr]
+    assert rotated.previous_secret_expires_at is not None
+    assert post(secret, '{"email":"b@example.com"}').status_code == 202
+    assert post(rotated.signing_secret, '{"email":"c@example.com"}').status_code == 202
+    # Visibility trails a start by a moment.
+    for _ in range(50):
+        if len(client.workflows.runs(created.id)) == 3:
+            break
+        time.sleep(0.2)
+    assert len(client.workflows.runs(created.id)) == 3
+    manual = client.workflows.create(EXAMPLE.replace("title: Domain ideas", f"title: H {tag}"))
+    with pytest.raises(ConflictError) as none:
+        client.workflows.hook.rotate(manual.id)
+    assert none.value.code == "CONFLICT"
+    client.workflows.delete(manual.id)
     client.workflows.delete(created.id)
 
 

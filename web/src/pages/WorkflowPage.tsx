@@ -1,9 +1,14 @@
-/** `#workflows/<id>`: editor with live validation, save as a new version, run, history, schedule, messages. */
+/**
+ * `#workflows/<id>`: editor with live validation, save as a new version, run, history, schedule,
+ * webhook hook, messages.
+ */
 import { useState } from 'preact/hooks';
 import type { WorkflowDefinition } from '../../../sdk/generated.js';
 import { getWorkflow, saveWorkflow } from '../workflow/api.js';
 import { Alert } from '../ui.js';
 import { DefinitionForm } from '../workflow/DefinitionForm.js';
+import { takeSecret } from '../workflow/fresh-secret.js';
+import { HookPanel } from '../workflow/HookPanel.js';
 import { Messages } from '../workflow/Messages.js';
 import { RunForm } from '../workflow/RunForm.js';
 import { RunHistory } from '../workflow/RunHistory.js';
@@ -13,6 +18,7 @@ import { useLoad } from '../workflow/use-load.js';
 
 function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
   const [definition, setDefinition] = useState(props.initial);
+  const [secret, setSecret] = useState(() => takeSecret(props.initial.id));
   const [runId, setRunId] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
   const bump = () => setRefresh((n) => n + 1);
@@ -25,7 +31,9 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
           ? 'scheduled'
           : definition.trigger_type === 'event'
             ? 'started by an event'
-            : 'started by hand'}
+            : definition.trigger_type === 'webhook'
+              ? 'started by a webhook'
+              : 'started by hand'}
       </p>
       <DefinitionForm
         apiKey={props.apiKey}
@@ -37,9 +45,19 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
         submit={(source) => saveWorkflow(props.apiKey, definition.id, source)}
         onDone={(next) => {
           setDefinition(next);
+          if (next.hook?.signing_secret) setSecret(next.hook.signing_secret);
           return `Saved as version ${next.version}.`;
         }}
       />
+      {definition.hook ? (
+        <HookPanel
+          key={`${definition.hook.id}/${secret ?? ''}`}
+          apiKey={props.apiKey}
+          workflowId={definition.id}
+          hook={definition.hook}
+          secret={secret}
+        />
+      ) : null}
       {definition.schedule ? (
         <ScheduleControls
           apiKey={props.apiKey}

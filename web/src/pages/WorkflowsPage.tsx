@@ -5,6 +5,7 @@ import { clock } from '../task/timing.js';
 import { createWorkflow, listWorkflows } from '../workflow/api.js';
 import { LoadStatus, HeadRow } from '../ui.js';
 import { DefinitionForm } from '../workflow/DefinitionForm.js';
+import { rememberSecret } from '../workflow/fresh-secret.js';
 import { useLoad } from '../workflow/use-load.js';
 
 /** The example definition shipped in definitions/examples, as the starting text (no copy). */
@@ -20,6 +21,7 @@ function NewWorkflow(props: { apiKey: string }) {
       busyLabel="Creating…"
       submit={(source) => createWorkflow(props.apiKey, source)}
       onDone={(created) => {
+        if (created.hook?.signing_secret) rememberSecret(created.id, created.hook.signing_secret);
         location.hash = `#workflows/${encodeURIComponent(created.id)}`;
         return null;
       }}
@@ -53,7 +55,9 @@ export function WorkflowsPage(props: { apiKey: string }) {
                       ? 'on a schedule'
                       : w.trigger_type === 'event'
                         ? 'by an event'
-                        : 'by hand'}
+                        : w.trigger_type === 'webhook'
+                          ? 'by a webhook'
+                          : 'by hand'}
                   </td>
                   <td>{clock(w.updated_at)}</td>
                 </tr>

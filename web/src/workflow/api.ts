@@ -1,9 +1,13 @@
-/** The workflow routes the workspace calls (definitions, validation, runs, schedules, messages, approvals). */
+/**
+ * The workflow routes the workspace calls (definitions, validation, runs, schedules, webhook
+ * hooks, messages, approvals).
+ */
 import type {
   ApprovalDecided,
   ApprovalLinkView,
   ApprovalList,
   ChatMessageList,
+  RotatedHook,
   RunList,
   RunStarted,
   ScheduleState,
@@ -50,6 +54,13 @@ export const listRuns = (apiKey: string, id: string) => request<RunList>('GET', 
 /** POST /v1/workflows/{id}/schedule/{pause|resume|trigger}. */
 export const scheduleAction = (apiKey: string, id: string, action: 'pause' | 'resume' | 'trigger') =>
   request<ScheduleState>('POST', `${wf(id)}/schedule/${action}`, { apiKey });
+
+/** POST /v1/workflows/{id}/hook/rotate: a new signing secret, shown this once. */
+export const rotateHook = (apiKey: string, id: string, keepPreviousSeconds: number) =>
+  request<RotatedHook>('POST', `${wf(id)}/hook/rotate`, {
+    apiKey,
+    body: { keep_previous_seconds: keepPreviousSeconds },
+  });
 
 /**
  * The messages runs of a definition delivered (chat `workflow:<id>`), newest first. A chat no

@@ -20,7 +20,19 @@ Answers are pydantic models of the REST bodies (generated from /v1/openapi.json)
 from . import models
 from ._app_base import AppBase, AppsBase, snake_case
 from ._async_client import AsyncClient
-from ._client import Anonymous, Approvals, Client, Embeds, Events, Keys, Schedule, Skills, Tasks, Workflows
+from ._client import (
+    Anonymous,
+    Approvals,
+    Client,
+    Embeds,
+    Events,
+    Hook,
+    Keys,
+    Schedule,
+    Skills,
+    Tasks,
+    Workflows,
+)
 from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, detect_format, is_terminal, to_dict
 from ._transport import ClientOptions, __version__, normalise_base_url
 from .errors import (
@@ -38,12 +50,14 @@ from .errors import (
     UnprocessableEntityError,
 )
 from .models import SkillCallAccepted, SkillCallCompleted, Task
+from .webhooks import sign_webhook
 
 __all__ = [
     "Anonymous",
     "AppBase",
     "Approvals",
     "Events",
+    "Hook",
     "AppsBase",
     "AsyncClient",
     "AuthenticationError",
@@ -78,5 +92,6 @@ __all__ = [
     "models",
     "normalise_base_url",
     "snake_case",
+    "sign_webhook",
     "to_dict",
 ]

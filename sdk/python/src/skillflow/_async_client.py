@@ -103,12 +103,20 @@ class AsyncSchedule(_Resource):
         return await self._send(ops.schedule(workflow_id, "trigger"))
 
 
+class AsyncHook(_Resource):
+    """See :class:`skillflow.Hook`."""
+
+    async def rotate(self, workflow_id: str, *, keep_previous_seconds: int = 0) -> models.RotatedHook:
+        return await self._send(ops.rotate_hook(workflow_id, keep_previous_seconds))
+
+
 class AsyncWorkflows(_Resource):
     """See :class:`skillflow.Workflows`."""
 
     def __init__(self, send: Send) -> None:
         super().__init__(send)
         self.schedule = AsyncSchedule(send)
+        self.hook = AsyncHook(send)
 
     async def validate(
         self, source: DefinitionSource, *, format: DefinitionFormat | None = None

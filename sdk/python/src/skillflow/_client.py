@@ -125,6 +125,16 @@ class Schedule(_Resource):
         return self._send(ops.schedule(workflow_id, "trigger"))
 
 
+class Hook(_Resource):
+    """A webhook trigger's hook (``client.workflows.hook``)."""
+
+    def rotate(self, workflow_id: str, *, keep_previous_seconds: int = 0) -> models.RotatedHook:
+        """A new ``signing_secret``, returned this once. The old secret stops being accepted at
+        once, or after ``keep_previous_seconds`` (at most 86400). Needs the scopes saving the
+        definition needs; a definition without a webhook trigger raises a 409 ``CONFLICT``."""
+        return self._send(ops.rotate_hook(workflow_id, keep_previous_seconds))
+
+
 class Workflows(_Resource):
     """Workflow definitions and runs (``client.workflows``). A text source is sent as written
     (YAML as ``application/yaml``), so diagnostics point at the caller's own lines."""
@@ -132,6 +142,7 @@ class Workflows(_Resource):
     def __init__(self, send: Send) -> None:
         super().__init__(send)
         self.schedule = Schedule(send)
+        self.hook = Hook(send)
 
     def validate(
         self, source: DefinitionSource, *, format: DefinitionFormat | None = None

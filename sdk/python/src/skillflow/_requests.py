@@ -160,6 +160,15 @@ def schedule(workflow_id: str, op: ScheduleOp) -> Call[models.ScheduleState]:
     return Call("POST", f"{_wf(workflow_id)}/schedule/{op}", _model(models.ScheduleState))
 
 
+def rotate_hook(workflow_id: str, keep_previous_seconds: int) -> Call[models.RotatedHook]:
+    return Call(
+        "POST",
+        f"{_wf(workflow_id)}/hook/rotate",
+        _model(models.RotatedHook),
+        json={"keep_previous_seconds": keep_previous_seconds},
+    )
+
+
 # Approvals
 
 
