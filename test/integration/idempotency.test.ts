@@ -280,6 +280,37 @@ describe('Idempotency-Key', () => {
     expect(theirs.json.call_id).not.toBe(mine.json.call_id);
   });
 
+  it("replays only to a key of the owner that holds every scope of the first request's key", async () => {
+    const narrow = await createKey(h.api.deps.store, {
+      name: 'narrow',
+      scopes: ['workflows'],
+      ownerId: 'owner_a',
+    });
+    const wide = await createKey(h.api.deps.store, { name: 'wide', scopes: ['*'], ownerId: 'owner_a' });
+    const key = newKey();
+    const body = { requests: [{ text: 'scoped' }] };
+    const first = await c.post(SHOUT, body, key);
+    expect(first.status, first.body).toBe(200);
+    const refused = await c.post(SHOUT, body, key, narrow.token);
+    expect([refused.status, refused.headers.get('idempotent-replayed'), refused.json]).toEqual([
+      403,
+      null,
+      {
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The API key lacks a scope of the key whose request this Idempotency-Key answered.',
+          details: { required_scope: ['*'] },
+        },
+      },
+    ]);
+    const replayed = await c.post(SHOUT, body, key, wide.token);
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body]).toEqual([
+      200,
+      'true',
+      first.body,
+    ]);
+  });
+
   it('forgets a key 24 hours after its first answer', async () => {
     const id = await c.newWorkflow(thirdToken);
     const key = newKey();
