@@ -38,7 +38,8 @@ export const eventRoutes =
     app.post(
       '/v1/events',
       {
-        // The data is bounded like a run's inputs (the run inputs checks it again).
+        // The whole event; the fields a triggered definition takes are checked again as its run
+        // inputs, against their own limit (services/run-inputs.ts).
         bodyLimit: 80 * 1024,
         // The same event sent again with the same Idempotency-Key resumes and starts nothing.
         config: { idempotent: true },
