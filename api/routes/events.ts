@@ -13,7 +13,7 @@ import type { EventsService } from '../services/events.js';
 
 export const EventBody = z
   .object({
-    name: z.string().regex(EVENT_NAME_PATTERN, 'must match ^[a-z][a-z0-9_.-]{0,127}$'),
+    name: z.string().regex(EVENT_NAME_PATTERN, `must match ${EVENT_NAME_PATTERN.source}`),
     data: z
       .record(z.string(), z.unknown())
       .optional()
