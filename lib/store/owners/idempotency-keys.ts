@@ -34,8 +34,11 @@ export const IdempotentAnswerSchema = z.object({
   status: z.number().int().min(200).max(299),
   content_type: z.string(),
   body: z.string(),
-  /** The scopes of the API key whose request made the answer (none on a route without keys). */
-  scopes: z.array(z.string()).max(64).optional(),
+  /**
+   * The scopes of the API key whose request made the answer (none on a route without keys);
+   * bounded where the key was created.
+   */
+  scopes: z.array(z.string()).optional(),
 });
 export type IdempotentAnswer = z.infer<typeof IdempotentAnswerSchema>;
 
