@@ -19,7 +19,10 @@
  * - The first request with a key claims it (one atomic insert, so of concurrent requests exactly
  *   one runs). A 2xx answer is remembered for 24 hours from the claim and replayed, same status
  *   and body, with `Idempotent-Replayed: true`, to the same key with the same fingerprint; the
- *   work is not done again. The same key with another fingerprint is 409
+ *   work is not done again. The replay goes only to an API key that holds every scope of the
+ *   key whose request made the answer (another key of the owner with fewer is 403 FORBIDDEN):
+ *   the route's own scope checks run in its handler, which a replay skips. The same key with
+ *   another fingerprint is 409
  *   IDEMPOTENCY_KEY_REUSED; while the first is in flight, 409 IDEMPOTENCY_KEY_IN_FLIGHT with
  *   `Retry-After: 1`.
  * - An answer that is not 2xx is not remembered: the key is released, so a retry may succeed.
@@ -30,7 +33,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
+import { errors } from '../lib/errors/errors.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
+import { mayGrant, type Principal } from '../lib/keys.js';
 import type { IdempotencyClaim, IdempotencyKeys } from '../lib/store/owners/idempotency-keys.js';
 import { ErrorEnvelopeSchema } from './schemas.js';
 
@@ -100,6 +105,21 @@ const keyOf = (req: FastifyRequest): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/**
+ * Refuses a replay to a key that lacks a scope of the key whose request made the answer. Holding
+ * a scope is what granting it needs: the scope itself, or a wider one (`*` for `app:x`, `app:x`
+ * for `skill:x.y`).
+ */
+function requireFirstScopes(principal: Principal | undefined, scopes: readonly string[] | undefined): void {
+  if (!principal || !scopes) return;
+  const missing = scopes.filter((scope) => !mayGrant(principal, scope));
+  if (missing.length > 0)
+    throw errors.forbidden(
+      'The API key lacks a scope of the key whose request this Idempotency-Key answered.',
+      { required_scope: missing },
+    );
+}
+
 const toArray = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
@@ -137,6 +157,7 @@ export function installIdempotency(
       case 'in_flight':
         throw new SkillflowError('IDEMPOTENCY_KEY_IN_FLIGHT', undefined, { retry_after_seconds: 1 }, 1000);
       case 'answered':
+        requireFirstScopes(req.principal, outcome.answer.scopes);
         return reply
           .header(REPLAYED_HEADER, 'true')
           .status(outcome.answer.status)
@@ -159,6 +180,7 @@ export function installIdempotency(
           status: reply.statusCode,
           content_type: typeof type === 'string' ? type : 'application/json; charset=utf-8',
           body: payload,
+          ...(req.principal && { scopes: req.principal.scopes }),
         });
       }
     } catch (err) {

@@ -10,6 +10,7 @@
 import { createLogger } from '../lib/logger.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startEngine } from '../test/helpers/engine.js';
+import { inPool, orderWaiter, startOrderRuns } from '../test/helpers/event-waiters.js';
 import { eventSignal } from '../workflows/event-waits.js';
 import { percentile, printTable } from './stats.js';
 
@@ -21,35 +22,12 @@ const h = await startEngine({
   config: { OWNER_MAX_RUNNING_RUNS: 10_000, RATE_LIMIT_STANDARD_PER_MINUTE: 10_000_000 },
 });
 
-const WAITER = `title: Events bench
-start_when:
-  manual:
-    inputs:
-      order_id: { type: string, required: true }
-steps:
-  - id: paid
-    wait_for_event: { name: bench.paid, match: { order_id: '{{inputs.order_id}}' }, timeout: 1h }
-`;
-
 /** Runs `fn(i)` for i in [0, n) with `CONCURRENCY` at a time. */
-async function pool(n: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await fn(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker));
-}
+const pool = (n: number, fn: (i: number) => Promise<void>) => inPool(n, CONCURRENCY, fn);
 
 /** Starts `RUNS` runs of the definition, each waiting for its own order id; resolves once all wait. */
 async function waitingRuns(defId: string, prefix: string): Promise<string[]> {
-  const ids: string[] = new Array(RUNS);
-  await pool(RUNS, async (i) => {
-    const res = await h.request('POST', `/v1/workflows/${defId}/runs`, {
-      inputs: { order_id: `${prefix}-${i}` },
-    });
-    if (res.status !== 202) throw new Error(res.body);
-    ids[i] = res.json.task_id;
-  });
+  const ids = await startOrderRuns(h, defId, { n: RUNS, prefix, concurrency: CONCURRENCY });
   await pool(RUNS, async (i) => {
     await h.waitForTask(ids[i]!, (t) => t.steps?.[0]?.event !== undefined, 600_000);
   });
@@ -88,7 +66,12 @@ async function resume(
 }
 
 try {
-  const def = await h.request('POST', '/v1/workflows', WAITER, 'application/yaml');
+  const def = await h.request(
+    'POST',
+    '/v1/workflows',
+    orderWaiter('Events bench', 'bench.paid'),
+    'application/yaml',
+  );
   if (def.status !== 201) throw new Error(def.body);
   const oursIds = await waitingRuns(def.json.id, 'api');
   const baseIds = await waitingRuns(def.json.id, 'direct');

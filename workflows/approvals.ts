@@ -78,8 +78,9 @@ export class Approvals {
   private validate(d: ApprovalDecision): void {
     const pending = typeof d?.step === 'string' ? this.waiting.get(d.step) : undefined;
     if (!pending || this.decided.has(d.step))
+      // The catalogue's message: the API answers it as it is.
       throw ApplicationFailure.nonRetryable(
-        'The run is not waiting for this approval.',
+        'The run is not waiting for this approval (decided, timed out, ended, or no such step).',
         'APPROVAL_NOT_WAITING',
       );
     const issues = payloadIssues(pending.payload, d.decision, d.payload);

@@ -13,7 +13,7 @@ import type { EventsService } from '../services/events.js';
 
 export const EventBody = z
   .object({
-    name: z.string().regex(EVENT_NAME_PATTERN, 'must match ^[a-z][a-z0-9_.-]{0,127}$'),
+    name: z.string().regex(EVENT_NAME_PATTERN, `must match ${EVENT_NAME_PATTERN.source}`),
     data: z
       .record(z.string(), z.unknown())
       .optional()
@@ -38,7 +38,8 @@ export const eventRoutes =
     app.post(
       '/v1/events',
       {
-        // The data is bounded like a run's inputs (the run inputs checks it again).
+        // The whole event; the fields a triggered definition takes are checked again as its run
+        // inputs, against their own limit (services/run-inputs.ts).
         bodyLimit: 80 * 1024,
         // The same event sent again with the same Idempotency-Key resumes and starts nothing.
         config: { idempotent: true },

@@ -116,7 +116,7 @@ export class ApprovalsService {
     const claims = verifyApprovalLink(this.keyring, token, now);
     if (!claims) throw new SkillflowError('APPROVAL_LINK_INVALID');
     // No Update id of its own: a second use, even with the same decision, is refused (409).
-    return this.deliver(claims.run, undefined, claims.step, body, 'link', undefined);
+    return this.deliver(claims.run, claims.step, body, { decidedBy: 'link' });
   }
 
   /** The run's waiting approval of `step`, read from its memo; APPROVAL_NOT_WAITING otherwise. */
@@ -147,25 +147,24 @@ export class ApprovalsService {
     const desc = await this.tasks.describeOwned(principal, runId);
     if (desc.typedSearchAttributes.get(TaskKind) !== 'workflow_run' || desc.status.name !== 'RUNNING')
       throw new SkillflowError('APPROVAL_NOT_WAITING');
-    return this.deliver(
-      runId,
-      desc.runId,
-      stepId,
-      body,
-      principal.keyId,
-      updateIdOf(principal.keyId, stepId, body),
-    );
+    return this.deliver(runId, stepId, body, {
+      decidedBy: principal.keyId,
+      temporalRunId: desc.runId,
+      updateId: updateIdOf(principal.keyId, stepId, body),
+    });
   }
 
-  /** Sends the decision as the run's `approval` Update, answered within the deadline. */
+  /**
+   * Sends the decision as the run's `approval` Update, answered within the deadline: to the
+   * described execution when `temporalRunId` is given, joining an earlier Update of `updateId`.
+   */
   private async deliver(
     runId: string,
-    temporalRunId: string | undefined,
     stepId: string,
     body: z.infer<typeof ApprovalBody>,
-    decidedBy: string,
-    updateId: string | undefined,
+    how: { decidedBy: string; temporalRunId?: string; updateId?: string },
   ): Promise<z.infer<typeof ApprovalAnswerSchema>> {
+    const { decidedBy, temporalRunId, updateId } = how;
     const handle = this.temporal.client.workflow.getHandle(runId, temporalRunId);
     try {
       const { decided_at } = await this.temporal.client.withDeadline(Date.now() + DECIDE_DEADLINE_MS, () =>

@@ -3,7 +3,7 @@
  * payload fields), and every diagnostic at its line and column.
  */
 import { describe, expect, it } from 'vitest';
-import { compileForTest, withSteps } from '../testing/compile.js';
+import { compileForTest, manualWithTextInput, positionsOf, withSteps } from '../testing/compile.js';
 
 const APPROVAL = `  - id: ok
     wait_for_approval:
@@ -11,8 +11,8 @@ const APPROVAL = `  - id: ok
       payload: { budget: { type: number, required: true }, note: { type: string } }
       timeout: 24h
 `;
-const compile = (steps: string) =>
-  compileForTest(withSteps(steps, '  manual:\n    inputs:\n      name: { type: string }'));
+const source = (steps: string) => withSteps(steps, manualWithTextInput('name'));
+const compile = (steps: string) => compileForTest(source(steps));
 
 describe('wait_for_approval', () => {
   it('compiles to an approval step; later steps read its typed output', () => {
@@ -81,8 +81,7 @@ describe('wait_for_approval', () => {
       ['UNKNOWN_INPUT', 'steps[0].wait_for_approval.title', 8, 36],
     ],
   ])('reports %s at its position', (_name, steps, expected) => {
-    const res = compile(steps);
-    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path, d.line, d.column])).toEqual([expected]);
+    expect(positionsOf(source(steps))).toEqual([expected]);
   });
 
   it('says why, without quoting the source', () => {

@@ -3,10 +3,10 @@
  * output, and every diagnostic at its line and column, without quoting the source.
  */
 import { describe, expect, it } from 'vitest';
-import { compileForTest, withSteps } from '../testing/compile.js';
+import { compileForTest, manualWithTextInput, positionsOf, withSteps } from '../testing/compile.js';
 
-const compile = (steps: string) =>
-  compileForTest(withSteps(steps, '  manual:\n    inputs:\n      order: { type: string }'));
+const source = (steps: string) => withSteps(steps, manualWithTextInput('order'));
+const compile = (steps: string) => compileForTest(source(steps));
 
 describe('wait_for_event', () => {
   it('compiles to an event wait; later steps read its output', () => {
@@ -70,8 +70,7 @@ describe('wait_for_event', () => {
       ['UNKNOWN_OUTPUT_FIELD', 'steps[1].send_chat_message.message', 10, 48],
     ],
   ])('reports %s at its position', (_name, steps, expected) => {
-    const res = compile(steps);
-    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path, d.line, d.column])).toEqual([expected]);
+    expect(positionsOf(source(steps))).toEqual([expected]);
   });
 
   it('refuses more than 10 match fields', () => {
@@ -84,12 +83,12 @@ describe('wait_for_event', () => {
 });
 
 describe('start_when.event', () => {
-  const source = (startWhen: string) =>
+  const withTrigger = (startWhen: string) =>
     withSteps(`  - id: go\n    send_chat_message: { title: t, message: '{{inputs.email}}' }\n`, startWhen);
 
   it('compiles to an event trigger with typed run inputs', () => {
     const res = compileForTest(
-      source(
+      withTrigger(
         '  event:\n    name: user.signed_up\n    inputs:\n      email: { type: string, required: true }',
       ),
     );
@@ -117,9 +116,8 @@ describe('start_when.event', () => {
       ['MISSING_FIELD', 'start_when.event', 3, 10],
     ],
   ])('reports %s at its position', (_name, startWhen, expected) => {
-    const res = compileForTest(
-      withSteps(`  - id: go\n    send_chat_message: { title: t, message: m }\n`, startWhen),
-    );
-    expect(res.ok ? [] : res.diagnostics.map((d) => [d.code, d.path, d.line, d.column])).toEqual([expected]);
+    expect(
+      positionsOf(withSteps(`  - id: go\n    send_chat_message: { title: t, message: m }\n`, startWhen)),
+    ).toEqual([expected]);
   });
 });

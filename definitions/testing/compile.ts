@@ -24,6 +24,20 @@ export function planOf(source: string, format: SourceFormat = 'auto'): Plan {
   return result.plan;
 }
 
+/**
+ * Where the diagnostics of a definition stand, each as `[code, path, line, column]`; empty when
+ * it compiles.
+ */
+export function positionsOf(source: string): Array<[string, string, number, number]> {
+  const result = compileForTest(source);
+  return result.ok ? [] : result.diagnostics.map((d) => [d.code, d.path, d.line, d.column]);
+}
+
+/** A `start_when` (for {@link withSteps}) of a manual trigger with one optional text input. */
+export function manualWithTextInput(name: string): string {
+  return `  manual:\n    inputs:\n      ${name}: { type: string }`;
+}
+
 /** A manual definition whose steps are given as YAML (indented two spaces under `steps:`). */
 export function withSteps(steps: string, startWhen = '  manual: {}'): string {
   return `title: t\nstart_when:\n${startWhen}\nsteps:\n${steps}`;

@@ -6,8 +6,10 @@
  *
  * No key is used directly: each purpose gets its own subkey, HKDF-SHA256 of the key with the
  * purpose as info. The payload codec and the store encrypt with the first (active) key's subkey;
- * guest-id and Idempotency-Key hashing use the last (oldest) key's, so prepending a key for
- * rotation leaves guest counters and claimed keys untouched (README "Security").
+ * guest-id, Idempotency-Key and event-index hashing use the last (oldest) key's, so prepending
+ * a key for rotation leaves guest counters, claimed keys and recorded event waits untouched
+ * (README "Security"). Approval links are signed under the active key's subkey and verified
+ * under the key their token names.
  */
 import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import path from 'node:path';
 export interface Keyring {
   /** The first entry: encrypts payloads and store values. */
   activeKeyId: string;
-  /** The last entry: keys guest-id hashing, which must outlive rotations of the active key. */
+  /** The last entry: keys the hashes that must outlive rotations of the active key. */
   hashKeyId: string;
   keys: ReadonlyMap<string, Buffer>;
   /** Where the keys came from, for the startup log (never the key material). */

@@ -186,24 +186,41 @@ steps:
     });
     const altered = `${token.slice(0, -3)}AAA`;
     const refused = await noKey('/v1/approval-links/decide', { token: altered, decision: 'approved' });
-    expect(refused.json).toEqual({
-      error: {
-        code: 'APPROVAL_LINK_INVALID',
-        message: 'The approval link is not valid: it is malformed, altered, or expired.',
-        details: {},
+    expect([refused.status, refused.json]).toEqual([
+      403,
+      {
+        error: {
+          code: 'APPROVAL_LINK_INVALID',
+          message: 'The approval link is not valid: it is malformed, altered, or expired.',
+          details: {},
+        },
       },
-    });
-    expect(refused.status).toBe(403);
+    ]);
     const decided = await noKey('/v1/approval-links/decide', {
       token,
       decision: 'approved',
       payload: { budget: 9 },
     });
-    expect(decided.status, decided.body).toBe(200);
+    expect([decided.status, decided.json]).toEqual([
+      200,
+      {
+        run_id: runId,
+        step_id: 'ok',
+        decision: 'approved',
+        decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    const notWaiting = {
+      error: {
+        code: 'APPROVAL_NOT_WAITING',
+        message: 'The run is not waiting for this approval (decided, timed out, ended, or no such step).',
+        details: {},
+      },
+    };
     // Used again, even with the same decision: refused.
     for (const body of [{ decision: 'approved', payload: { budget: 9 } }, { decision: 'rejected' }]) {
       const again = await noKey('/v1/approval-links/decide', { token, ...body });
-      expect([again.status, again.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+      expect([again.status, again.json]).toEqual([409, notWaiting]);
     }
     const done = await h.waitForTask(runId, (t) => ['completed', 'failed'].includes(t.status));
     expect(done.result.outputs.ok).toMatchObject({
@@ -212,7 +229,7 @@ steps:
       payload: { budget: 9 },
     });
     const after = await noKey('/v1/approval-links/view', { token });
-    expect([after.status, after.json.error.code]).toEqual([409, 'APPROVAL_NOT_WAITING']);
+    expect([after.status, after.json]).toEqual([409, notWaiting]);
   });
 
   it('cancelling a waiting run ends the wait: the approval leaves the list, a decision is 409', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { orderWaiter, startOrderRuns } from '../helpers/event-waiters.js';
 
 const RUNS = 1_000;
 
@@ -23,31 +24,11 @@ describe('events among 1,000 waiting runs', () => {
     const def = await h.request(
       'POST',
       '/v1/workflows',
-      `title: Wait for payment
-start_when:
-  manual:
-    inputs:
-      order_id: { type: string, required: true }
-steps:
-  - id: paid
-    wait_for_event: { name: order.paid, match: { order_id: '{{inputs.order_id}}' }, timeout: 1h }
-`,
+      orderWaiter('Wait for payment', 'order.paid'),
       'application/yaml',
     );
     expect(def.status, def.body).toBe(201);
-    const runs: string[] = new Array(RUNS);
-    let next = 0;
-    const starter = async () => {
-      while (next < RUNS) {
-        const i = next++;
-        const res = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {
-          inputs: { order_id: `o-${i}` },
-        });
-        expect(res.status, res.body).toBe(202);
-        runs[i] = res.json.task_id;
-      }
-    };
-    await Promise.all(Array.from({ length: 20 }, starter));
+    const runs = await startOrderRuns(h, def.json.id, { n: RUNS, prefix: 'o', concurrency: 20 });
     const recorded = async () =>
       Number(
         (

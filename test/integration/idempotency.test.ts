@@ -12,21 +12,11 @@ import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { createClient, SkillflowApiError } from '../../sdk/index.js';
 import { createKey } from '../../lib/keys.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { shoutWordDefinition } from '../helpers/definitions.js';
 import { runCli } from '../helpers/stack.js';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 
-const DEFINITION = `title: Idempotent runs
-start_when:
-  manual:
-    inputs:
-      word: { type: string, required: true }
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: "{{inputs.word}}"
-`;
+const DEFINITION = shoutWordDefinition('Idempotent runs');
 
 interface Answer {
   status: number;
@@ -34,6 +24,15 @@ interface Answer {
   body: string;
   json: any;
 }
+
+/** The answer to a repeat while the first request with its key is in flight. */
+const IN_FLIGHT = {
+  error: {
+    code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+    message: ERROR_CATALOGUE.IDEMPOTENCY_KEY_IN_FLIGHT.message,
+    details: { retry_after_seconds: 1 },
+  },
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,7 +90,7 @@ async function expectOneRunOf20(c: HttpClient, key: string): Promise<void> {
   const taskId = fresh[0]!.json.task_id as string;
   for (const a of answers) {
     if (a.status === 202) expect(a.json.task_id).toBe(taskId);
-    else expect(a.json.error.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
+    else expect([a.status, a.json]).toEqual([409, IN_FLIGHT]);
   }
   expect(await c.runIds(id, 1)).toEqual([taskId]);
 }
@@ -176,13 +175,7 @@ describe('Idempotency-Key', () => {
     const during = await c.post(SHOUT, body, key);
     expect(during.status).toBe(409);
     expect(during.headers.get('retry-after')).toBe('1');
-    expect(during.json).toEqual({
-      error: {
-        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        message: ERROR_CATALOGUE.IDEMPOTENCY_KEY_IN_FLIGHT.message,
-        details: { retry_after_seconds: 1 },
-      },
-    });
+    expect(during.json).toEqual(IN_FLIGHT);
     const answered = await first;
     expect(answered.status, answered.body).toBe(200);
     expect(answered.json).toMatchObject({ results: [{ text: 'SLOW' }], call_id: expect.any(String) });
@@ -207,10 +200,17 @@ describe('Idempotency-Key', () => {
   it('does not remember an error answer: the key is free again', async () => {
     const key = newKey();
     const failing = { requests: [{ text: 'x', fail: 'UPSTREAM_UNAVAILABLE' }] };
+    const unavailable = {
+      error: {
+        code: 'UPSTREAM_UNAVAILABLE',
+        message: ERROR_CATALOGUE.UPSTREAM_UNAVAILABLE.message,
+        details: {},
+      },
+    };
     const first = await c.post(SHOUT, failing, key);
-    expect(first.status).toBe(503);
+    expect([first.status, first.json]).toEqual([503, unavailable]);
     const second = await c.post(SHOUT, failing, key);
-    expect(second.status).toBe(503);
+    expect([second.status, second.json]).toEqual([503, unavailable]);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
     const ok = await c.post(SHOUT, { requests: [{ text: 'x' }] }, key);
     expect(ok.status, ok.body).toBe(200);
@@ -220,7 +220,21 @@ describe('Idempotency-Key', () => {
     const id = await c.newWorkflow();
     const runKey = newKey();
     const refused = await c.post(runs(id), { inputs: { nope: 1 } }, runKey);
-    expect(refused.status).toBe(400);
+    expect([refused.status, refused.json]).toEqual([
+      400,
+      {
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: 'Invalid value at inputs: holds an input the definition does not declare',
+          details: {
+            issues: [
+              { path: 'inputs', message: 'holds an input the definition does not declare', input: 'nope' },
+              { path: 'inputs.word', message: 'is required' },
+            ],
+          },
+        },
+      },
+    ]);
     const started = await c.post(runs(id), { inputs: { word: 'cedar' } }, runKey);
     expect(started.status, started.body).toBe(202);
     expect(started.headers.get('idempotent-replayed')).toBeNull();
@@ -241,9 +255,15 @@ describe('Idempotency-Key', () => {
       });
     }
     const skill = await c.post(SHOUT, { requests: [{ text: 'x' }] }, 'x'.repeat(256));
-    expect(skill.status).toBe(400);
-    expect(skill.json.error.details.issues).toEqual([
-      { path: 'idempotency-key', message, location: 'headers' },
+    expect([skill.status, skill.json]).toEqual([
+      400,
+      {
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: `Invalid headers at idempotency-key: ${message}`,
+          details: { issues: [{ path: 'idempotency-key', message, location: 'headers' }] },
+        },
+      },
     ]);
     expect(await c.runIds(id, 0)).toEqual([]);
     // The longest and widest key is fine.
@@ -258,6 +278,37 @@ describe('Idempotency-Key', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.json.call_id).not.toBe(mine.json.call_id);
+  });
+
+  it("replays only to a key of the owner that holds every scope of the first request's key", async () => {
+    const narrow = await createKey(h.api.deps.store, {
+      name: 'narrow',
+      scopes: ['workflows'],
+      ownerId: 'owner_a',
+    });
+    const wide = await createKey(h.api.deps.store, { name: 'wide', scopes: ['*'], ownerId: 'owner_a' });
+    const key = newKey();
+    const body = { requests: [{ text: 'scoped' }] };
+    const first = await c.post(SHOUT, body, key);
+    expect(first.status, first.body).toBe(200);
+    const refused = await c.post(SHOUT, body, key, narrow.token);
+    expect([refused.status, refused.headers.get('idempotent-replayed'), refused.json]).toEqual([
+      403,
+      null,
+      {
+        error: {
+          code: 'FORBIDDEN',
+          message: 'The API key lacks a scope of the key whose request this Idempotency-Key answered.',
+          details: { required_scope: ['*'] },
+        },
+      },
+    ]);
+    const replayed = await c.post(SHOUT, body, key, wide.token);
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body]).toEqual([
+      200,
+      'true',
+      first.body,
+    ]);
   });
 
   it('forgets a key 24 hours after its first answer', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { shoutWordDefinition } from '../helpers/definitions.js';
 
 /** A render-budget probe: `#each` three deep over a 400-item run input (64 million iterations). */
 const PROBE = `title: Template probe
@@ -14,18 +15,7 @@ steps:
       message: "{{#each inputs.items}}{{#each inputs.items}}{{#each inputs.items}}x{{/each}}{{/each}}{{/each}}"
 `;
 
-const ORDINARY = `title: Ordinary
-start_when:
-  manual:
-    inputs:
-      word: { type: string, required: true }
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: "{{inputs.word}}"
-`;
+const ORDINARY = shoutWordDefinition('Ordinary');
 
 describe('template budget on a real Temporal server', () => {
   let h: EngineHarness;

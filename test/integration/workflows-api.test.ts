@@ -3,19 +3,9 @@ import { openJson } from '../../lib/crypto/sealed-value.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { TEST_KEYRING } from '../helpers/temporal.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { shoutWordDefinition } from '../helpers/definitions.js';
 
-const SHOUT = `title: Shout test
-start_when:
-  manual:
-    inputs:
-      word: { type: string, required: true }
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: "{{inputs.word}}"
-  - id: notify
+const SHOUT = `${shoutWordDefinition('Shout test')}  - id: notify
     send_chat_message:
       title: Shouted
       message: "{{steps.shout.result_count}} shouted:{{#each steps.shout.results}} {{this}}{{/each}}"

@@ -67,6 +67,20 @@ describe.each(storeEngines())('idempotency keys on $name', (engine) => {
     expect(new Date(row.expires_at).getTime()).toBe(now.getTime() + IDEMPOTENCY_TTL_MS);
   });
 
+  it("keeps the first request's key scopes with its answer, sealed", async () => {
+    const keys = new IdempotencyKeys(current(), TEST_KEYRING);
+    const req = fresh();
+    const scoped = { ...answer, scopes: ['workflows', 'skill:echo.shout'] };
+    expect(await keys.complete(await claimOf(keys, req), scoped)).toBe('stored');
+    expect(await keys.claim(req, later(1000))).toEqual({ kind: 'answered', answer: scoped });
+    const row = await current()
+      .db.selectFrom('idempotency_keys')
+      .select('answer_sealed')
+      .where('key_hash', '=', keys.keyHashOf(req))
+      .executeTakeFirstOrThrow();
+    expect(row.answer_sealed).not.toContain('workflows');
+  });
+
   it('scopes keys per owner and per route', async () => {
     const keys = new IdempotencyKeys(current(), TEST_KEYRING);
     const req = fresh();

@@ -29,11 +29,16 @@ export const MAX_IDEMPOTENT_ANSWER_BYTES = 64 * 1024;
 /** Expired rows deleted per claim. */
 const SWEEP_BATCH = 100;
 
-/** A remembered first answer, as it is replayed. */
+/** A remembered first answer, as it is replayed, and the scopes of the key that made it. */
 export const IdempotentAnswerSchema = z.object({
   status: z.number().int().min(200).max(299),
   content_type: z.string(),
   body: z.string(),
+  /**
+   * The scopes of the API key whose request made the answer (none on a route without keys);
+   * bounded where the key was created.
+   */
+  scopes: z.array(z.string()).optional(),
 });
 export type IdempotentAnswer = z.infer<typeof IdempotentAnswerSchema>;
 

@@ -4,18 +4,17 @@
  * their messages in place (`payload.<name>` paths); anything else shows as an alert.
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
 import type { ApprovalLinkView } from '../../../sdk/generated.js';
 import { ApiError, errorMessage } from '../api.js';
 import { Alert } from '../ui.js';
-import { buildInputs, initialValue, type FieldValue } from './inputs.js';
 import { TypedFields } from './TypedFields.js';
+import { useTypedForm, type Refusal } from './use-typed-form.js';
 
 export type Decision = 'approved' | 'rejected';
 type Specs = ApprovalLinkView['payload'];
 
 /** A field's message from the API's issues (`payload.<name>`), else the whole message. */
-function issuesOf(err: unknown): { fields: Record<string, string>; message: string } {
+function issuesOf(err: unknown): Refusal {
   const issues = err instanceof ApiError ? err.details.issues : undefined;
   const fields: Record<string, string> = {};
   if (Array.isArray(issues))
@@ -37,35 +36,16 @@ export function ApprovalForm(props: {
   onDecided: (decision: Decision) => void;
 }) {
   const { id, specs } = props;
-  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
-    Object.fromEntries(Object.entries(specs).map(([n, s]) => [n, initialValue(s)])),
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const decide = (decision: Decision) => {
-    const fieldSpecs =
+  const { values, errors, failure, busy, set, submit } = useTypedForm(specs);
+  // A rejection may leave required fields empty.
+  const decide = (decision: Decision) =>
+    submit(
+      (payload) => props.send(decision, payload).then(() => props.onDecided(decision)),
+      issuesOf,
       decision === 'approved'
         ? specs
-        : Object.fromEntries(Object.entries(specs).map(([n, s]) => [n, { ...s, required: false }]));
-    const built = buildInputs(fieldSpecs, values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setBusy(true);
-    props.send(decision, built.inputs).then(
-      () => props.onDecided(decision),
-      (err: unknown) => {
-        setBusy(false);
-        const { fields, message } = issuesOf(err);
-        setErrors(fields);
-        setFailure(message);
-      },
+        : Object.fromEntries(Object.entries(specs).map(([n, s]) => [n, { ...s, required: false }])),
     );
-  };
   return (
     <form
       aria-labelledby={`${id}-title`}
@@ -76,13 +56,7 @@ export function ApprovalForm(props: {
     >
       <h2 id={`${id}-title`}>{props.title}</h2>
       <p class="hint">{props.children}</p>
-      <TypedFields
-        idPrefix={`${id}-`}
-        specs={specs}
-        values={values}
-        errors={errors}
-        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-      />
+      <TypedFields idPrefix={`${id}-`} specs={specs} values={values} errors={errors} onChange={set} />
       <div class="buttons">
         <button type="submit" disabled={busy}>
           Approve

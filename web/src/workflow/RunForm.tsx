@@ -1,10 +1,9 @@
 /** The run form: one labelled field per declared input, typed by its declared type. */
-import { useState } from 'preact/hooks';
 import type { WorkflowDefinition } from '../../../sdk/generated.js';
 import { ApiError, errorMessage } from '../api.js';
 import { startRun } from './api.js';
-import { buildInputs, initialValue, type FieldValue } from './inputs.js';
 import { TypedFields } from './TypedFields.js';
+import { useTypedForm, type Refusal } from './use-typed-form.js';
 import { Alert } from '../ui.js';
 
 interface Props {
@@ -13,45 +12,33 @@ interface Props {
   onStarted: (taskId: string) => void;
 }
 
+/** A refused run: the API's issues in one line (`path: message; …`), else its message. */
+function refusalOf(err: unknown): Refusal {
+  const issues = err instanceof ApiError ? err.details.issues : undefined;
+  return {
+    fields: {},
+    message:
+      Array.isArray(issues) && issues.length > 0
+        ? issues
+            .map((i: { path?: string; message?: string }) => `${i.path ?? ''}: ${i.message ?? ''}`)
+            .join('; ')
+        : errorMessage(err),
+  };
+}
+
 export function RunForm(props: Props) {
   const specs = props.definition.inputs;
-  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
-    Object.fromEntries(Object.entries(specs).map(([n, s]) => [n, initialValue(s)])),
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const set = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
+  const { values, errors, failure, busy, set, submit } = useTypedForm(specs);
   return (
     <form
       class="run-form"
       aria-labelledby="run-title"
       onSubmit={(e) => {
         e.preventDefault();
-        const built = buildInputs(specs, values);
-        if (!built.ok) {
-          setErrors(built.errors);
-          return;
-        }
-        setErrors({});
-        setFailure(null);
-        setBusy(true);
-        startRun(props.apiKey, props.definition.id, built.inputs).then(
-          (r) => {
-            setBusy(false);
-            props.onStarted(r.task_id);
-          },
-          (err: unknown) => {
-            setBusy(false);
-            const issues = err instanceof ApiError ? err.details.issues : undefined;
-            setFailure(
-              Array.isArray(issues) && issues.length > 0
-                ? issues
-                    .map((i: { path?: string; message?: string }) => `${i.path ?? ''}: ${i.message ?? ''}`)
-                    .join('; ')
-                : errorMessage(err),
-            );
-          },
+        submit(
+          (inputs) =>
+            startRun(props.apiKey, props.definition.id, inputs).then((r) => props.onStarted(r.task_id)),
+          refusalOf,
         );
       }}
     >

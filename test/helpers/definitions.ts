@@ -1,0 +1,20 @@
+/** Definition sources that several integration tests save and run. */
+
+/**
+ * A manual definition with a required `word` input and one step `shout` that shouts it with
+ * `echo.shout`; later steps may be appended to it as they are (it ends with a newline).
+ */
+export function shoutWordDefinition(title: string): string {
+  return `title: ${title}
+start_when:
+  manual:
+    inputs:
+      word: { type: string, required: true }
+steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input:
+      requests:
+        - text: "{{inputs.word}}"
+`;
+}
