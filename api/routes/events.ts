@@ -50,7 +50,7 @@ export const eventRoutes =
           description:
             "Resumes your runs whose `wait_for_event` step waits for this name and matches the data, and starts your definitions with `start_when.event` of this name. Events are not buffered: only runs already waiting take it. Data that does not fit a triggered definition's run inputs is 400 with the path and `details.definition_id`; nothing is resumed or started then.",
           body: EventBody,
-          response: { 200: EventAnswerSchema, ...errorResponses(400, 401, 403, 413, 429) },
+          response: { 200: EventAnswerSchema, ...errorResponses(400, 401, 403, 413, 422, 429) },
         },
       },
       async (req) => events.send(principalOf(req), { name: req.body.name, data: req.body.data ?? {} }),

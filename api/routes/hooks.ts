@@ -73,7 +73,8 @@ export const hookRoutes =
             "No API key: the request is signed with the hook's secret. A missing, wrong, stale (more than 5 minutes from now) or replayed signature, or an unknown hook, is 401 `HOOK_SIGNATURE_INVALID` and starts nothing. The JSON body's fields the trigger declares are the run inputs (checked like a manual run's, 400 at `body.<input>`); other fields are ignored. Limited per hook (`HOOK_RATE_LIMIT_PER_MINUTE`).",
           params: HookParams,
           headers: HookHeaders,
-          body: z.string().nullish().meta({ type: 'object', description: 'Any JSON object, up to 256 KiB.' }),
+          // Read as text (the parser above); documented as what the sender posts.
+          body: z.unknown().meta({ type: 'object', description: 'Any JSON object, up to 256 KiB.' }),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
             ...errorResponses(400, 401, 413, 415, 429),
@@ -81,7 +82,7 @@ export const hookRoutes =
         },
       },
       async (req, reply) => {
-        const taskId = await hooks.start(req.hook!, req.body ?? '');
+        const taskId = await hooks.start(req.hook!, typeof req.body === 'string' ? req.body : '');
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
     );

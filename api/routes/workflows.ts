@@ -60,11 +60,7 @@ const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must b
  * these properties; an empty body is allowed.
  */
 const optionalJsonBody = (properties: Record<string, unknown>, description: string) =>
-  z
-    .string()
-    .nullish()
-    .meta({ type: 'object', properties, additionalProperties: false })
-    .describe(description);
+  z.unknown().meta({ type: 'object', properties, additionalProperties: false }).describe(description);
 
 function formatOf(contentType: string | undefined): SourceFormat {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -283,7 +279,7 @@ export const workflowRoutes =
           ),
           response: {
             202: z.object({ task_id: z.string(), links: z.object({ task: z.string() }) }),
-            ...errorResponses(400, 401, 403, 404, 429),
+            ...errorResponses(400, 401, 403, 404, 422, 429),
           },
         },
       },
@@ -340,13 +336,14 @@ export const workflowRoutes =
           ),
           response: {
             200: HookSchema.required({ signing_secret: true }),
-            ...errorResponses(400, 401, 403, 404, 409, 429),
+            ...errorResponses(400, 401, 403, 404, 409, 422, 429),
           },
         },
       },
       async (req) => {
         const { keep_previous_seconds } = parseJsonBody(RotateBody, req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
+        engine.hooks.requireWebhook(def);
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
         requirePlanScopes(principalOf(req), def.plan, children);
         const hook = await engine.hooks.rotate(def, keep_previous_seconds);
@@ -363,7 +360,7 @@ export const workflowRoutes =
             security: BEARER,
             summary: `${op[0]!.toUpperCase()}${op.slice(1)} the schedule`,
             params: IdParams,
-            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+            response: { 200: ScheduleStateSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
           },
         },
         async (req) => {
@@ -385,9 +382,9 @@ const RotateBody = z
   .strict();
 
 /** A JSON body of `schema` (an empty body is `{}`). */
-function parseJsonBody<T extends z.ZodType>(schema: T, body: string | null | undefined): z.infer<T> {
+function parseJsonBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   let parsed: unknown = {};
-  if (body && body.trim()) {
+  if (typeof body === 'string' && body.trim()) {
     try {
       parsed = JSON.parse(body);
     } catch {

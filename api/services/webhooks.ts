@@ -111,9 +111,14 @@ export class WebhooksService {
    * A new signing secret for the definition's hook (made now if a failed save left it without
    * one). `keepPreviousSeconds`: how long the old secret is still accepted (0: not at all).
    */
-  async rotate(def: StoredDefinition, keepPreviousSeconds = 0): Promise<HookView> {
+  /** 409 unless the definition's current version has a webhook trigger. */
+  requireWebhook(def: StoredDefinition): void {
     if (def.plan.trigger.type !== 'webhook')
       throw errors.conflict('This definition has no webhook trigger; there is no hook to rotate.');
+  }
+
+  async rotate(def: StoredDefinition, keepPreviousSeconds = 0): Promise<HookView> {
+    this.requireWebhook(def);
     const now = this.now();
     const secret = newSigningSecret();
     const info = await rotateWebhookSecret(this.store, this.keyring, {

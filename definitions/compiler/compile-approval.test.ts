@@ -34,6 +34,16 @@ describe('wait_for_approval', () => {
     });
   });
 
+  it('types object and array payload fields; any path under an object field reads', () => {
+    const res = compile(
+      `  - id: ok\n    wait_for_approval:\n      title: t\n      timeout: 1h\n      payload: { meta: { type: object }, tags: { type: array } }\n  - id: go\n    send_chat_message: { title: t, message: '{{steps.ok.payload.meta.owner.name}} {{len steps.ok.payload.tags}}' }\n`,
+    );
+    expect(res.ok ? [] : res.diagnostics.map((d) => d.code)).toEqual([]);
+    expect(res.ok && res.plan.steps[0]).toMatchObject({
+      payload: { meta: { type: 'object', required: false }, tags: { type: 'array', required: false } },
+    });
+  });
+
   it.each([
     [
       'a field the payload does not declare',

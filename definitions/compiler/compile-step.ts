@@ -46,7 +46,11 @@ const WAIT_OUTPUT: SchemaShape = [z.object({ until: z.string(), waited_ms: z.num
 function approvalOutputShape(source: ApprovalSource): SchemaShape {
   const fields = Object.entries(source.payload ?? {})
     .filter(([name]) => NAME_PATTERN.test(name) && !isReservedName(name))
-    .map(([name, spec]) => [name, (runInputShape(spec.type)[0] as z.ZodType).optional()] as const);
+    .map(([name, spec]) => {
+      // An `object` field's shape is `any` (nothing known): any path under it is allowed.
+      const shape = runInputShape(spec.type);
+      return [name, (shape === 'any' ? z.unknown() : (shape[0] as z.ZodType)).optional()] as const;
+    });
   return [
     z.object({
       decision: z.enum(['approved', 'rejected', 'timed_out']),

@@ -31,6 +31,8 @@ export interface SchemathesisOptions {
   seed: number;
   maxExamples: number;
   reportDir: string;
+  /** The phases to run; all four by default. */
+  phases?: ReadonlyArray<'examples' | 'coverage' | 'fuzzing' | 'stateful'>;
 }
 
 /** One request of a run's HAR report (`--report har`). */
@@ -107,7 +109,7 @@ export async function runSchemathesis(opts: SchemathesisOptions): Promise<Schema
     '--checks',
     'all',
     '--phases',
-    'examples,coverage,fuzzing,stateful',
+    (opts.phases ?? ['examples', 'coverage', 'fuzzing', 'stateful']).join(','),
     '--seed',
     String(opts.seed),
     '--max-examples',

@@ -251,9 +251,9 @@ const ROWS: Row[] = [
   {
     method: 'POST',
     route: '/v1/workflows/:id/hook/rotate',
-    note: 'a manual definition: the scopes a save needs are checked before its trigger',
+    note: 'a manual definition: no hook to rotate (the scopes a save needs come after)',
     request: (f) => ({ url: `/v1/workflows/${f.defId}/hook/rotate` }),
-    statuses: [...WORKFLOWS_AND_SHOUT(409)],
+    statuses: [...WORKFLOWS(409)],
   },
   {
     method: 'POST',
