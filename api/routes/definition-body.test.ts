@@ -8,15 +8,19 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileForTest } from '../../definitions/testing/compile.js';
 import { createTestCatalog } from '../../definitions/testing/test-catalog.js';
 import { DEFINITION_SCHEMA_POINTER, definitionJsonSchema } from './definition-body.js';
 
-type Ajv = { compile: (schema: object) => ValidateFn };
-type ValidateFn = ((value: unknown) => boolean) & { errors?: Array<{ instancePath: string }> | null };
+type AjvPlugin = Extract<
+  NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>[number],
+  (...args: never[]) => unknown
+>;
+type Ajv = Parameters<AjvPlugin>[0];
+type ValidateFn = ReturnType<Ajv['compile']>;
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../definitions/examples');
 const SKILLS = createTestCatalog().list();
@@ -36,7 +40,7 @@ beforeAll(async () => {
         strictTypes: false,
       },
       plugins: [
-        (instance: Ajv) => {
+        (instance) => {
           ajv = instance;
           return instance;
         },
@@ -52,7 +56,7 @@ beforeAll(async () => {
 /** Whether the schema accepts `value`, and the codes of the compiler's diagnostics (none: it compiles). */
 function verdicts(value: unknown): { schema: boolean; compiler: string[] } {
   const result = compileForTest(JSON.stringify(value), 'json');
-  return { schema: validate(value), compiler: [...new Set(result.diagnostics.map((d) => d.code))] };
+  return { schema: validate(value) === true, compiler: [...new Set(result.diagnostics.map((d) => d.code))] };
 }
 
 const chat = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -164,7 +168,7 @@ describe('definitionJsonSchema', () => {
     expect(files.length).toBe(9);
     for (const file of files) {
       const value: unknown = parse(readFileSync(path.join(EXAMPLES, file), 'utf8'));
-      expect({ file, valid: validate(value), errors: validate.errors ?? null }).toEqual({
+      expect({ file, valid: validate(value) === true, errors: validate.errors ?? null }).toEqual({
         file,
         valid: true,
         errors: null,

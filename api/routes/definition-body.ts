@@ -70,8 +70,9 @@ const Trigger = z
   );
 
 /** A list of inner steps, with the bounds the language gives `list` (e.g. `for_each.steps`). */
-function innerSteps(list: z.ZodArray, steps: z.ZodType): z.ZodArray {
-  return z.array(steps).check(...(list.def.checks ?? []));
+function innerSteps(list: z.ZodArray<z.ZodUnknown>, steps: z.ZodType): z.ZodArray {
+  const bounds = (list.def.checks ?? []) as z.core.$ZodCheck<unknown[]>[];
+  return z.array(steps).check(...bounds);
 }
 
 /** The actions that call nothing (they take no `timeout` or `retry`), without nested steps. */
