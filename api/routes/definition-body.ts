@@ -3,15 +3,14 @@
  * `POST /v1/workflows` and `PUT /v1/workflows/{id}`. Built from the language's own zod schemas
  * (definitions/schema/definition-schema.ts) with what the compiler enforces that JSON Schema can
  * say: required fields, exactly one trigger, exactly one action per step with only the fields
- * that action takes, the loaded skills, name patterns, size limits and how deep `for_each`,
- * `parallel` and `on_error` steps nest. What it cannot say (references between steps, unique step
- * ids, the step total across levels, templates, conditions, cron, durations, a skill's own input
- * rules, the 64 KiB source limit) is the compiler's `422 INVALID_DEFINITION` with diagnostics.
+ * that action takes, the loaded skills, name patterns and size limits. What it does not say
+ * (references between steps, unique step ids, the step total across levels, templates,
+ * conditions, cron, durations, a skill's own input rules, the 64 KiB source limit) is the
+ * compiler's `422 INVALID_DEFINITION` with diagnostics.
  *
- * The steps of each nesting depth are one `$defs` entry, referenced from the steps that hold them.
- * A `$ref` inside an OpenAPI document resolves against the document, and the schema is embedded
- * twice (create and update; an `$id` or `$anchor` may not be declared twice), so the references
- * point into the create body's copy: {@link DEFINITION_SCHEMA_POINTER}.
+ * Inner steps (`for_each`, `parallel`, `on_error`) are documented by their id only. The full step
+ * again at every nesting depth (as `$defs` references, or unrolled) makes Schemathesis' contract
+ * run of the two definition routes alone outlast the whole run's time limit.
  */
 import { z } from 'zod';
 import { FAIL_CODE_PATTERN } from '../../definitions/compiler/compile-flow.js';
@@ -33,10 +32,6 @@ import {
   useWorkflowSchema,
   waitSchema,
 } from '../../definitions/schema/definition-schema.js';
-
-/** Where the OpenAPI document holds the schema whose `$defs` the references name. */
-export const DEFINITION_SCHEMA_POINTER =
-  '#/paths/~1v1~1workflows/post/requestBody/content/application~1json/schema';
 
 /** A step id, run input, payload, match or output name: the name pattern, without the reserved names. */
 const Name = z.string().regex(new RegExp(`^(?!(?:constructor|prototype)$)${NAME_PATTERN.source.slice(1)}`));
@@ -98,21 +93,29 @@ const ACTIVITY_FIELDS = {
 };
 
 /**
- * The step of one nesting depth (the top level is 0): exactly one action with the fields it takes.
- * Below `LIMITS.maxGroupDepth` a step may hold inner steps (`for_each`, `parallel`, `on_error`)
- * of the next depth.
+ * An inner step (of `for_each`, `parallel` or `on_error`): documented by its id only, for every
+ * field of a step at the top level is also one of an inner step (at most
+ * `LIMITS.maxGroupDepth` deep); the compiler checks the rest, as at the top level.
  */
-function stepAt(depth: number, skills: readonly string[]): z.ZodType {
-  const nests = depth < LIMITS.maxGroupDepth;
-  const inner = nests ? stepAt(depth + 1, skills) : z.never();
+const INNER_STEP = z
+  .looseObject({ id: ID })
+  .describe(
+    `A step, as in the top-level steps; for_each, parallel and on_error nest at most ${LIMITS.maxGroupDepth} deep.`,
+  );
+
+/** A top-level step: exactly one action with the fields that action takes. */
+function step(skills: readonly string[]): z.ZodType {
   // A fail step always fails: it takes neither `on_error` nor `continue_on_error`.
   const plain = { id: ID, if: IF };
   const fallible = {
     ...plain,
     continue_on_error: z.boolean().optional(),
-    ...(nests && { on_error: innerSteps(stepSchema.shape.on_error.unwrap(), inner).optional() }),
+    on_error: innerSteps(stepSchema.shape.on_error.unwrap(), INNER_STEP).optional(),
   };
   const activity = { ...fallible, ...ACTIVITY_FIELDS };
+  const items = z
+    .union([z.array(z.unknown()).max(LIMITS.maxLoopItems), Template])
+    .describe('A list, or a whole-string reference to one.');
   const variants: z.ZodType[] = [
     z.strictObject({
       ...activity,
@@ -135,22 +138,17 @@ function stepAt(depth: number, skills: readonly string[]): z.ZodType {
     ...Object.entries(FLOW_ACTIONS).map(([action, schema]) =>
       z.strictObject({ ...fallible, [action]: schema }),
     ),
+    z.strictObject({
+      ...fallible,
+      for_each: forEachSchema.extend({ items, steps: innerSteps(forEachSchema.shape.steps, INNER_STEP) }),
+    }),
+    z.strictObject({
+      ...fallible,
+      parallel: parallelSchema.extend({ steps: innerSteps(parallelSchema.shape.steps, INNER_STEP) }),
+    }),
   ];
-  if (nests) {
-    const items = z
-      .union([z.array(z.unknown()).max(LIMITS.maxLoopItems), Template])
-      .describe('A list, or a whole-string reference to one.');
-    const forEach = forEachSchema.extend({ items, steps: innerSteps(forEachSchema.shape.steps, inner) });
-    const parallel = parallelSchema.extend({ steps: innerSteps(parallelSchema.shape.steps, inner) });
-    variants.push(z.strictObject({ ...fallible, for_each: forEach }));
-    variants.push(z.strictObject({ ...fallible, parallel }));
-  }
   return z.union(variants).meta({
-    id: depth === 0 ? 'step' : `step_at_depth_${depth}`,
-    description:
-      depth === 0
-        ? `A step: exactly one action (${ACTION_NAMES}), with the fields that action takes.`
-        : `An inner step, ${depth} deep: exactly one action${nests ? '' : ' other than for_each and parallel, and no on_error'}.`,
+    description: `A step: exactly one action (${ACTION_NAMES}), with the fields that action takes.`,
     // A step takes on_error or continue_on_error, not both.
     not: { required: ['on_error', 'continue_on_error'] },
   });
@@ -159,20 +157,14 @@ function stepAt(depth: number, skills: readonly string[]): z.ZodType {
 const ACTION_NAMES =
   'use_app_skill, send_chat_message, decide, wait, fail, for_each, parallel, use_workflow, wait_for_approval or wait_for_event';
 
-/**
- * A definition's top level, for the given loaded skills (`<app>.<skill>`). Its references to its
- * own `$defs` start with `base`: `#` for the schema on its own.
- */
-export function definitionJsonSchema(
-  skills: readonly string[],
-  base: string = DEFINITION_SCHEMA_POINTER,
-): Record<string, unknown> {
+/** A definition's top level, for the given loaded skills (`<app>.<skill>`). */
+export function definitionJsonSchema(skills: readonly string[]): Record<string, unknown> {
   const definition = z.strictObject({
     title: z.string().min(1).max(200),
     description: z.string().max(4000).optional(),
     start_when: Trigger,
     steps: z
-      .array(stepAt(0, skills))
+      .array(step(skills))
       .min(1)
       .max(LIMITS.maxSteps)
       .describe(
@@ -185,18 +177,5 @@ export function definitionJsonSchema(
       .describe("What a parent's use_workflow step receives: names to templates or whole-string references."),
   });
   const { $schema: _, ...schema } = z.toJSONSchema(definition, { io: 'input', unrepresentable: 'any' });
-  return rebase(schema, base) as Record<string, unknown>;
-}
-
-/** `value` with every `#/$defs/...` reference made relative to `base`. */
-function rebase(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rebase(item, base));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) =>
-      key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
-        ? [key, `${base}${item.slice(1)}`]
-        : [key, rebase(item, base)],
-    ),
-  );
+  return schema;
 }
