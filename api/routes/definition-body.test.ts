@@ -223,6 +223,11 @@ describe('definitionJsonSchema', () => {
     expect(verdicts(value)).toEqual({ schema: false, compiler: [code] });
   });
 
+  it('accepts plain-text outputs past the template limit, as the compiler does', () => {
+    const long = { ...EVERY_FIELD, outputs: { note: 'x'.repeat(20_000) } };
+    expect(verdicts(long)).toEqual({ schema: true, compiler: [] });
+  });
+
   it('accepts groups nested 3 deep, as the compiler does', () => {
     expect(verdicts(withStep(nested(3)))).toEqual({ schema: true, compiler: [] });
   });

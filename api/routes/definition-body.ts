@@ -114,7 +114,7 @@ function step(skills: readonly string[]): z.ZodType {
   };
   const activity = { ...fallible, ...ACTIVITY_FIELDS };
   const items = z
-    .union([z.array(z.unknown()).max(LIMITS.maxLoopItems), Template])
+    .union([z.array(z.unknown()).max(LIMITS.maxLoopItems), z.string()])
     .describe('A list, or a whole-string reference to one.');
   const variants: z.ZodType[] = [
     z.strictObject({
@@ -171,7 +171,8 @@ export function definitionJsonSchema(skills: readonly string[]): Record<string, 
         `Each step has exactly one action: ${ACTION_NAMES}. for_each, parallel and on_error hold inner steps, nested at most ${LIMITS.maxGroupDepth} deep.`,
       ),
     outputs: z
-      .record(Name, Template)
+      // A value without `{{` is plain text, which the template limit does not bound.
+      .record(Name, z.string())
       .meta({ maxProperties: LIMITS.maxOutputs })
       .optional()
       .describe("What a parent's use_workflow step receives: names to templates or whole-string references."),
