@@ -93,9 +93,9 @@ const ACTIVITY_FIELDS = {
 };
 
 /**
- * An inner step (of `for_each`, `parallel` or `on_error`): documented by its id only, for every
- * field of a step at the top level is also one of an inner step (at most
- * `LIMITS.maxGroupDepth` deep); the compiler checks the rest, as at the top level.
+ * An inner step (of `for_each`, `parallel` or `on_error`). It takes what a top-level step takes,
+ * nested at most `LIMITS.maxGroupDepth` deep; only its id is documented, and the compiler checks
+ * the rest as at the top level.
  */
 const INNER_STEP = z
   .looseObject({ id: ID })
