@@ -109,6 +109,14 @@ describe('use_workflow', () => {
       'None of your workflow definitions has this id at this version.',
     ],
     [
+      'a version past what a stored version can be',
+      `  - id: sub\n    use_workflow: { workflow: wf_child, version: 4294967296 }\n`,
+      undefined,
+      { path: 'steps[0].use_workflow.version', line: 6, column: 50 },
+      'INVALID_VALUE',
+      'Too big: expected number to be <=2147483647',
+    ],
+    [
       'an input the child does not declare',
       `  - id: sub\n    use_workflow: { workflow: wf_child, version: 3, inputs: { name: a, nmae: b } }\n`,
       undefined,

@@ -107,7 +107,8 @@ export const parallelSchema = z.strictObject({
 /** `use_workflow`: another definition of the same owner, optionally pinned to a version. */
 export const useWorkflowSchema = z.strictObject({
   workflow: z.string().regex(/^wf_[a-z0-9_]{1,64}$/, 'must be a workflow definition id (wf_...)'),
-  version: z.number().int().min(1).optional(),
+  // A stored version number is a 32-bit integer.
+  version: z.number().int().min(1).max(2_147_483_647).optional(),
   inputs: z.record(z.string(), z.unknown()).optional(),
 });
 
