@@ -36,6 +36,7 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
+import { runRoutes } from './routes/runs.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { eventRoutes } from './routes/events.js';
 import { hookRoutes } from './routes/hooks.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, limits));
   await app.register(taskRoutes(deps, services.tasks));
+  await app.register(runRoutes(deps, services.reruns, limits));
   await app.register(approvalRoutes(deps, services.approvals));
   await app.register(eventRoutes(deps, services.events));
   await app.register(hookRoutes(services.engine.hooks));

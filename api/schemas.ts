@@ -35,7 +35,11 @@ export function standardErrorResponses(schema: RouteSchemaShape): Record<number,
 
 export const StepProgressSchema = z.object({
   id: z.string(),
-  status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled']),
+  status: z
+    .enum(['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled', 'reused'])
+    .describe(
+      "`reused`: a re-run took over the output the earlier run recorded (the step did not run; its times are the earlier run's).",
+    ),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   output_summary: z
@@ -59,6 +63,11 @@ export const StepProgressSchema = z.object({
       completed: z.number().int(),
       failed: z.number().int(),
       running: z.number().int(),
+      reused: z
+        .number()
+        .int()
+        .optional()
+        .describe("A re-run's loop: elements whose earlier outputs it took over (counted in `completed`)."),
       failures: z.array(
         z.object({
           index: z.number().int(),
@@ -120,6 +129,13 @@ export const TaskSchema = z.object({
     .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
     .nullable(),
   billing: TaskBillingSchema.nullable(),
+  rerun_of: z
+    .string()
+    .nullable()
+    .describe('A re-run: the task id of the run it re-ran (POST /v1/runs/{run_id}/rerun); otherwise null.'),
+  reruns: z
+    .array(z.string())
+    .describe('A closed run: the task ids of its re-runs, newest first (at most 20); empty otherwise.'),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 export type TaskView = z.infer<typeof TaskSchema>;

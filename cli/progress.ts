@@ -12,6 +12,7 @@ const SYMBOLS: Record<TaskStep['status'], string> = {
   failed: '✖',
   skipped: '↷',
   cancelled: '⊘',
+  reused: '↺',
 };
 const SPINNER = ['◐', '◓', '◑', '◒'];
 const COLORS: Partial<Record<string, string>> = {
@@ -20,6 +21,7 @@ const COLORS: Partial<Record<string, string>> = {
   cancelled: '33',
   skipped: '90',
   running: '36',
+  reused: '34',
 };
 
 /** `1.2s`, `3m04s`. */
@@ -37,6 +39,7 @@ function elapsed(start: string | null, end: string | null, now: number): string 
 /** A loop's element counts: `120/230 done, 2 failed, 10 running`. */
 export function elementCounts(elements: NonNullable<TaskStep['elements']>): string {
   const parts = [`${elements.completed}/${elements.total} done`];
+  if (elements.reused) parts.push(`${elements.reused} reused`);
   if (elements.failed > 0) parts.push(`${elements.failed} failed`);
   if (elements.running > 0) parts.push(`${elements.running} running`);
   return parts.join(', ');
@@ -78,6 +81,7 @@ export function renderTask(
   const label = (step: TaskStep) => (step.group ? `  ${step.id}` : step.handler ? `  ↳ ${step.id}` : step.id);
   const width = Math.max(4, ...task.steps.map((s) => label(s).length));
   const lines = [head];
+  if (task.rerun_of) lines.push(`  re-run of ${task.rerun_of}`);
   for (const step of task.steps) {
     const symbol =
       step.status === 'running' && opts.frame !== undefined

@@ -82,6 +82,17 @@ try {
       await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
       await h.request('POST', `/v1/tasks/${taskId}/cancel`);
     }
+    if (name === 'rerun') {
+      // The history is the re-run's: it takes over the first steps and the loop's completed
+      // elements, runs the failed element again, and passes the gate.
+      await h.waitForTask(taskId, (t) => t.status === 'failed');
+      const again = await h.request('POST', `/v1/runs/${taskId}/rerun`, {
+        from_step: 'each',
+        inputs: { stop: false },
+      });
+      if (again.status !== 202) throw new Error(`rerun: ${again.body}`);
+      taskId = again.json.task_id;
+    }
     const final = await h.waitForTask(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status));
     const history = await h.env.client.workflow.getHandle(taskId).fetchHistory();
     writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history) + '\n');

@@ -21,7 +21,8 @@ export type Task = {
   finished_at: string | null;
   steps: {
     id: string;
-    status: 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+    /** `reused`: a re-run took over the output the earlier run recorded (the step did not run; its times are the earlier run's). */
+    status: 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled' | 'reused';
     started_at: string | null;
     finished_at: string | null;
     /** Counts only, never content. */
@@ -42,6 +43,8 @@ export type Task = {
       completed: number;
       failed: number;
       running: number;
+      /** A re-run's loop: elements whose earlier outputs it took over (counted in `completed`). */
+      reused?: number;
       failures: {
         index: number;
         step: string;
@@ -86,6 +89,10 @@ export type Task = {
     request_items: number;
     credits: number;
   } | null;
+  /** A re-run: the task id of the run it re-ran (POST /v1/runs/{run_id}/rerun); otherwise null. */
+  rerun_of: string | null;
+  /** A closed run: the task ids of its re-runs, newest first (at most 20); empty otherwise. */
+  reruns: string[];
   links: {
     self: string;
     temporal_ui: string;
@@ -452,6 +459,24 @@ export type EventSent = {
   resumed: number;
   /** How many runs it started (definitions with `start_when.event` of its name). */
   started: number;
+};
+
+/** A started re-run and what it takes over. */
+export type RerunStarted = {
+  /** The re-run (GET /v1/tasks/{task_id}). */
+  task_id: string;
+  /** The run it re-runs. */
+  rerun_of: string;
+  /** The first top-level step that runs again. */
+  from_step: string;
+  /** Top-level steps whose recorded outputs it takes over (they make no call and cost nothing). */
+  reused_steps: string[];
+  /** Elements of the `from_step` loop whose outputs it takes over (only the others run). */
+  reused_elements: number;
+  links: {
+    task: string;
+    rerun_of: string;
+  };
 };
 
 /** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
@@ -1068,6 +1093,7 @@ export type HostingSearchDomainsOutput = {
         | 'WORKFLOW_NOT_FOUND'
         | 'WORKFLOW_TREE_TOO_LARGE'
         | 'INVALID_WORKFLOW_INPUT'
+        | 'INVALID_RERUN'
         | 'APPROVAL_NOT_WAITING'
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'

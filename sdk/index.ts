@@ -18,6 +18,7 @@ import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedi
 import { createKeysClient, type KeysClient } from './keys.js';
 import { createTransport, type TransportOptions } from './http.js';
 import { createTasksClient, type TasksClient } from './tasks.js';
+import { createRunsClient, type RunsClient } from './runs.js';
 import type { TypedApps, UntypedApp } from './types.js';
 import { createWorkflowsClient, type WorkflowsClient } from './workflows.js';
 
@@ -36,6 +37,8 @@ export interface SkillflowClient {
   readonly skills: SkillsClient;
   readonly tasks: TasksClient;
   readonly workflows: WorkflowsClient;
+  /** Runs: re-run a closed run from a step. */
+  readonly runs: RunsClient;
   /** Approvals of `wait_for_approval` steps: list the pending ones, approve or reject. */
   readonly approvals: ApprovalsClient;
   /** Events: resume runs waiting for one (`wait_for_event`), start definitions it triggers. */
@@ -56,6 +59,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     skills,
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
+    runs: createRunsClient(http),
     approvals: createApprovalsClient(http),
     events: createEventsClient(http),
     keys: createKeysClient(http),
@@ -66,6 +70,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
 export type { EventsClient } from './events.js';
+export type { RerunOptions, RunsClient } from './runs.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
 export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';

@@ -68,6 +68,9 @@ export async function forEachStep(
     continueOnError: step.continueOnError,
     loopId: step.id,
   };
+  // A re-run's first loop runs only the elements the earlier run did not complete.
+  const reused = ctx.prefix === '' ? ctx.reuse?.elements?.[step.id] : undefined;
+  if (reused) job.reused = reused;
   const budget: OutputBudget = ctx.budget;
   const show = (outcome: ElementsOutcome, running: number) => {
     state.elements = {
@@ -75,8 +78,11 @@ export async function forEachStep(
       completed: outcome.completed,
       failed: outcome.failed,
       running,
+      ...(outcome.reused !== undefined && { reused: outcome.reused }),
       failures: outcome.failures.map(({ index, step: id, error }) => ({ index, step: id, error })),
     };
+    // The element results so far, recorded for a re-run if the run ends before the loop does.
+    ctx.loops?.set(step.id, outcome.results);
     ctx.publish();
   };
   // A loop inside another loop's element always runs in batches, so nested loops never multiply
@@ -139,7 +145,13 @@ async function runBatches(
       const items = job.items.slice(offset, offset + size);
       const input: LoopBatchInput = {
         facts: ctx.facts,
-        job: { ...job, items, offset: job.offset + offset, concurrency },
+        job: {
+          ...job,
+          items,
+          offset: job.offset + offset,
+          concurrency,
+          ...(job.reused && { reused: reusedWithin(job.reused, job.offset + offset, items.length) }),
+        },
         scope: shared,
         prefix: ctx.prefix,
         outputBudget: budget.left,
@@ -167,6 +179,7 @@ async function runBatches(
         if (result.status !== 'skipped') recordElement(outcome, offset + i, result, undefined, budget);
       });
       outcome.dropped += batch.dropped;
+      if (batch.reused !== undefined) outcome.reused = (outcome.reused ?? 0) + batch.reused;
       if (batch.ended) outcome.ended ??= batch.ended;
       if ((batch.failed > 0 && !job.continueOnError) || batch.ended) stop = true;
       changed(outcome, running);
@@ -177,6 +190,20 @@ async function runBatches(
   const rejected = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (rejected) throw rejected.reason;
   return outcome;
+}
+
+/** The reused elements of one batch (indexes `from` to `from + count - 1`). */
+function reusedWithin(
+  reused: Record<string, Record<string, unknown>>,
+  from: number,
+  count: number,
+): Record<string, Record<string, unknown>> {
+  const own: Record<string, Record<string, unknown>> = {};
+  for (let index = from; index < from + count; index += 1) {
+    const outputs = reused[String(index)];
+    if (outputs) own[String(index)] = outputs;
+  }
+  return own;
 }
 
 export async function parallelStep(

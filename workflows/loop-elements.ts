@@ -49,6 +49,8 @@ export interface ElementsOutcome {
   failures: ElementFailure[];
   /** The first element a fail step ended: it ends the loop, `continue_on_error` or not. */
   ended?: ElementFailure;
+  /** Elements a re-run took over from an earlier run (counted in `completed`). */
+  reused?: number;
 }
 
 export interface ElementsJob {
@@ -60,6 +62,8 @@ export interface ElementsJob {
   continueOnError: boolean;
   /** The loop's id (element step keys are `<loop>[<index>].<step>`). */
   loopId: string;
+  /** A re-run's loop: the outputs of elements an earlier run completed, by index (they do not run). */
+  reused?: Record<string, Record<string, unknown>>;
 }
 
 /** Result characters left to a run's loops; shared by all of them and their batches. */
@@ -142,6 +146,13 @@ export async function runElements(
   let stop = false;
   const runElement = async (at: number) => {
     const index = job.offset + at;
+    const earlier = job.reused?.[String(index)];
+    if (earlier) {
+      recordElement(outcome, at, { index, status: 'completed', outputs: earlier }, undefined, budget);
+      outcome.reused = (outcome.reused ?? 0) + 1;
+      changed(outcome, running);
+      return;
+    }
     const own: RunScope = {
       inputs: scope.inputs,
       steps: { ...scope.steps },
@@ -159,6 +170,9 @@ export async function runElements(
         return entry;
       },
       publish: () => undefined,
+      // Only the loop's elements are taken over, never the steps inside one.
+      reuse: undefined,
+      loops: undefined,
     };
     running += 1;
     const failure: SequenceFailure | undefined = await run(job.steps, own, local);

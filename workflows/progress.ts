@@ -5,7 +5,8 @@
 
 import type { PlanStep } from '../definitions/runtime/index.js';
 
-export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+/** `reused`: a re-run took over the output an earlier run recorded, so the step did not run. */
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled' | 'reused';
 
 export interface StepError {
   code: string;
@@ -33,6 +34,8 @@ export interface StepProgress {
     completed: number;
     failed: number;
     running: number;
+    /** A re-run's loop: elements whose earlier outputs it took over (counted in `completed`). */
+    reused?: number;
     failures: Array<{ index: number; step: string; error: StepError }>;
   };
   /** An inner step of a parallel group: the group's id. */

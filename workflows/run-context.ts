@@ -5,6 +5,8 @@ import type { StepError, StepProgress } from './progress.js';
 import type { ChildRunSnapshot } from './run-definition.js';
 import type { Approvals } from './approvals.js';
 import type { EventWaits } from './event-waits.js';
+import type { ElementResult } from './loop-elements.js';
+import type { RerunReuse } from './rerun.js';
 
 /** The facts of a run every step needs (a loop batch's child workflow receives them too). */
 export interface RunFacts {
@@ -40,6 +42,10 @@ export interface RunContext {
   approvals?: Approvals;
   /** The run's event waits (absent in a loop batch: no event wait runs inside a loop). */
   events?: EventWaits;
+  /** A re-run: the steps it takes over from the earlier run instead of running them. */
+  reuse?: RerunReuse;
+  /** The top-level loops' element results so far (recorded for re-runs if the run fails). */
+  loops?: Map<string, ElementResult[]>;
 }
 
 /** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */

@@ -36,6 +36,8 @@ import { Approvals } from './approvals.js';
 import { EventWaits } from './event-waits.js';
 import { runSequence } from './sequence.js';
 import { stepError } from './step-error.js';
+import { RECORDED_MEMO_KEY, recordedOutputs, type RerunReuse } from './rerun.js';
+import type { ElementResult } from './loop-elements.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -50,6 +52,8 @@ export interface RunDefinitionInput {
   policies: Record<string, ActivityPolicy>;
   /** The definitions its `use_workflow` steps run, by step id, resolved at start (a snapshot). */
   children?: Record<string, ChildRunSnapshot>;
+  /** A re-run: the earlier run's outputs it takes over instead of running those steps (rerun.ts). */
+  reuse?: RerunReuse;
 }
 
 /** One `use_workflow` step's child, as resolved when the run started. */
@@ -89,9 +93,16 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   const publish = () => {
     if (perStepMemo) upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   };
-  /** The run ends without a result: the memo keeps its final progress for the task view. */
-  const publishFinal = () => upsertMemo({ [PROGRESS_MEMO_KEY]: progress });
   const scope: RunScope = { inputs: args.inputs, steps: {} };
+  const loops = new Map<string, ElementResult[]>();
+  /**
+   * The run ends without a result: the memo keeps its final progress for the task view, and the
+   * outputs so far for a re-run (both encoded like every payload).
+   */
+  const publishFinal = () => {
+    const recorded = recordedOutputs(scope.steps, loops);
+    upsertMemo({ [PROGRESS_MEMO_KEY]: progress, ...(recorded && { [RECORDED_MEMO_KEY]: recorded }) });
+  };
   const states = new Map(listedSteps(plan.steps).map(({ step }, i) => [step, progress.steps[i]!] as const));
   const taskId = workflowInfo().workflowId;
   let children = 0;
@@ -114,6 +125,8 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     // with wait_for_approval steps ever wait for it.
     approvals: new Approvals(() => new Date().toISOString()),
     events: new EventWaits(),
+    loops,
+    ...(args.reuse && { reuse: args.reuse }),
   };
   let failure: SequenceFailure | undefined;
   try {

@@ -18,6 +18,7 @@ import { activityStep, failStep, waitStep } from './leaf-steps.js';
 import { summarise, type StepProgress } from './progress.js';
 import { GroupFailed, type RunContext, type SequenceFailure } from './run-context.js';
 import { failedOutput, stepError } from './step-error.js';
+import { reuseStep } from './rerun.js';
 
 export async function runSequence(
   steps: readonly PlanStep[],
@@ -25,6 +26,10 @@ export async function runSequence(
   ctx: RunContext,
 ): Promise<SequenceFailure | undefined> {
   for (const [index, step] of steps.entries()) {
+    if (reuseStep(step, scope, ctx)) {
+      ctx.publish();
+      continue;
+    }
     const state = ctx.stateOf(step);
     if (step.if && !evaluateCondition(step.if, scope)) {
       state.status = 'skipped';

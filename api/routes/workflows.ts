@@ -14,11 +14,11 @@ import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { triggerInputs } from '../../definitions/runtime/plan.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { errors } from '../../lib/errors/errors.js';
-import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { definitionJsonSchema } from './definition-body.js';
+import { jsonBodiesAsText, optionalJsonBody, parseJsonBody } from './json-body.js';
 import {
   DefinitionSchema,
   DefinitionSummarySchema,
@@ -54,13 +54,6 @@ const definitionBody = (schema: Record<string, unknown>, description: string) =>
       `${description} JSON (application/json) or YAML (application/yaml); see docs/workflow-language.md.`,
     );
 const IdParams = z.object({ id: z.string().regex(/^wf_[a-z0-9_]{1,80}$/, 'must be a workflow id (wf_...)') });
-
-/**
- * A JSON body read as text (and parsed by {@link parseJsonBody}), documented as the object of
- * these properties; an empty body is allowed.
- */
-const optionalJsonBody = (properties: Record<string, unknown>, description: string) =>
-  z.unknown().meta({ type: 'object', properties, additionalProperties: false }).describe(description);
 
 function formatOf(contentType: string | undefined): SourceFormat {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -114,12 +107,7 @@ export const workflowRoutes =
   (deps: ApiDeps, engine: WorkflowEngine, limits: Pick<Limits, 'charge'>): FastifyPluginAsyncZod =>
   async (app) => {
     // Encapsulated: only these routes read JSON and YAML bodies as text.
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser(
-      ['application/json', ...YAML_TYPES],
-      { parseAs: 'string', bodyLimit: 256 * 1024 },
-      (_req, body, done) => done(null, body),
-    );
+    jsonBodiesAsText(app, ['application/json', ...YAML_TYPES], 256 * 1024);
     app.addHook('onRequest', authenticate(deps.store));
     app.addHook('onRequest', async (req) => {
       requireScope(req, 'workflows');
@@ -380,16 +368,3 @@ const RunBody = z.object({ inputs: z.record(z.string(), z.unknown()).default({})
 const RotateBody = z
   .object({ keep_previous_seconds: z.number().int().min(0).max(MAX_KEEP_PREVIOUS_S).default(0) })
   .strict();
-
-/** A JSON body of `schema` (an empty body is `{}`). */
-function parseJsonBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  let parsed: unknown = {};
-  if (typeof body === 'string' && body.trim()) {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw errors.invalidBody();
-    }
-  }
-  return parseOrThrow(schema, parsed);
-}

@@ -11,6 +11,7 @@ import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
 import { RunsService } from './runs.js';
+import { RerunsService } from './reruns.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
@@ -22,6 +23,7 @@ import { WorkspaceService } from './workspace.js';
 export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
+  reruns: RerunsService;
   approvals: ApprovalsService;
   events: EventsService;
   skillCalls: SkillCallsService;
@@ -58,6 +60,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   return {
     engine: new WorkflowEngine(definitions, runs, hooks, deps.logger),
     tasks,
+    reruns: new RerunsService(deps.temporal, tasks, runs, deps.registry),
     events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(
       deps.temporal,

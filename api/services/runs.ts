@@ -26,6 +26,7 @@ import {
   DefinitionId,
   DefinitionVersion,
   OwnerId,
+  RerunOf,
   TaskKind,
   TriggerType,
 } from '../../lib/temporal/search-attributes.js';
@@ -156,6 +157,29 @@ export class RunsService {
       args: [this.runInput(def, inputs, trigger, children)],
       typedSearchAttributes: this.searchAttributes(def, trigger),
       memo: this.initialMemo(def.plan),
+    });
+    return taskId;
+  }
+
+  /**
+   * Starts a re-run of `rerunOf` from its decided input (the earlier run's snapshot with what it
+   * takes over); its TriggerType is `rerun` and its RerunOf names the earlier run.
+   */
+  async startRerun(input: RunDefinitionInput, rerunOf: string): Promise<string> {
+    const taskId = `task_${randomUUID()}`;
+    await this.temporal.client.workflow.start('runDefinition', {
+      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
+      workflowId: taskId,
+      args: [input],
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: DefinitionId, value: input.definitionId },
+        { key: DefinitionVersion, value: input.definitionVersion },
+        { key: TriggerType, value: 'rerun' },
+        { key: TaskKind, value: 'workflow_run' },
+        { key: OwnerId, value: input.ownerId },
+        { key: RerunOf, value: rerunOf },
+      ]),
+      memo: this.initialMemo(input.plan),
     });
     return taskId;
   }

@@ -16,6 +16,7 @@ import {
   DefinitionId,
   DefinitionVersion,
   OwnerId,
+  RerunOf,
   SkillRef,
   TaskKind,
   TriggerType,
@@ -26,6 +27,10 @@ import { fromFailStep, fromTemporalFailure } from '../errors.js';
 import { RunProgressReader } from './run-progress.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
+import { literal } from '../../lib/temporal/visibility.js';
+
+/** A closed run's view lists at most this many of its re-runs (newest first). */
+export const MAX_LISTED_RERUNS = 20;
 
 /**
  * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
@@ -114,6 +119,9 @@ export class TasksService {
     }
     const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, principal.ownerId) : undefined;
     const defId = desc.typedSearchAttributes.get(DefinitionId);
+    // Only a closed run has re-runs (an open one is refused 409).
+    const reruns =
+      kind === 'workflow_run' && desc.closeTime ? await this.rerunsOf(principal.ownerId, taskId) : [];
     return {
       task_id: taskId,
       kind,
@@ -131,11 +139,24 @@ export class TasksService {
       billing: usage
         ? { billed_to: usage.billed_to, request_items: usage.request_items, credits: usage.credits }
         : null,
+      rerun_of: desc.typedSearchAttributes.get(RerunOf) ?? null,
+      reruns,
       links: {
         self: `/v1/tasks/${taskId}`,
         temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,
       },
     };
+  }
+
+  /** The newest re-runs of a run (ids only), from visibility (which trails a start by a moment). */
+  private async rerunsOf(ownerId: string, taskId: string): Promise<string[]> {
+    const ids: string[] = [];
+    const query = `${RerunOf.name} = ${literal(taskId)} AND ${OwnerId.name} = ${literal(ownerId)}`;
+    for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_RERUNS })) {
+      ids.push(wf.workflowId);
+      if (ids.length >= MAX_LISTED_RERUNS) break;
+    }
+    return ids;
   }
 
   /** Requests cancellation; the run stops cleanly at its current step. */

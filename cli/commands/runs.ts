@@ -1,4 +1,6 @@
 /**
+ * `skillflow runs rerun <run_id> [--from STEP] [--input k=v]... [--step-input STEP=<json>]...`
+ * re-runs a closed run from a step (the steps before it keep their outputs and make no call).
  * `skillflow runs approve|reject <run_id> <step_id> [--payload <json>]` decides an approval a run
  * waits for; `skillflow runs approvals` lists the pending ones; `skillflow runs link <link>` shows
  * what an approval link asks and, with `--approve` or `--reject`, decides through it (no key).
@@ -7,6 +9,45 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { parseJsonInput } from '../input.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
+import { showTask, withWaitFlags, type WaitFlags } from './tasks.js';
+
+/** Collects a repeatable option's values. */
+const collect = (value: string, earlier: string[] = []) => [...earlier, value];
+
+/** `name=value` pairs: a value that is JSON (`true`, `3`, `"x"`, `[...]`) is that value, else the text. */
+function namedValues(pairs: readonly string[], flag: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at);
+    if (at < 1 || !/^[a-z][a-z0-9_]{0,63}$/.test(name))
+      throw new CliError(`${flag} takes name=value, the name in lower case.`, EXIT.USAGE, 'INVALID_INPUT');
+    const text = pair.slice(at + 1);
+    try {
+      values[name] = JSON.parse(text);
+    } catch {
+      values[name] = text;
+    }
+  }
+  return values;
+}
+
+/** `step=<json object>` or `step=@file.json` pairs: skill steps' new inputs. */
+function stepInputs(pairs: readonly string[]): Record<string, Record<string, unknown>> {
+  const inputs: Record<string, Record<string, unknown>> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const step = pair.slice(0, at);
+    if (at < 1 || !/^[a-z][a-z0-9_]{0,63}$/.test(step))
+      throw new CliError(
+        '--step-input takes step=<json object> or step=@file.json.',
+        EXIT.USAGE,
+        'INVALID_INPUT',
+      );
+    inputs[step] = parseJsonInput(pair.slice(at + 1), '--step-input');
+  }
+  return inputs;
+}
 
 /** Registers `runs`. */
 export function registerRuns(
@@ -14,7 +55,47 @@ export function registerRuns(
   context: () => CliContext,
   run: (fn: () => Promise<number>) => Promise<void>,
 ): void {
-  const runs = program.command('runs').description('Decide the approvals your workflow runs wait for');
+  const runs = program
+    .command('runs')
+    .description('Re-run workflow runs from a step, and decide the approvals they wait for');
+  withWaitFlags(
+    runs
+      .command('rerun <run_id>')
+      .description(
+        'Re-run a closed run from a step: earlier steps keep their outputs (no calls, no credits); prints the new task_id',
+      )
+      .option('--from <step>', 'the top-level step to run again from (default: the first that failed)')
+      .option(
+        '--input <name=value>',
+        'change a run input (repeatable; JSON values such as true or 3 are typed)',
+        collect,
+      )
+      .option(
+        '--step-input <step=json>',
+        "replace a skill step's whole input: step={...} or step=@file.json (repeatable)",
+        collect,
+      )
+      .option('--wait', 'follow the re-run to the end (exit 3 failed, 4 cancelled)')
+      .option('--json', 'print JSON only: the started re-run, or with --wait the final task'),
+  ).action((runId: string, flags: WaitFlags & { from?: string; input?: string[]; stepInput?: string[] }) =>
+    run(async () => {
+      const ctx = context();
+      const started = await ctx.client.runs.rerun(runId, {
+        ...(flags.from !== undefined && { fromStep: flags.from }),
+        ...(flags.input && { inputs: namedValues(flags.input, '--input') }),
+        ...(flags.stepInput && { stepInputs: stepInputs(flags.stepInput) }),
+      });
+      if (flags.wait) return showTask(ctx, started.task_id, flags);
+      if (flags.json) printJson(started);
+      else {
+        out(started.task_id);
+        const reused = started.reused_steps.length ? started.reused_steps.join(', ') : 'none';
+        const elements = started.reused_elements ? ` and ${started.reused_elements} loop elements` : '';
+        out(`  re-runs ${runId} from ${started.from_step}; reuses ${reused}${elements}`);
+      }
+      return EXIT.OK;
+    }),
+  );
   runs
     .command('approvals')
     .description('List the approvals your runs wait for, soonest expiry first')

@@ -117,6 +117,11 @@ export const ERROR_CATALOGUE = {
     message: "A use_workflow step's inputs do not match the child workflow's declared inputs.",
     retryable: false,
   },
+  INVALID_RERUN: {
+    status: 422,
+    message: 'The re-run does not fit the run it re-runs; see details.issues.',
+    retryable: false,
+  },
   APPROVAL_NOT_WAITING: {
     status: 409,
     message: 'The run is not waiting for this approval (decided, timed out, ended, or no such step).',

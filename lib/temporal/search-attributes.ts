@@ -17,6 +17,9 @@ export const OwnerId = defineSearchAttributeKey('OwnerId', SearchAttributeType.K
 /** What an open run waits for (`approval` while a wait_for_approval step waits); empty otherwise. */
 export const Waiting = defineSearchAttributeKey('Waiting', SearchAttributeType.KEYWORD_LIST);
 
+/** A re-run: the task id of the run it re-ran (its own runs are found by it). */
+export const RerunOf = defineSearchAttributeKey('RerunOf', SearchAttributeType.KEYWORD);
+
 export const SEARCH_ATTRIBUTES = [
   DefinitionId,
   DefinitionVersion,
@@ -25,6 +28,7 @@ export const SEARCH_ATTRIBUTES = [
   SkillRef,
   OwnerId,
   Waiting,
+  RerunOf,
 ];
 
 /** `--search-attribute Name=Type` flags for `temporal server start-dev`. */

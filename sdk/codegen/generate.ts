@@ -61,6 +61,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ],
   ['ApprovalLinkView', '/v1/approval-links/view', 'post', '200', 'What an approval link asks.'],
   ['EventSent', '/v1/events', 'post', '200', 'What an event did: the runs it resumed and started.'],
+  ['RerunStarted', '/v1/runs/{run_id}/rerun', 'post', '202', 'A started re-run and what it takes over.'],
 ];
 
 /** Request bodies taken from the document: name, path, method. */

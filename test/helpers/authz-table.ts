@@ -284,6 +284,21 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'POST /v1/runs/{run_id}/rerun': [
+    {
+      kind: 'run',
+      ...WORKFLOWS,
+      note: 'a completed run: every step runs again',
+      request: (f) => ({ url: `/v1/runs/${f.runTask}/rerun`, body: {} }),
+      expect: owned(
+        lacks('workflows'),
+        NO_TASK,
+        ok(202, (j, f) =>
+          expect(j).toMatchObject({ rerun_of: f.runTask, from_step: 'notify', reused_steps: [] }),
+        ),
+      ),
+    },
+  ],
   'POST /v1/runs/{run_id}/approvals/{step_id}': [
     {
       kind: 'approval',

@@ -45,6 +45,7 @@ describe('recorded workflow histories replay deterministically', () => {
       'query-progress-failure.json',
       'query-progress.json',
       'references-and-chat.json',
+      'rerun.json',
       'scheduled.json',
       'skill-call.json',
       'use-workflow-child.json',
@@ -72,6 +73,7 @@ describe('recorded workflow histories replay deterministically', () => {
         'groups.json',
         'loop-batches.json',
         'on-error.json',
+        'rerun.json',
         'use-workflow-child.json',
         'use-workflow.json',
       ];
@@ -86,6 +88,7 @@ describe('recorded workflow histories replay deterministically', () => {
           'groups.json',
           'loop-batches.json',
           'on-error.json',
+          'rerun.json',
           'use-workflow-child.json',
           'use-workflow.json',
         ];
@@ -98,6 +101,13 @@ describe('recorded workflow histories replay deterministically', () => {
       }
     },
   );
+
+  // A re-run takes over the steps before its loop and the loop's completed elements: it calls
+  // only the failed element's activity and the last step's.
+  it('rerun.json: runs only what the earlier run did not complete', () => {
+    const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, 'rerun.json'), 'utf8'))).events!;
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes).length).toBe(2);
+  });
 
   it.each(files)('%s', async (file) => {
     const history = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));

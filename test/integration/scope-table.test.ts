@@ -243,6 +243,13 @@ const ROWS: Row[] = [
   },
   {
     method: 'POST',
+    route: '/v1/runs/:run_id/rerun',
+    note: "a finished run: `workflows` and the plan's skill (echo.shout), as a start",
+    request: (f) => ({ url: `/v1/runs/${f.runTask}/rerun`, body: {} }),
+    statuses: [...WORKFLOWS_AND_SHOUT(202)],
+  },
+  {
+    method: 'POST',
     route: '/v1/events',
     note: 'an event nothing waits for or is started by',
     request: () => ({ url: '/v1/events', body: { name: 'scope.nothing', data: {} } }),

@@ -399,6 +399,56 @@ steps:
     await context.close();
   });
 
+  it('re-runs a failed run from its failed step with a changed input, and links the two runs', async () => {
+    const source = `title: Re-run me
+start_when:
+  manual:
+    inputs:
+      stop: { type: boolean, default: true }
+steps:
+  - id: pause
+    wait: { duration: 1s }
+  - id: gate
+    if: inputs.stop == true
+    fail: { code: STOPPED, message: Stopped on purpose. }
+`;
+    const created = await ws.engine.request('POST', '/v1/workflows', source, 'application/yaml');
+    expect(created.status, created.body).toBe(201);
+    const run = await ws.engine.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs: {} });
+    const taskId = run.json.task_id as string;
+    await ws.engine.waitForTask(taskId, (t) => t.status === 'failed');
+    const { page, context, problems } = await ws.open(`/#tasks/${taskId}`);
+    await ws.signIn(page);
+    await page.locator('.task-status[data-status="failed"]').waitFor();
+    expect(await page.locator('#rerun-from option').allTextContents()).toEqual([
+      'The first step that failed',
+      'pause (completed)',
+      'gate (failed)',
+    ]);
+    expect(await ws.axe(page)).toEqual([]);
+    // Not JSON: a clear message, nothing started.
+    await page.fill('#rerun-inputs', '{stop');
+    await page.click('form.rerun button');
+    expect(await page.locator('form.rerun [role="alert"]').textContent()).toBe(
+      'Changed inputs must be a JSON object, such as {"name": "value"}.',
+    );
+    await page.fill('#rerun-inputs', '{"stop": false}');
+    await page.click('form.rerun button');
+    await page.waitForFunction((old) => !location.hash.endsWith(old), taskId);
+    await page.locator('.task-status[data-status="completed"]').waitFor();
+    expect(await page.locator('.rerun-links').textContent()).toBe(`Re-run of ${taskId}. `);
+    expect(await page.locator('tr[data-step="pause"] .step-status').textContent()).toBe('reused');
+    expect(await page.locator('tr[data-step="gate"] .step-status').textContent()).toBe('skipped');
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'task-rerun');
+    await page.setViewportSize(PHONE);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(problems).toEqual([]);
+    await ws.engine.request('DELETE', `/v1/workflows/${created.json.id}`);
+    await context.close();
+  });
+
   it('links a use_workflow step to its child run', async () => {
     const child = await ws.engine.request(
       'POST',

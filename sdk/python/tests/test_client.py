@@ -230,6 +230,33 @@ def test_events_start_and_refuse(client: Client) -> None:
     client.workflows.delete(created.id)
 
 
+def test_rerun_from_the_failed_step(client: Client) -> None:
+    tag = uuid.uuid4().hex[:8]
+    created = client.workflows.create(
+        f"title: Re-run (Python {tag})\n"
+        "start_when:\n  manual:\n    inputs:\n      stop: { type: boolean, default: true }\n"
+        "steps:\n  - id: pause\n    wait: { duration: 1s }\n"
+        "  - id: gate\n    if: inputs.stop == true\n    fail: { code: STOPPED, message: Stopped. }\n"
+    )
+    failed = client.tasks.wait(client.workflows.run(created.id).task_id, timeout=60, interval=0.2)
+    assert failed.status == "failed"
+    with pytest.raises(UnprocessableEntityError) as wrong:
+        client.runs.rerun(failed.task_id, from_step="nowhere")
+    assert wrong.value.code == "INVALID_RERUN"
+    assert wrong.value.details == {
+        "issues": [{"path": "from_step", "message": "Names no top-level step of the run."}],
+        "steps": ["pause", "gate"],
+    }
+    started = client.runs.rerun(failed.task_id, inputs={"stop": False})
+    assert (started.rerun_of, started.from_step, started.reused_steps) == (failed.task_id, "gate", ["pause"])
+    task = client.tasks.wait(started.task_id, timeout=60, interval=0.2)
+    assert task.status == "completed"
+    assert task.rerun_of == failed.task_id
+    assert [(s.id, s.status) for s in task.steps] == [("pause", "reused"), ("gate", "skipped")]
+    assert task.steps[0].started_at == failed.steps[0].started_at
+    client.workflows.delete(created.id)
+
+
 def test_webhook_signed_request_rotation_and_refusals(client: Client) -> None:
     tag = uuid.uuid4().hex[:8]
     created = client.workflows.create(

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { cancelTask, errorMessage } from '../api.js';
 import { ResultView } from '../skill/ResultView.js';
 import { StepList } from '../task/StepList.js';
+import { RerunLinks, RerunPanel } from '../task/RerunPanel.js';
 import { clock, duration } from '../task/timing.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 
@@ -67,6 +68,7 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
             </button>
           )}
           {cancel.message ? <p aria-live="polite">{cancel.message}</p> : null}
+          <RerunLinks task={task} />
           <h2>Steps</h2>
           <StepList steps={task.steps} caption="Steps of this task" />
           {task.error ? (
@@ -98,6 +100,9 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
                 embedId={null}
               />
             </details>
+          ) : null}
+          {task.kind === 'workflow_run' && TERMINAL.has(task.status) ? (
+            <RerunPanel key={task.task_id} apiKey={props.apiKey} task={task} />
           ) : null}
         </>
       ) : error ? null : (

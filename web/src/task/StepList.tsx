@@ -13,6 +13,7 @@ type Step = Task['steps'][number];
 /** `120 of 230 done, 2 failed, 10 running`. */
 function elementCounts(e: NonNullable<Step['elements']>): string {
   const parts = [`${e.completed} of ${e.total} done`];
+  if (e.reused) parts.push(`${e.reused} reused`);
   if (e.failed > 0) parts.push(`${e.failed} failed`);
   if (e.running > 0) parts.push(`${e.running} running`);
   return parts.join(', ');

@@ -220,6 +220,20 @@ class AsyncEvents(_Resource):
         return await self._send(ops.send_event(name, data))
 
 
+class AsyncRuns(_Resource):
+    """See :class:`skillflow.Runs`."""
+
+    async def rerun(
+        self,
+        run_id: str,
+        *,
+        from_step: str | None = None,
+        inputs: Mapping[str, Any] | None = None,
+        step_inputs: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> models.RerunStarted:
+        return await self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
+
+
 class AsyncAnonymous(_Resource):
     """See :class:`skillflow.Anonymous`."""
 
@@ -260,6 +274,7 @@ class AsyncClient:
         self.keys = AsyncKeys(send)
         self.approvals = AsyncApprovals(send)
         self.events = AsyncEvents(send)
+        self.runs = AsyncRuns(send)
         self.anonymous = AsyncAnonymous(send)
 
     async def aclose(self) -> None:

@@ -259,6 +259,25 @@ class Events(_Resource):
         return self._send(ops.send_event(name, data))
 
 
+class Runs(_Resource):
+    """Runs (``client.runs``); needs the ``workflows`` scope."""
+
+    def rerun(
+        self,
+        run_id: str,
+        *,
+        from_step: str | None = None,
+        inputs: Mapping[str, Any] | None = None,
+        step_inputs: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> models.RerunStarted:
+        """Re-runs the closed run ``run_id`` from a step: the steps before ``from_step`` (default: the
+        first one that failed) keep their recorded outputs and make no call; ``inputs`` changes run
+        inputs by name and ``step_inputs`` replaces skill steps' whole inputs, by step id; a step whose
+        inputs change runs again. An open run raises a 409; a request that does not fit, a 422
+        ``INVALID_RERUN`` naming the paths. Poll the answer's ``task_id`` with ``client.tasks``."""
+        return self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
+
+
 class Anonymous(_Resource):
     """The guest routes: no token, the guest is ``anonymous_id`` (``client.anonymous``)."""
 
@@ -308,6 +327,7 @@ class Client:
         self.keys = Keys(send)
         self.approvals = Approvals(send)
         self.events = Events(send)
+        self.runs = Runs(send)
         self.anonymous = Anonymous(send)
 
     def close(self) -> None:

@@ -218,6 +218,25 @@ def send_event(name: str, data: Mapping[str, Any] | None) -> Call[models.EventSe
     return Call("POST", "/v1/events", _model(models.EventSent), json=body)
 
 
+# Runs
+
+
+def rerun(
+    run_id: str,
+    from_step: str | None,
+    inputs: Mapping[str, Any] | None,
+    step_inputs: Mapping[str, Mapping[str, Any]] | None,
+) -> Call[models.RerunStarted]:
+    body: dict[str, Any] = {}
+    if from_step is not None:
+        body["from_step"] = from_step
+    if inputs is not None:
+        body["inputs"] = to_dict(inputs)
+    if step_inputs is not None:
+        body["step_inputs"] = {step: to_dict(value) for step, value in step_inputs.items()}
+    return Call("POST", f"/v1/runs/{seg(run_id)}/rerun", _model(models.RerunStarted), json=body)
+
+
 # Skills
 
 

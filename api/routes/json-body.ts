@@ -1,0 +1,41 @@
+/**
+ * JSON bodies that routes read as text (their plugin parses JSON itself): documented in OpenAPI
+ * as the object they are, an empty body being `{}`, and parsed with zod at the edge.
+ */
+import { z } from 'zod';
+import { errors } from '../../lib/errors/errors.js';
+import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
+
+/** A body read as text, documented as the object of these properties; an empty body is allowed. */
+export const optionalJsonBody = (properties: Record<string, unknown>, description: string) =>
+  z.unknown().meta({ type: 'object', properties, additionalProperties: false }).describe(description);
+
+/** A JSON body of `schema` (an empty body is `{}`); not JSON is 400 INVALID_BODY. */
+export function parseJsonBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  let parsed: unknown = {};
+  if (typeof body === 'string' && body.trim()) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw errors.invalidBody();
+    }
+  }
+  return parseOrThrow(schema, parsed);
+}
+
+/** Lets a plugin's routes read JSON bodies as text, up to `bodyLimit` bytes. */
+export function jsonBodiesAsText(
+  app: {
+    removeContentTypeParser(type: string): void;
+    addContentTypeParser(
+      types: string[],
+      opts: { parseAs: 'string'; bodyLimit: number },
+      parser: (req: unknown, body: string, done: (err: null, body: string) => void) => void,
+    ): void;
+  },
+  types: string[],
+  bodyLimit: number,
+): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(types, { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body));
+}
