@@ -12,6 +12,7 @@ const benches = [
   'icons.bench.ts',
   'web.bench.ts',
   'events.bench.ts',
+  'reruns.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

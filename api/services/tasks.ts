@@ -7,7 +7,7 @@
  * own task needs the scope of what it is: `workflows` for a workflow run, the skill's scope
  * (`app:<app>` or `skill:<app>.<skill>`) for a skill call; otherwise 403.
  */
-import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { errors } from '../../lib/errors/errors.js';
 import type { Principal } from '../../lib/keys.js';
@@ -28,6 +28,9 @@ import { RunProgressReader } from './run-progress.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
 import { literal } from '../../lib/temporal/visibility.js';
+
+/** gRPC's INVALID_ARGUMENT: a visibility query naming a search attribute the cluster lacks. */
+const GRPC_INVALID_ARGUMENT = 3;
 
 /** A closed run's view lists at most this many of its re-runs (newest first). */
 export const MAX_LISTED_RERUNS = 20;
@@ -152,9 +155,16 @@ export class TasksService {
   private async rerunsOf(ownerId: string, taskId: string): Promise<string[]> {
     const ids: string[] = [];
     const query = `${RerunOf.name} = ${literal(taskId)} AND ${OwnerId.name} = ${literal(ownerId)}`;
-    for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_RERUNS })) {
-      ids.push(wf.workflowId);
-      if (ids.length >= MAX_LISTED_RERUNS) break;
+    try {
+      for await (const wf of this.temporal.client.workflow.list({ query, pageSize: MAX_LISTED_RERUNS })) {
+        ids.push(wf.workflowId);
+        if (ids.length >= MAX_LISTED_RERUNS) break;
+      }
+    } catch (err) {
+      // A cluster without the RerunOf search attribute (docs/api.md says how to add it) has no
+      // re-runs to list; the rest of the view stands.
+      if (isGrpcServiceError(err) && Number(err.code) === GRPC_INVALID_ARGUMENT) return [];
+      throw err;
     }
     return ids;
   }

@@ -296,6 +296,46 @@ steps:
     expect(await client.workflows.runs(starter.id)).toHaveLength(1);
   });
 
+  it('re-runs: the CLI re-runs a failed run from its failed step and shows reused steps; the SDK names a bad step', async () => {
+    const def = await client.workflows.create(`title: Re-run (clients)
+start_when:
+  manual:
+    inputs:
+      stop: { type: boolean, default: true }
+steps:
+  - id: pause
+    wait: { duration: 1s }
+  - id: gate
+    if: inputs.stop == true
+    fail: { code: STOPPED, message: Stopped on purpose. }
+`);
+    const { task_id: runId } = await client.workflows.run(def.id);
+    const failed = await client.tasks.wait(runId, { intervalMs: 200, timeoutMs: 60_000 });
+    expect(failed.status).toBe('failed');
+    const bad = await client.runs.rerun(runId, { fromStep: 'nowhere' }).catch((x: unknown) => x);
+    expect(bad).toMatchObject({
+      status: 422,
+      code: 'INVALID_RERUN',
+      details: {
+        issues: [{ path: 'from_step', message: 'Names no top-level step of the run.' }],
+        steps: ['pause', 'gate'],
+      },
+    });
+    const usage = await cli('runs', 'rerun', runId, '--input', 'Stop');
+    expect(usage).toMatchObject({ code: 2, stdout: '' });
+    expect(usage.stderr).toContain('--input takes name=value, the name in lower case.');
+    const started = await cli('runs', 'rerun', runId, '--input', 'stop=false');
+    expect(started.code, started.stderr).toBe(0);
+    const [newId, line] = started.stdout.trimEnd().split('\n');
+    expect(newId).toMatch(/^task_/);
+    expect(line).toBe(`  re-runs ${runId} from gate; reuses pause`);
+    const shown = await cli('tasks', 'get', newId!, '--wait');
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`  re-run of ${runId}\n`);
+    expect(shown.stdout).toMatch(/↺ pause +reused/);
+    expect(shown.stdout).toMatch(/↷ gate +skipped/);
+  });
+
   it('webhooks: apply prints the URL and secret once, hook show/rotate, an SDK-signed request starts a run', async () => {
     const file = path.join(tmp, 'hooked.yaml');
     writeFileSync(

@@ -33,6 +33,8 @@ TASK = {
     "result": None,
     "error": None,
     "billing": {"billed_to": {"type": "owner", "id": "owner_1"}, "request_items": 1, "credits": 1},
+    "rerun_of": None,
+    "reruns": [],
     "links": {"self": "/v1/tasks/t1", "temporal_ui": "http://127.0.0.1:1"},
 }
 LIMITED = envelope("RATE_LIMITED", "Too many requests for this key.", limit="standard")
