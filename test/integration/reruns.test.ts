@@ -92,6 +92,17 @@ describe('re-running a run from a step', () => {
       ['third_search', 'pending'],
     ]);
     expect(searches('cedar')).toBeGreaterThan(0);
+    // The outputs a re-run takes over sit in the run's final memo, encrypted like every payload.
+    const raw = await h.env.client.workflowService.describeWorkflowExecution({
+      namespace: h.env.client.options.namespace,
+      execution: { workflowId: failed.task_id },
+    });
+    const fields = raw.workflowExecutionInfo!.memo!.fields!;
+    expect(Object.keys(fields).sort()).toEqual(['progress', 'recorded']);
+    for (const payload of Object.values(fields)) {
+      expect(Buffer.from(payload.metadata!.encoding!).toString()).toBe('binary/encrypted');
+      expect(Buffer.from(payload.data!).toString('latin1')).not.toContain('cedar');
+    }
     expect(failed.rerun_of).toBeNull();
     expect(failed.reruns).toEqual([]);
 
@@ -190,6 +201,28 @@ describe('re-running a run from a step', () => {
       'completed',
     ]);
     expect(searches('cedar')).toBeGreaterThan(0);
+  });
+
+  it("runs the earlier run's snapshot after the definition got a new version", async () => {
+    const id = await define(FOUR_STEPS.replace('Re-run probe', 'Re-run snapshot'));
+    const failed = await runToEnd(id);
+    expect(failed.definition.version).toBe(1);
+    const v2 = FOUR_STEPS.replace('Re-run probe', 'Re-run snapshot').replace(
+      'id: third_search',
+      'id: renamed',
+    );
+    const updated = await h.request('PUT', `/v1/workflows/${id}`, v2, 'application/yaml');
+    expect([updated.status, updated.json.version]).toEqual([200, 2]);
+    const { answer, task } = await rerunToEnd(failed.task_id, { inputs: { stop: false } });
+    expect(answer.reused_steps).toEqual(['first_search', 'second_search']);
+    expect(task.definition).toEqual({ id, version: 1 });
+    expect(task.steps.map((s: any) => s.id)).toEqual([
+      'first_search',
+      'second_search',
+      'gate',
+      'third_search',
+    ]);
+    expect(task.status).toBe('completed');
   });
 
   it('re-runs only the failed elements of a loop', async () => {
