@@ -17,7 +17,8 @@ const CreateKeyBody = z
     name: z
       .string()
       .trim()
-      .min(1)
+      // A pattern, not a length, so the document says what is refused: a blank name (trimmed away).
+      .regex(/\S/, 'must not be blank')
       .max(100)
       // Control characters are exactly what the rule refuses (the store cannot keep NUL).
       // eslint-disable-next-line no-control-regex
