@@ -236,6 +236,16 @@ export type ScheduleState = {
   recent_task_ids: string[];
 };
 
+/** A schedule backfill: the ticks of the window its runs start for. */
+export type BackfillStarted = {
+  workflow_id: string;
+  /** Ticks of the window (runs start for them as the overlap policy allows). */
+  ticks: number;
+  start: string;
+  end: string;
+  overlap: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+};
+
 /** A webhook trigger’s hook with its new signing secret, shown this once. */
 export type RotatedHook = {
   id: string;
@@ -1069,6 +1079,7 @@ export type HostingSearchDomainsOutput = {
         | 'WORKFLOW_TREE_TOO_LARGE'
         | 'INVALID_WORKFLOW_INPUT'
         | 'APPROVAL_NOT_WAITING'
+        | 'INVALID_BACKFILL_WINDOW'
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'
         | 'HOOK_SIGNATURE_INVALID'

@@ -78,6 +78,7 @@ export {
   detectSourceFormat,
   type RunOptions,
   type HookClient,
+  type BackfillWindow,
   type ScheduleClient,
   type WorkflowsClient,
 } from './workflows.js';
