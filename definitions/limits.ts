@@ -60,6 +60,12 @@ export const LIMITS = {
   /** Shortest and longest `schedule.every` interval. */
   minEveryMs: 60_000,
   maxEveryMs: 366 * 24 * 3600_000,
+  /**
+   * Shortest and longest `schedule.catchup_window`: the schedule server takes no shorter window
+   * than 10 seconds.
+   */
+  minCatchupWindowMs: 10_000,
+  maxCatchupWindowMs: 7 * 24 * 3600_000,
   /** Shortest step `timeout`. */
   minTimeoutMs: 1_000,
 } as const;

@@ -243,6 +243,16 @@ export type ScheduleState = {
   recent_task_ids: string[];
 };
 
+/** A schedule backfill: the ticks of the window its runs start for. */
+export type BackfillStarted = {
+  workflow_id: string;
+  /** Ticks of the window (runs start for them as the overlap policy allows). */
+  ticks: number;
+  start: string;
+  end: string;
+  overlap: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+};
+
 /** A webhook trigger’s hook with its new signing secret, shown this once. */
 export type RotatedHook = {
   id: string;
@@ -527,7 +537,7 @@ export type FreeUsageStatus = {
 /** The body of POST /v1/keys. */
 export type CreateKeyInput = {
   /** A label for people, e.g. "ci"; no control characters. */
-  name: string;
+  name: unknown & unknown;
   /** `*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller. */
   scopes: string[];
   /** Rate-limit tier; default and maximum: the caller's tier. */
@@ -1095,6 +1105,7 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_WORKFLOW_INPUT'
         | 'INVALID_RERUN'
         | 'APPROVAL_NOT_WAITING'
+        | 'INVALID_BACKFILL_WINDOW'
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'
         | 'HOOK_SIGNATURE_INVALID'

@@ -83,6 +83,7 @@ export {
   detectSourceFormat,
   type RunOptions,
   type HookClient,
+  type BackfillWindow,
   type ScheduleClient,
   type WorkflowsClient,
 } from './workflows.js';

@@ -10,6 +10,12 @@ import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
 export const optionalJsonBody = (properties: Record<string, unknown>, description: string) =>
   z.unknown().meta({ type: 'object', properties, additionalProperties: false }).describe(description);
 
+/** A body read as text, documented as `schema` is (its input form). */
+export const jsonBody = (schema: z.ZodType, description: string) => {
+  const { $schema: _, ...documented } = z.toJSONSchema(schema, { io: 'input' });
+  return z.unknown().meta(documented).describe(description);
+};
+
 /** A JSON body of `schema` (an empty body is `{}`); not JSON is 400 INVALID_BODY. */
 export function parseJsonBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   let parsed: unknown = {};

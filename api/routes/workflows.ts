@@ -11,14 +11,15 @@ import type { FastifyRequest } from 'fastify';
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
 import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
-import { triggerInputs } from '../../definitions/runtime/plan.js';
+import { SCHEDULE_OVERLAPS, triggerInputs } from '../../definitions/runtime/plan.js';
+import { MAX_BACKFILL_TICKS } from '../services/schedule-backfill.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { errors } from '../../lib/errors/errors.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
 import { requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { definitionJsonSchema } from './definition-body.js';
-import { jsonBodiesAsText, optionalJsonBody, parseJsonBody } from './json-body.js';
+import { jsonBodiesAsText, jsonBody, optionalJsonBody, parseJsonBody } from './json-body.js';
 import {
   DefinitionSchema,
   DefinitionSummarySchema,
@@ -362,8 +363,65 @@ export const workflowRoutes =
         },
       );
     }
+
+    app.post(
+      '/v1/workflows/:id/schedule/backfill',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: "Run the schedule's ticks of a past window",
+          description: `Starts now one run per tick of the schedule in [start, end] (both included), as the schedule would have at those times, through Temporal's schedule backfill, also while the schedule is paused. The window must end by now and hold at most ${MAX_BACKFILL_TICKS} ticks; otherwise 422 INVALID_BACKFILL_WINDOW. \`overlap\` (default: the schedule's) decides what a tick does while an earlier run is still going: with \`skip\` the ticks of a backfill mostly coincide and only the first runs; \`buffer_all\` runs them one after another, \`allow_all\` at once. Needs the scopes of the skills the definition calls, as a trigger does. A definition without a schedule is 409.`,
+          params: IdParams,
+          body: jsonBody(
+            BackfillBody,
+            'JSON `{ "start": "2026-11-01T00:00:00Z", "end": "2026-11-02T00:00:00Z" }`.',
+          ),
+          response: {
+            202: z.object({
+              workflow_id: z.string(),
+              ticks: z
+                .number()
+                .int()
+                .describe('Ticks of the window (runs start for them as the overlap policy allows).'),
+              start: z.string(),
+              end: z.string(),
+              overlap: z.enum(SCHEDULE_OVERLAPS),
+            }),
+            ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+          },
+        },
+      },
+      async (req, reply) => {
+        const body = parseJsonBody(BackfillBody, req.body);
+        const def = await engine.definitions.get(owner(req), req.params.id);
+        const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
+        requirePlanScopes(principalOf(req), def.plan, children);
+        await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
+        const start = new Date(body.start);
+        const end = new Date(body.end);
+        const done = await engine.runs.backfillSchedule(def, { start, end, overlap: body.overlap });
+        return reply.status(202).send({
+          workflow_id: def.id,
+          ticks: done.ticks,
+          start: start.toISOString(),
+          end: end.toISOString(),
+          overlap: done.overlap,
+        });
+      },
+    );
   };
 
+const Instant = z.iso
+  .datetime({ offset: true, error: 'must be an RFC 3339 instant with Z or an offset' })
+  .describe('An RFC 3339 instant with Z or an offset, such as 2026-11-01T09:00:00Z.');
+const BackfillBody = z
+  .object({
+    start: Instant,
+    end: Instant,
+    overlap: z.enum(SCHEDULE_OVERLAPS).optional(),
+  })
+  .strict();
 const RunBody = z.object({ inputs: z.record(z.string(), z.unknown()).default({}) }).strict();
 const RotateBody = z
   .object({ keep_previous_seconds: z.number().int().min(0).max(MAX_KEEP_PREVIOUS_S).default(0) })

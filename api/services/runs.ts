@@ -40,18 +40,20 @@ import { literal } from '../../lib/temporal/visibility.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
 import { taskStatus } from './tasks.js';
+import { overlapOf, schedulePolicies } from './schedule-policy.js';
+import { backfillSchedule, checkWindowBounds, type BackfillWindow } from './schedule-backfill.js';
+import type { ScheduleOverlap } from '../../definitions/runtime/plan.js';
 
 /** How a run started, as its TriggerType search attribute says. */
 type RunTrigger = 'manual' | 'schedule' | 'event' | 'webhook';
 
-/** Explicit schedule policies (README "Schedules"). */
-export const SCHEDULE_POLICIES = {
-  overlap: ScheduleOverlapPolicy.SKIP,
-  /** Runs missed while the cluster was down are caught up only within this window. */
-  catchupWindow: '5 minutes',
-  /** A failed run does not pause the schedule: the next tick may well succeed (upstream outage). */
-  pauseOnFailure: false,
-} as const;
+/** The definition's schedule trigger, or 409 when it has none. */
+function scheduleTrigger(def: StoredDefinition): Extract<Plan['trigger'], { type: 'schedule' }> {
+  const trigger = def.plan.trigger;
+  if (trigger.type !== 'schedule')
+    throw errors.conflict(`This workflow has no schedule (start_when is ${trigger.type}).`);
+  return trigger;
+}
 
 export function scheduleIdOf(definitionId: string): string {
   return `schedule_${definitionId}`;
@@ -235,7 +237,7 @@ export class RunsService {
         ...prev,
         spec,
         action,
-        policies: { ...SCHEDULE_POLICIES },
+        policies: schedulePolicies(trigger),
       }));
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
@@ -243,7 +245,7 @@ export class RunsService {
         scheduleId: scheduleIdOf(def.id),
         spec,
         action,
-        policies: { ...SCHEDULE_POLICIES },
+        policies: schedulePolicies(trigger),
         typedSearchAttributes: new TypedSearchAttributes([
           { key: DefinitionId, value: def.id },
           { key: OwnerId, value: def.ownerId },
@@ -261,9 +263,7 @@ export class RunsService {
   }
 
   async controlSchedule(def: StoredDefinition, op: 'pause' | 'resume' | 'trigger'): Promise<ScheduleState> {
-    if (def.plan.trigger.type !== 'schedule') {
-      throw errors.conflict('This workflow has no schedule (start_when is manual).');
-    }
+    scheduleTrigger(def);
     const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
     if (op === 'pause') await handle.pause('paused through the API');
     else if (op === 'resume') await handle.unpause('resumed through the API');
@@ -275,6 +275,24 @@ export class RunsService {
       await handle.trigger(ScheduleOverlapPolicy.SKIP);
     }
     return this.scheduleState(def.id);
+  }
+
+  /**
+   * Runs the schedule's ticks of a past window now (schedule-backfill.ts), with the window's
+   * overlap policy or the schedule's; answers the ticks and the overlap used.
+   */
+  async backfillSchedule(
+    def: StoredDefinition,
+    window: Omit<BackfillWindow, 'overlap'> & { overlap?: ScheduleOverlap | undefined },
+  ): Promise<{ ticks: number; overlap: ScheduleOverlap }> {
+    const trigger = scheduleTrigger(def);
+    checkWindowBounds(window, new Date());
+    const overlap = window.overlap ?? overlapOf(trigger);
+    const ticks = await backfillSchedule(this.temporal, scheduleIdOf(def.id), trigger, {
+      ...window,
+      overlap,
+    });
+    return { ticks, overlap };
   }
 
   async scheduleState(definitionId: string): Promise<ScheduleState> {

@@ -1,5 +1,5 @@
 /**
- * `skillflow workflows validate|apply|run|list|runs|delete|hook`. `apply` creates a definition, or
+ * `skillflow workflows validate|apply|run|list|runs|delete|hook|schedule`. `apply` creates a definition, or
  * saves a new version of the existing one: the one named by `--id`, else the single existing
  * definition with the same `title` (titles are the stable key, as names are for
  * `kubectl apply`); several with that title is an error asking for `--id`.
@@ -7,12 +7,16 @@
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { formatDiagnostics, type Diagnostic } from '../../definitions/index.js';
+import { SCHEDULE_OVERLAPS, type ScheduleOverlap } from '../../definitions/runtime/plan.js';
 import { SkillflowApiError, type WorkflowDefinition } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { definitionFormat, parseJsonInput, readDefinitionFile } from '../input.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
 import { runValidate, type ValidateOptions } from '../validate.js';
 import { showTask, withWaitFlags, type WaitFlags } from './tasks.js';
+
+const isOverlap = (value: string): value is ScheduleOverlap =>
+  (SCHEDULE_OVERLAPS as readonly string[]).includes(value);
 
 type Run = (fn: () => Promise<number>) => Promise<void>;
 
@@ -191,6 +195,31 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
         const rotated = await context().client.workflows.hook.rotate(id, { keepPreviousSeconds: keep });
         if (flags.json) printJson(rotated);
         else printHook(rotated);
+        return EXIT.OK;
+      }),
+    );
+
+  const schedule = wf.command('schedule').description("A scheduled definition's Temporal Schedule");
+  schedule
+    .command('backfill <id>')
+    .description("Run the schedule's ticks of a past window now (at most 1,000 ticks)")
+    .requiredOption('--start <instant>', 'first instant of the window (RFC 3339, e.g. 2026-11-01T00:00:00Z)')
+    .requiredOption('--end <instant>', 'last instant of the window (RFC 3339, not in the future)')
+    .option('--overlap <policy>', `${SCHEDULE_OVERLAPS.join(', ')} (default: the schedule's own)`)
+    .option('--json', 'print the REST body')
+    .action((id: string, flags: { start: string; end: string; overlap?: string; json?: boolean }) =>
+      run(async () => {
+        const overlap = flags.overlap;
+        if (overlap !== undefined && !isOverlap(overlap))
+          throw new CliError(`--overlap takes one of ${SCHEDULE_OVERLAPS.join(', ')}.`, EXIT.USAGE, 'USAGE');
+        const done = await context().client.workflows.schedule.backfill(id, {
+          start: flags.start,
+          end: flags.end,
+          ...(overlap ? { overlap } : {}),
+        });
+        if (flags.json) printJson(done);
+        else
+          out(`backfill of ${done.ticks} ticks from ${done.start} to ${done.end} (overlap ${done.overlap})`);
         return EXIT.OK;
       }),
     );

@@ -62,6 +62,68 @@ describe('schedule triggers', () => {
     ]);
   });
 
+  it('carries overlap and catchup_window only when written', () => {
+    expect(
+      planOf(
+        scheduled('    every: 1m\n    timezone: UTC\n    overlap: buffer_all\n    catchup_window: 1h30s'),
+      ).trigger,
+    ).toEqual({
+      type: 'schedule',
+      every: '1m',
+      everyMs: 60_000,
+      timezone: 'UTC',
+      overlap: 'buffer_all',
+      catchupWindowMs: 3_630_000,
+    });
+    expect(
+      planOf(scheduled('    cron: "0 9 * * *"\n    timezone: UTC\n    catchup_window: 7d')).trigger,
+    ).toEqual({ type: 'schedule', cron: '0 9 * * *', timezone: 'UTC', catchupWindowMs: 604_800_000 });
+    for (const overlap of ['skip', 'buffer_one', 'cancel_other', 'terminate_other', 'allow_all'])
+      expect(
+        planOf(scheduled(`    every: 1h\n    timezone: UTC\n    overlap: ${overlap}`)).trigger,
+      ).toMatchObject({
+        overlap,
+      });
+    expect(
+      planOf(scheduled('    every: 1h\n    timezone: UTC\n    catchup_window: 10s')).trigger,
+    ).toMatchObject({
+      catchupWindowMs: 10_000,
+    });
+  });
+
+  it.each(['9s', '0s', '7d1s', '8d', '1w', 'soon', '-1m', '""'])('rejects catchup_window %s', (window) => {
+    expect(
+      diagnosticsOf(scheduled(`    every: 1h\n    timezone: UTC\n    catchup_window: ${window}`)),
+    ).toEqual([
+      {
+        code: 'INVALID_DURATION',
+        message: 'Invalid catchup_window: use a duration such as 30s, 5m or 1h, from 10s to 7d.',
+        path: 'start_when.schedule.catchup_window',
+        line: 6,
+        column: 21,
+      },
+    ]);
+  });
+
+  it('rejects an unknown overlap and a catchup_window that is not text, at the field', () => {
+    expect(brief(scheduled('    every: 1h\n    timezone: UTC\n    overlap: queue_up'))).toEqual([
+      ['INVALID_VALUE', 'start_when.schedule.overlap', 6, 14],
+    ]);
+    expect(brief(scheduled('    every: 1h\n    timezone: UTC\n    overlap: SKIP'))).toEqual([
+      ['INVALID_VALUE', 'start_when.schedule.overlap', 6, 14],
+    ]);
+    expect(brief(scheduled('    every: 1h\n    timezone: UTC\n    catchup_window: 60'))).toEqual([
+      ['INVALID_TYPE', 'start_when.schedule.catchup_window', 6, 21],
+    ]);
+  });
+
+  it('reports a bad catchup_window next to a bad cron', () => {
+    expect(brief(scheduled('    cron: "61 * * * *"\n    timezone: UTC\n    catchup_window: 1y'))).toEqual([
+      ['INVALID_CRON', 'start_when.schedule.cron', 4, 11],
+      ['INVALID_DURATION', 'start_when.schedule.catchup_window', 6, 21],
+    ]);
+  });
+
   it('requires exactly one of cron and every, and exactly one trigger', () => {
     expect(brief(scheduled('    cron: "0 9 * * *"\n    every: 1h\n    timezone: UTC'))).toEqual([
       ['INVALID_SCHEDULE', 'start_when.schedule', 4, 5],

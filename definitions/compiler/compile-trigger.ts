@@ -7,7 +7,7 @@ import { CronExpressionParser } from 'cron-parser';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
 import { matchesRunInputType } from '../runtime/run-inputs.js';
-import type { JsonValue, PlanTrigger, RunInputSpec } from '../runtime/plan.js';
+import type { JsonValue, PlanTrigger, RunInputSpec, SchedulePolicy } from '../runtime/plan.js';
 import {
   EVENT_NAME_PATTERN,
   type RunInputSource,
@@ -126,7 +126,8 @@ function compileSchedule(
 ): PlanTrigger | undefined {
   const path = [...BASE, 'schedule'];
   const timezone = schedule.timezone.trim();
-  let ok = true;
+  const policy = compileSchedulePolicy(schedule, path, map, diagnostics);
+  let ok = policy !== undefined;
   if (!isTimeZone(timezone)) {
     const message = 'The timezone is not an IANA timezone name (e.g. Europe/Berlin, America/New_York, UTC).';
     diagnostics.push(map.diagnostic('INVALID_TIMEZONE', message, [...path, 'timezone']));
@@ -145,7 +146,7 @@ function compileSchedule(
       diagnostics.push(
         map.diagnostic('INVALID_CRON', `Invalid cron expression: ${problem}`, [...path, 'cron']),
       );
-    return ok && !problem ? { type: 'schedule', cron, timezone } : undefined;
+    return ok && !problem ? { type: 'schedule', cron, timezone, ...policy } : undefined;
   }
   const every = (schedule.every ?? '').trim();
   const everyMs = parseDuration(every);
@@ -154,7 +155,30 @@ function compileSchedule(
     diagnostics.push(map.diagnostic('INVALID_DURATION', message, [...path, 'every']));
     return undefined;
   }
-  return ok ? { type: 'schedule', every, everyMs, timezone } : undefined;
+  return ok ? { type: 'schedule', every, everyMs, timezone, ...policy } : undefined;
+}
+
+/**
+ * A schedule's `overlap` and `catchup_window`, each only when written (absent: the defaults, as
+ * in older plans); undefined when the catch-up window is invalid.
+ */
+function compileSchedulePolicy(
+  schedule: NonNullable<StartWhen['schedule']>,
+  path: DocPath,
+  map: SourceMap,
+  diagnostics: Diagnostic[],
+): SchedulePolicy | undefined {
+  const policy: SchedulePolicy = {};
+  if (schedule.overlap !== undefined) policy.overlap = schedule.overlap;
+  if (schedule.catchup_window === undefined) return policy;
+  const ms = parseDuration(schedule.catchup_window);
+  if (ms === undefined || ms < LIMITS.minCatchupWindowMs || ms > LIMITS.maxCatchupWindowMs) {
+    const message = 'Invalid catchup_window: use a duration such as 30s, 5m or 1h, from 10s to 7d.';
+    diagnostics.push(map.diagnostic('INVALID_DURATION', message, [...path, 'catchup_window']));
+    return undefined;
+  }
+  policy.catchupWindowMs = ms;
+  return policy;
 }
 
 /** The five cron fields, with what each accepts (cron-parser's errors echo the value instead). */

@@ -1,6 +1,6 @@
 /**
  * Valid workflow definitions for the compiler's property tests: titles, `start_when` triggers
- * (manual with typed run inputs, cron and interval schedules) and steps of every kind, with
+ * (manual with typed run inputs, cron and interval schedules with their policies) and steps of every kind, with
  * skill inputs drawn from the catalog's own input schemas, templates, `if` conditions and
  * references to earlier steps and declared inputs. A definition is generated as plain data;
  * {@link toSource} writes it as YAML or JSON.
@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import type { SkillCatalog } from '../catalog.js';
 import { decideOutputShape } from '../compiler/compile-decide.js';
 import type { DecideSource } from '../schema/definition-schema.js';
+import { SCHEDULE_OVERLAPS } from '../runtime/plan.js';
 import { arbitraryOf, jsonSchemaOf, markedText, outputPaths, type JsonSchema } from './schema-arbitrary.js';
 import {
   conditionPart,
@@ -75,14 +76,28 @@ const duration = (minMinutes: number, maxMinutes: number) =>
   });
 const timezone = fc.constantFrom('UTC', ...Intl.supportedValuesOf('timeZone'));
 
+/** A schedule's fields besides cron or every: sometimes an overlap policy and a catch-up window. */
+const schedulePolicy = {
+  timezone,
+  overlap: fc.constantFrom(...SCHEDULE_OVERLAPS),
+  catchup_window: duration(1, 7 * 1440),
+};
+
 const trigger = fc.oneof(
   fc.record({
     manual: fc.option(fc.record({ inputs: fc.dictionary(inputName, runInput, { maxKeys: 4 }) }), {
       nil: null,
     }),
   }),
-  fc.record({ schedule: fc.record({ cron, timezone }) }),
-  fc.record({ schedule: fc.record({ every: duration(1, 366 * 1440), timezone }) }),
+  fc.record({
+    schedule: fc.record({ cron, ...schedulePolicy }, { requiredKeys: ['cron', 'timezone'] }),
+  }),
+  fc.record({
+    schedule: fc.record(
+      { every: duration(1, 366 * 1440), ...schedulePolicy },
+      { requiredKeys: ['every', 'timezone'] },
+    ),
+  }),
 );
 
 /** The abstract part of one step: what it does, with references as indices. */

@@ -91,8 +91,34 @@ export type PlanTrigger =
   | { type: 'manual'; inputs: Record<string, RunInputSpec> }
   | { type: 'event'; name: string; inputs: Record<string, RunInputSpec> }
   | { type: 'webhook'; inputs: Record<string, RunInputSpec> }
-  | { type: 'schedule'; cron: string; timezone: string }
-  | { type: 'schedule'; every: string; everyMs: number; timezone: string };
+  | ({ type: 'schedule'; cron: string; timezone: string } & SchedulePolicy)
+  | ({ type: 'schedule'; every: string; everyMs: number; timezone: string } & SchedulePolicy);
+
+/** What a schedule does with a tick that comes while its previous run is still going. */
+export const SCHEDULE_OVERLAPS = [
+  'skip',
+  'buffer_one',
+  'buffer_all',
+  'cancel_other',
+  'terminate_other',
+  'allow_all',
+] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
+
+/**
+ * A schedule's overlap policy and catch-up window, as the author wrote them (newer than plan
+ * version 1): absent means the defaults, {@link DEFAULT_SCHEDULE_POLICY}.
+ */
+export interface SchedulePolicy {
+  overlap?: ScheduleOverlap;
+  catchupWindowMs?: number;
+}
+
+/** The schedule policy of a trigger that names none: today's and every older plan's. */
+export const DEFAULT_SCHEDULE_POLICY = {
+  overlap: 'skip',
+  catchupWindowMs: 5 * 60_000,
+} as const satisfies Required<SchedulePolicy>;
 
 interface PlanStepBase {
   id: string;

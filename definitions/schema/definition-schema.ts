@@ -4,6 +4,7 @@
  * one bad step does not hide problems in the others.
  */
 import { z } from 'zod';
+import { SCHEDULE_OVERLAPS } from '../runtime/plan.js';
 
 /** Run input types a manual trigger may declare. */
 export const RUN_INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
@@ -21,11 +22,13 @@ export const manualSchema = z.strictObject({
   inputs: z.record(z.string(), runInputSchema).optional(),
 });
 
-/** `start_when.schedule`. */
+/** `start_when.schedule` (`catchup_window`'s bounds are checked by the compiler, at the field). */
 export const scheduleSchema = z.strictObject({
   cron: z.string().optional(),
   every: z.string().optional(),
   timezone: z.string(),
+  overlap: z.enum(SCHEDULE_OVERLAPS).optional(),
+  catchup_window: z.string().optional(),
 });
 
 /** An event name: lower case, dots, dashes and underscores, as `POST /v1/events` sends it. */

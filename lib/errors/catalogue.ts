@@ -127,6 +127,11 @@ export const ERROR_CATALOGUE = {
     message: 'The run is not waiting for this approval (decided, timed out, ended, or no such step).',
     retryable: false,
   },
+  INVALID_BACKFILL_WINDOW: {
+    status: 422,
+    message: 'The backfill window is not a past window of at most 1,000 schedule ticks; see details.issues.',
+    retryable: false,
+  },
   INVALID_APPROVAL_PAYLOAD: {
     status: 422,
     message: "The payload does not fit the approval's declared fields; see details.issues.",

@@ -7,7 +7,8 @@
  * moment, so concurrent requests can overshoot a cap by the number in flight.
  *
  * Scheduled runs are not counted against the running-runs cap at start (Temporal starts them);
- * each schedule runs at most one at a time (overlap SKIP), so they are bounded by the schedule cap.
+ * a schedule runs at most one at a time unless its overlap is `allow_all`, so they are bounded by
+ * the schedule cap. A backfill is checked once, before its ticks start.
  */
 import type { Plan } from '../../definitions/index.js';
 import type { LimitsConfig } from '../config.js';
@@ -57,7 +58,7 @@ export class OwnerQuotas {
       throw reached('schedules', this.limits.schedules);
   }
 
-  /** Before a manual run or a schedule trigger. */
+  /** Before a manual run, a schedule trigger or a backfill. */
   async checkRunStart(ownerId: string): Promise<void> {
     if ((await this.openTasks(ownerId, 'workflow_run')) >= this.limits.runningRuns)
       throw reached('running_runs', this.limits.runningRuns);

@@ -39,6 +39,13 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ['RunList', '/v1/workflows/{id}/runs', 'get', '200', 'Run history of a definition.'],
   ['ScheduleState', '/v1/workflows/{id}/schedule/pause', 'post', '200', 'State of a definition’s schedule.'],
   [
+    'BackfillStarted',
+    '/v1/workflows/{id}/schedule/backfill',
+    'post',
+    '202',
+    'A schedule backfill: the ticks of the window its runs start for.',
+  ],
+  [
     'RotatedHook',
     '/v1/workflows/{id}/hook/rotate',
     'post',

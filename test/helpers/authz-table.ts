@@ -141,6 +141,13 @@ const NO_TASK = notFound('No task with this id.');
 const WORKFLOWS = { right: ['workflows'] as Scope[], wrong: ['keys'] as Scope[] };
 const YAML = 'application/yaml';
 
+/** A backfill window around one tick of an every-1d schedule: two days ago at midnight UTC. */
+const ONE_DAILY_TICK = (() => {
+  const day = 86_400_000;
+  const tick = Math.floor(Date.now() / day) * day - 2 * day;
+  return { start: new Date(tick - 3_600_000).toISOString(), end: new Date(tick + 3_600_000).toISOString() };
+})();
+
 const definitionCase = (
   path: (f: Fixtures) => string,
   done: Cell,
@@ -442,6 +449,13 @@ export const DOCUMENTED: Record<string, Case[]> = {
       [definitionCase((f) => `/v1/workflows/${f.scheduled}/schedule/${op}`, ok(200))],
     ]),
   ),
+  'POST /v1/workflows/{id}/schedule/backfill': [
+    definitionCase(
+      (f) => `/v1/workflows/${f.scheduled}/schedule/backfill`,
+      ok(202, (j) => expect(j.ticks).toBe(1)),
+      { body: ONE_DAILY_TICK },
+    ),
+  ],
   'GET /v1/tasks/{task_id}': taskCases('', 200),
   'POST /v1/tasks/{task_id}/cancel': taskCases('/cancel', 202),
   'GET /v1/apps/{app_id}': [catalogue('/v1/apps/hosting')],

@@ -206,6 +206,16 @@ const ROWS: Row[] = [
     request: (f) => ({ url: `/v1/workflows/${f.defId}/schedule/trigger` }),
     statuses: [...WORKFLOWS_AND_SHOUT(409)],
   },
+  {
+    method: 'POST',
+    route: '/v1/workflows/:id/schedule/backfill',
+    note: 'a manual definition has no schedule; the skill scopes are checked first',
+    request: (f) => ({
+      url: `/v1/workflows/${f.defId}/schedule/backfill`,
+      body: { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' },
+    }),
+    statuses: [...WORKFLOWS_AND_SHOUT(409)],
+  },
   // Tasks and embeds: the scope of what the task is
   {
     method: 'GET',

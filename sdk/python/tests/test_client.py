@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
@@ -317,6 +318,24 @@ def test_schedule_controls(client: Client) -> None:
         assert resumed.paused is False
         triggered = client.workflows.schedule.trigger(created.id)
         assert triggered.paused is False
+        # 14 whole days (UTC midnight to midnight) hold 10 weekday 09:00 Berlin ticks.
+        day = 86_400
+        end = datetime.fromtimestamp((int(time.time()) // day - 1) * day, tz=timezone.utc)
+        start = end - timedelta(days=14)
+        backfill = client.workflows.schedule.backfill(created.id, start=start, end=end, overlap="buffer_one")
+        assert backfill.model_dump() == {
+            "workflow_id": created.id,
+            "ticks": 10,
+            "start": start.isoformat().replace("+00:00", ".000Z"),
+            "end": end.isoformat().replace("+00:00", ".000Z"),
+            "overlap": "buffer_one",
+        }
+        with pytest.raises(UnprocessableEntityError) as window:
+            client.workflows.schedule.backfill(created.id, start=end.isoformat(), end=start.isoformat())
+        assert window.value.code == "INVALID_BACKFILL_WINDOW"
+        assert window.value.details == {
+            "issues": [{"path": "end", "message": "must be after start", "location": "body"}]
+        }
     finally:
         client.workflows.delete(created.id)
     manual = client.workflows.create(

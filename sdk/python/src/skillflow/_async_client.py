@@ -102,6 +102,16 @@ class AsyncSchedule(_Resource):
     async def trigger(self, workflow_id: str) -> models.ScheduleState:
         return await self._send(ops.schedule(workflow_id, "trigger"))
 
+    async def backfill(
+        self,
+        workflow_id: str,
+        *,
+        start: ops.Instant,
+        end: ops.Instant,
+        overlap: ops.ScheduleOverlap | None = None,
+    ) -> models.BackfillStarted:
+        return await self._send(ops.backfill_schedule(workflow_id, start, end, overlap))
+
 
 class AsyncHook(_Resource):
     """See :class:`skillflow.Hook`."""

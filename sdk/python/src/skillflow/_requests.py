@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -24,6 +25,9 @@ DefinitionSource = str | Mapping[str, Any]
 DefinitionFormat = Literal["yaml", "json"]
 EmbedFormat = Literal["preview", "full", "original"]
 ScheduleOp = Literal["pause", "resume", "trigger"]
+ScheduleOverlap = Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"]
+#: An RFC 3339 instant, or a timezone-aware datetime.
+Instant = str | datetime
 
 WorkflowItems = list[models.Workflow]
 RunItems = list[models.Run]
@@ -158,6 +162,23 @@ def list_runs(workflow_id: str) -> Call[list[models.Run]]:
 
 def schedule(workflow_id: str, op: ScheduleOp) -> Call[models.ScheduleState]:
     return Call("POST", f"{_wf(workflow_id)}/schedule/{op}", _model(models.ScheduleState))
+
+
+def backfill_schedule(
+    workflow_id: str, start: Instant, end: Instant, overlap: ScheduleOverlap | None
+) -> Call[models.BackfillStarted]:
+    body: dict[str, Any] = {"start": _instant(start), "end": _instant(end)}
+    if overlap is not None:
+        body["overlap"] = overlap
+    return Call("POST", f"{_wf(workflow_id)}/schedule/backfill", _model(models.BackfillStarted), json=body)
+
+
+def _instant(value: Instant) -> str:
+    if isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        raise ValueError("a backfill instant needs a timezone (an aware datetime)")
+    return value.isoformat()
 
 
 def rotate_hook(workflow_id: str, keep_previous_seconds: int) -> Call[models.RotatedHook]:
