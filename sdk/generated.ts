@@ -537,7 +537,7 @@ export type FreeUsageStatus = {
 /** The body of POST /v1/keys. */
 export type CreateKeyInput = {
   /** A label for people, e.g. "ci"; no control characters. */
-  name: unknown & unknown;
+  name: string;
   /** `*`, `workflows`, `keys`, `admin`, `app:<app_id>` or `skill:<app_id>.<skill_id>`; never broader than the caller. */
   scopes: string[];
   /** Rate-limit tier; default and maximum: the caller's tier. */

@@ -67,7 +67,16 @@ export function printType(
   }
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => JSON.stringify(v)));
-  if (schema.allOf) return schema.allOf.map((s) => wrap(printType(s, opts, pad))).join(' & ') || 'unknown';
+  if (schema.allOf) {
+    // The schema's own type, intersected with what each member adds; a member that only constrains
+    // (a pattern, say) adds nothing to the type.
+    const { allOf, ...own } = schema;
+    const parts = [
+      ...(own.type !== undefined || own.properties ? [printType(own, opts, pad)] : []),
+      ...allOf.map((s) => printType(s, opts, pad)),
+    ].filter((part, i, all) => part !== 'unknown' && all.indexOf(part) === i);
+    return parts.map(wrap).join(' & ') || 'unknown';
+  }
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) return union(alternatives.map((s) => printType(s, opts, pad)));
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
