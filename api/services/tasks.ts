@@ -7,7 +7,11 @@
  * own task needs the scope of what it is: `workflows` for a workflow run, the skill's scope
  * (`app:<app>` or `skill:<app>.<skill>`) for a skill call; otherwise 403.
  */
-import { isGrpcServiceError, WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  WorkflowNotFoundError,
+  type WorkflowExecutionDescription,
+} from '@temporalio/client';
 import { ERROR_CATALOGUE } from '../../lib/errors/catalogue.js';
 import { errors } from '../../lib/errors/errors.js';
 import type { Principal } from '../../lib/keys.js';
