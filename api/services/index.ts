@@ -11,6 +11,7 @@ import { DefinitionsService } from './definitions.js';
 import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
 import { RunsService } from './runs.js';
+import { RunSearchService } from './run-search.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
@@ -22,6 +23,7 @@ import { WorkspaceService } from './workspace.js';
 export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
+  runSearch: RunSearchService;
   approvals: ApprovalsService;
   events: EventsService;
   skillCalls: SkillCallsService;
@@ -58,6 +60,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
   return {
     engine: new WorkflowEngine(definitions, runs, hooks, deps.logger),
     tasks,
+    runSearch: new RunSearchService(deps.temporal),
     events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(
       deps.temporal,

@@ -17,6 +17,12 @@ export const OwnerId = defineSearchAttributeKey('OwnerId', SearchAttributeType.K
 /** What an open run waits for (`approval` while a wait_for_approval step waits); empty otherwise. */
 export const Waiting = defineSearchAttributeKey('Waiting', SearchAttributeType.KEYWORD_LIST);
 
+/**
+ * A failed run's top-level step that failed (a step id: `lower_snake`, never content); unset for
+ * every other run. Set by `runDefinition` as it fails (workflows/failed-step.ts).
+ */
+export const FailedStep = defineSearchAttributeKey('FailedStep', SearchAttributeType.KEYWORD);
+
 export const SEARCH_ATTRIBUTES = [
   DefinitionId,
   DefinitionVersion,
@@ -25,6 +31,7 @@ export const SEARCH_ATTRIBUTES = [
   SkillRef,
   OwnerId,
   Waiting,
+  FailedStep,
 ];
 
 /** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
