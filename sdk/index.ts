@@ -16,6 +16,7 @@ import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
 import { createEventsClient, type EventsClient } from './events.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
 import { createKeysClient, type KeysClient } from './keys.js';
+import { createRunsClient, type RunsClient } from './runs.js';
 import { createTransport, type TransportOptions } from './http.js';
 import { createTasksClient, type TasksClient } from './tasks.js';
 import type { TypedApps, UntypedApp } from './types.js';
@@ -38,6 +39,8 @@ export interface SkillflowClient {
   readonly workflows: WorkflowsClient;
   /** Approvals of `wait_for_approval` steps: list the pending ones, approve or reject. */
   readonly approvals: ApprovalsClient;
+  /** Your runs across definitions: filtered, one page at a time (`iterate` walks them all). */
+  readonly runs: RunsClient;
   /** Events: resume runs waiting for one (`wait_for_event`), start definitions it triggers. */
   readonly events: EventsClient;
   readonly keys: KeysClient;
@@ -57,6 +60,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
     approvals: createApprovalsClient(http),
+    runs: createRunsClient(http),
     events: createEventsClient(http),
     keys: createKeysClient(http),
     encyclopedia: createEncyclopediaClient(http),
@@ -65,6 +69,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
 
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
+export type { RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
 export type * from './generated.js';

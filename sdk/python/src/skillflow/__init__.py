@@ -28,12 +28,21 @@ from ._client import (
     Events,
     Hook,
     Keys,
+    Runs,
     Schedule,
     Skills,
     Tasks,
     Workflows,
 )
-from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, detect_format, is_terminal, to_dict
+from ._requests import (
+    DefinitionFormat,
+    DefinitionSource,
+    EmbedFormat,
+    RunFilters,
+    detect_format,
+    is_terminal,
+    to_dict,
+)
 from ._transport import ClientOptions, __version__, normalise_base_url
 from .errors import (
     AuthenticationError,
@@ -74,6 +83,8 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "RunFilters",
+    "Runs",
     "Schedule",
     "ServiceUnavailableError",
     "SkillCallAccepted",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import httpx
@@ -249,6 +249,36 @@ class Approvals(_Resource):
         return self._send(ops.decide_approval_link(link, "rejected", payload))
 
 
+class Runs(_Resource):
+    """Runs across definitions (``client.runs``); needs the ``workflows`` scope."""
+
+    def list(
+        self, *, limit: int | None = None, page_token: str | None = None, **filters: Unpack[ops.RunFilters]
+    ) -> models.RunSearchPage:
+        """One page of your runs across definitions, newest first (open runs before closed ones).
+
+        Filters (:class:`~skillflow._requests.RunFilters`): ``workflow_id``, ``status``
+        (``running`` covers queued runs, ``failed`` every run shown as failed, ``timed_out`` only
+        those that timed out), ``failed_step`` (the top-level step a failed run failed at),
+        ``started_after`` / ``started_before`` (RFC 3339 text or a timezone-aware datetime).
+        ``limit`` is 1-100 (default 20); pass the page's ``next_page_token`` as ``page_token``
+        with the same filters for the next page (it is ``None`` on the last). A bad filter
+        raises a 400 naming the parameter."""
+        return self._send(ops.search_runs(filters, limit, page_token))
+
+    def iterate(
+        self, *, page_size: int = 100, **filters: Unpack[ops.RunFilters]
+    ) -> Iterator[ops.RunListItem]:
+        """Every run matching the filters, page by page (``page_size`` per request)."""
+        token: str | None = None
+        while True:
+            page = self.list(limit=page_size, page_token=token, **filters)
+            yield from page.runs
+            token = page.next_page_token
+            if token is None:
+                return
+
+
 class Events(_Resource):
     """Events (``client.events``); needs the ``workflows`` scope."""
 
@@ -307,6 +337,7 @@ class Client:
         self.embeds = Embeds(send)
         self.keys = Keys(send)
         self.approvals = Approvals(send)
+        self.runs = Runs(send)
         self.events = Events(send)
         self.anonymous = Anonymous(send)
 
