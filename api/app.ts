@@ -37,6 +37,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { skillRoutes } from './routes/skills.js';
 import { taskRoutes } from './routes/tasks.js';
 import { runRoutes } from './routes/runs.js';
+import { runSearchRoutes } from './routes/run-search.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { eventRoutes } from './routes/events.js';
 import { hookRoutes } from './routes/hooks.js';
@@ -140,6 +141,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(workflowRoutes(deps, services.engine, limits));
   await app.register(taskRoutes(deps, services.tasks));
   await app.register(runRoutes(deps, services.reruns, limits));
+  await app.register(runSearchRoutes(deps, services.runSearch));
   await app.register(approvalRoutes(deps, services.approvals));
   await app.register(eventRoutes(deps, services.events));
   await app.register(hookRoutes(services.engine.hooks));

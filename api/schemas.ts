@@ -151,6 +151,18 @@ export const RunSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
+/** One run in a search across definitions: a run summary with its definition and failed step. */
+export const RunListItemSchema = RunSummarySchema.extend({
+  workflow_id: z.string().nullable().describe('The definition the run ran (`wf_...`).'),
+  failed_step: z
+    .string()
+    .nullable()
+    .describe(
+      'A failed run: the id of its top-level step that failed; null otherwise (and for runs from before this field).',
+    ),
+});
+export type RunListItem = z.infer<typeof RunListItemSchema>;
+
 export const TaskIdParams = z.object({ task_id: z.string().min(1).max(220) });
 
 /** A definition's schedule, as Temporal reports it. */

@@ -234,6 +234,23 @@ export type RunList = {
   }[];
 };
 
+/** One page of the caller’s runs across definitions. */
+export type RunSearchPage = {
+  runs: {
+    task_id: string;
+    status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+    trigger: string | null;
+    definition_version: number | null;
+    started_at: string;
+    finished_at: string | null;
+    /** The definition the run ran (`wf_...`). */
+    workflow_id: string | null;
+    /** A failed run: the id of its top-level step that failed; null otherwise (and for runs from before this field). */
+    failed_step: string | null;
+  }[];
+  next_page_token: string | null;
+};
+
 /** State of a definition’s schedule. */
 export type ScheduleState = {
   schedule_id: string;

@@ -37,10 +37,10 @@ export interface SkillflowClient {
   readonly skills: SkillsClient;
   readonly tasks: TasksClient;
   readonly workflows: WorkflowsClient;
-  /** Runs: re-run a closed run from a step. */
-  readonly runs: RunsClient;
   /** Approvals of `wait_for_approval` steps: list the pending ones, approve or reject. */
   readonly approvals: ApprovalsClient;
+  /** Your runs across definitions: filtered, one page at a time (`iterate` walks them all); `rerun` re-runs one from a step. */
+  readonly runs: RunsClient;
   /** Events: resume runs waiting for one (`wait_for_event`), start definitions it triggers. */
   readonly events: EventsClient;
   readonly keys: KeysClient;
@@ -59,8 +59,8 @@ export function createClient(options: ClientOptions): SkillflowClient {
     skills,
     tasks: createTasksClient(http),
     workflows: createWorkflowsClient(http),
-    runs: createRunsClient(http),
     approvals: createApprovalsClient(http),
+    runs: createRunsClient(http),
     events: createEventsClient(http),
     keys: createKeysClient(http),
     encyclopedia: createEncyclopediaClient(http),
@@ -69,8 +69,8 @@ export function createClient(options: ClientOptions): SkillflowClient {
 
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
+export type { RerunOptions, RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';
-export type { RerunOptions, RunsClient } from './runs.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
 export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';

@@ -35,6 +35,7 @@ import { LOOP_OUTPUT_BUDGET } from './loop-elements.js';
 import { Approvals } from './approvals.js';
 import { EventWaits } from './event-waits.js';
 import { runSequence } from './sequence.js';
+import { recordFailedStep } from './failed-step.js';
 import { stepError } from './step-error.js';
 import { RECORDED_MEMO_KEY, recordedOutputs, type RerunReuse } from './rerun.js';
 import type { ElementResult } from './loop-elements.js';
@@ -139,6 +140,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
   if (failure) {
     const { step, error, ended } = failure;
     publishFinal();
+    recordFailedStep(step);
     if (ended !== undefined)
       // A fail step ended the run (at any depth). The author's message travels in the failure's
       // details and the progress memo (both encoded); the failure's own message stays the

@@ -12,6 +12,7 @@ import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
 import { RunsService } from './runs.js';
 import { RerunsService } from './reruns.js';
+import { RunSearchService } from './run-search.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
@@ -24,6 +25,7 @@ export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
   reruns: RerunsService;
+  runSearch: RunSearchService;
   approvals: ApprovalsService;
   events: EventsService;
   skillCalls: SkillCallsService;
@@ -61,6 +63,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     engine: new WorkflowEngine(definitions, runs, hooks, deps.logger),
     tasks,
     reruns: new RerunsService(deps.temporal, tasks, runs, deps.registry),
+    runSearch: new RunSearchService(deps.temporal),
     events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(
       deps.temporal,

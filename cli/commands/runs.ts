@@ -1,11 +1,13 @@
 /**
  * `skillflow runs rerun <run_id> [--from STEP] [--input k=v]... [--step-input STEP=<json>]...`
  * re-runs a closed run from a step (the steps before it keep their outputs and make no call).
+ * `skillflow runs list [filters]` lists your runs across definitions, one page at a time;
  * `skillflow runs approve|reject <run_id> <step_id> [--payload <json>]` decides an approval a run
  * waits for; `skillflow runs approvals` lists the pending ones; `skillflow runs link <link>` shows
  * what an approval link asks and, with `--approve` or `--reject`, decides through it (no key).
  */
 import type { Command } from 'commander';
+import type { RunFilters } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { parseJsonInput } from '../input.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
@@ -49,6 +51,17 @@ function stepInputs(pairs: readonly string[]): Record<string, Record<string, unk
   return inputs;
 }
 
+interface ListFlags {
+  workflow?: string;
+  status?: string;
+  failedStep?: string;
+  since?: string;
+  until?: string;
+  limit?: string;
+  pageToken?: string;
+  json?: boolean;
+}
+
 /** Registers `runs`. */
 export function registerRuns(
   program: Command,
@@ -57,7 +70,9 @@ export function registerRuns(
 ): void {
   const runs = program
     .command('runs')
-    .description('Re-run workflow runs from a step, and decide the approvals they wait for');
+    .description(
+      'Search your workflow runs, re-run them from a step, and decide the approvals they wait for',
+    );
   withWaitFlags(
     runs
       .command('rerun <run_id>')
@@ -96,6 +111,43 @@ export function registerRuns(
       return EXIT.OK;
     }),
   );
+  runs
+    .command('list')
+    .description('List your runs across definitions, newest first (open runs first), one page at a time')
+    .option('--workflow <id>', 'only runs of this definition (wf_...)')
+    .option('--status <status>', 'running, completed, failed, cancelled or timed_out')
+    .option('--failed-step <id>', 'only failed runs whose top-level step of this id failed')
+    .option('--since <time>', 'only runs started after this RFC 3339 instant')
+    .option('--until <time>', 'only runs started before this RFC 3339 instant')
+    .option('--limit <n>', 'runs per page, 1-100 (default 20)')
+    .option(
+      '--page-token <token>',
+      'the next page: the token the previous page printed, with the same filters',
+    )
+    .option('--json', 'print the REST body { runs, next_page_token }')
+    .action((flags: ListFlags) =>
+      run(async () => {
+        const page = await context().client.runs.list({
+          ...(flags.workflow && { workflowId: flags.workflow }),
+          ...(flags.status && { status: flags.status as RunFilters['status'] }),
+          ...(flags.failedStep && { failedStep: flags.failedStep }),
+          ...(flags.since && { startedAfter: flags.since }),
+          ...(flags.until && { startedBefore: flags.until }),
+          ...(flags.limit !== undefined && { limit: Number(flags.limit) }),
+          ...(flags.pageToken && { pageToken: flags.pageToken }),
+        });
+        if (flags.json) printJson(page);
+        else {
+          if (page.runs.length === 0) out('No runs match.');
+          for (const r of page.runs)
+            out(
+              `${r.task_id}  ${r.status.padEnd(9)}  ${r.workflow_id ?? '-'}  ${r.started_at}${r.failed_step ? `  failed at ${r.failed_step}` : ''}`,
+            );
+          if (page.next_page_token) out(`more: --page-token ${page.next_page_token}`);
+        }
+        return EXIT.OK;
+      }),
+    );
   runs
     .command('approvals')
     .description('List the approvals your runs wait for, soonest expiry first')

@@ -19,6 +19,11 @@ export const Waiting = defineSearchAttributeKey('Waiting', SearchAttributeType.K
 
 /** A re-run: the task id of the run it re-ran (its own runs are found by it). */
 export const RerunOf = defineSearchAttributeKey('RerunOf', SearchAttributeType.KEYWORD);
+/**
+ * A failed run's top-level step that failed (a step id: `lower_snake`, never content); unset for
+ * every other run. Set by `runDefinition` as it fails (workflows/failed-step.ts).
+ */
+export const FailedStep = defineSearchAttributeKey('FailedStep', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTES = [
   DefinitionId,
@@ -29,6 +34,7 @@ export const SEARCH_ATTRIBUTES = [
   OwnerId,
   Waiting,
   RerunOf,
+  FailedStep,
 ];
 
 /** `--search-attribute Name=Type` flags for `temporal server start-dev`. */

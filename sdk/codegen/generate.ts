@@ -37,6 +37,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ],
   ['RunStarted', '/v1/workflows/{id}/runs', 'post', '202', 'A started run.'],
   ['RunList', '/v1/workflows/{id}/runs', 'get', '200', 'Run history of a definition.'],
+  ['RunSearchPage', '/v1/runs', 'get', '200', 'One page of the caller’s runs across definitions.'],
   ['ScheduleState', '/v1/workflows/{id}/schedule/pause', 'post', '200', 'State of a definition’s schedule.'],
   [
     'BackfillStarted',

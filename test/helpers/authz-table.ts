@@ -443,6 +443,19 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ok(200, (j, f) => expect(j.runs.map((r: { task_id: string }) => r.task_id)).toContain(f.runTask)),
     ),
   ],
+  'GET /v1/runs': [
+    {
+      kind: 'definition',
+      note: 'runs of every definition: owner B sees only its own',
+      ...WORKFLOWS,
+      request: () => ({ url: '/v1/runs?limit=100' }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j, f) => expect(j.runs.map((r: { task_id: string }) => r.task_id)).toContain(f.runTask)),
+        ok(200, (j, f) => expect(j.runs.map((r: { task_id: string }) => r.task_id)).not.toContain(f.runTask)),
+      ),
+    },
+  ],
   ...Object.fromEntries(
     ['pause', 'resume', 'trigger'].map((op) => [
       `POST /v1/workflows/{id}/schedule/${op}`,

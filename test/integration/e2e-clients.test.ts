@@ -101,6 +101,45 @@ describe('CLI and SDK against npm start', () => {
     expect((await client.workflows.runs(def.id)).map((r) => r.task_id)).toContain(started.task_id);
   });
 
+  it('runs list: the CLI and the SDK page through the runs of a definition with the same bodies', async () => {
+    const def = await client.workflows.create(
+      readFileSync(EXAMPLE, 'utf8').replace('title: Domain ideas', 'title: Domain ideas (runs list)'),
+    );
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++) started.push((await client.workflows.run(def.id)).task_id);
+    for (const id of started) await client.tasks.wait(id, { intervalMs: 200, timeoutMs: 60_000 });
+    let listed: string[] = [];
+    for (let i = 0; i < 100 && listed.length !== 3; i++) {
+      listed = (await client.runs.list({ workflowId: def.id, status: 'completed' })).runs.map(
+        (r) => r.task_id,
+      );
+      if (listed.length !== 3) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect([...listed].sort()).toEqual([...started].sort());
+    const walked: string[] = [];
+    for await (const r of client.runs.iterate({ workflowId: def.id, pageSize: 2 })) walked.push(r.task_id);
+    expect(walked).toEqual(listed);
+    const first = await cli('runs', 'list', '--workflow', def.id, '--limit', '2', '--json');
+    const page = JSON.parse(first.stdout) as { runs: { task_id: string }[]; next_page_token: string };
+    expect(page).toEqual(await client.runs.list({ workflowId: def.id, limit: 2 }));
+    expect(page.runs.map((r) => r.task_id)).toEqual(listed.slice(0, 2));
+    const human = await cli(
+      'runs',
+      'list',
+      '--workflow',
+      def.id,
+      '--limit',
+      '2',
+      '--page-token',
+      page.next_page_token,
+    );
+    expect(human).toMatchObject({ code: 0, stderr: '' });
+    expect(human.stdout).toMatch(new RegExp(`^${listed[2]} {2}completed {2}${def.id} {2}\\d{4}-.*Z\n$`));
+    const bad = await cli('runs', 'list', '--status', 'queued');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('INVALID_PARAMETER');
+  });
+
   it('CLI: apply creates, re-applies unchanged, updates by title; run --wait; tasks get --json', async () => {
     const file = path.join(tmp, 'ideas.yaml');
     const source = readFileSync(EXAMPLE, 'utf8').replace('title: Domain ideas', 'title: Domain ideas (CLI)');

@@ -240,6 +240,12 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/v1/runs',
+    request: () => ({ url: '/v1/runs?status=completed&limit=5' }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'GET',
     route: '/v1/approvals',
     request: () => ({ url: '/v1/approvals' }),
     statuses: [...WORKFLOWS(200)],

@@ -61,8 +61,9 @@ describe('custom search attributes on an older database', () => {
       );
       expect(await ensureSearchAttributes(conn!, 'default')).toEqual([]);
       const { customAttributes } = await conn!.operatorService.listSearchAttributes({ namespace: 'default' });
-      // 7: INDEXED_VALUE_TYPE_KEYWORD_LIST.
+      // 7: INDEXED_VALUE_TYPE_KEYWORD_LIST; 2: INDEXED_VALUE_TYPE_KEYWORD.
       expect(customAttributes?.Waiting).toBe(7);
+      expect(customAttributes?.FailedStep).toBe(2);
     } finally {
       await conn!.close();
     }

@@ -16,6 +16,7 @@ describe('workspace hash routes', () => {
     expect(parseRoute('#workflows')).toEqual({ page: 'workflows' });
     expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
     expect(parseRoute('#approvals')).toEqual({ page: 'approvals' });
+    expect(parseRoute('#runs')).toEqual({ page: 'runs' });
     expect(parseRoute('#approve/v1.k1.eyJydW4iOiJ4In0.c2ln-_')).toEqual({
       page: 'approve',
       token: 'v1.k1.eyJydW4iOiJ4In0.c2ln-_',
@@ -30,6 +31,7 @@ describe('workspace hash routes', () => {
       '#tasks',
       '#tasks/a/b',
       '#approvals/x',
+      '#runs/x',
       '#approve',
       '#approve/v1.a.b',
       '#approve/v2.a.b.c',

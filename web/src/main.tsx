@@ -5,6 +5,7 @@ import { ApprovalLinkPage } from './pages/ApprovalLinkPage.js';
 import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
 import { NotFound } from './pages/NotFound.js';
+import { RunsPage } from './pages/RunsPage.js';
 import { SignIn } from './pages/SignIn.js';
 import { SkillPage } from './pages/SkillPage.js';
 import { TaskPage } from './pages/TaskPage.js';
@@ -34,6 +35,8 @@ function Page(props: { route: Route; apiKey: string | null }) {
       return <WorkflowsPage apiKey={apiKey} />;
     case 'workflow':
       return <WorkflowPage apiKey={apiKey} workflowId={route.workflowId} />;
+    case 'runs':
+      return <RunsPage apiKey={apiKey} />;
     case 'approvals':
       return <ApprovalsPage apiKey={apiKey} />;
   }
@@ -52,6 +55,8 @@ function titleOf(route: Route): string {
       return 'Workflows';
     case 'workflow':
       return `Workflow ${route.workflowId}`;
+    case 'runs':
+      return 'Runs';
     case 'approvals':
       return 'Approvals';
     case 'approve':
@@ -62,8 +67,9 @@ function titleOf(route: Route): string {
 }
 
 /** Which main navigation entry a route belongs to. */
-function section(route: Route): 'apps' | 'workflows' | 'approvals' | null {
+function section(route: Route): 'apps' | 'workflows' | 'runs' | 'approvals' | null {
   if (route.page === 'apps' || route.page === 'skill') return 'apps';
+  if (route.page === 'runs') return 'runs';
   if (route.page === 'approvals') return 'approvals';
   if (route.page === 'workflows' || route.page === 'workflow' || route.page === 'task') return 'workflows';
   return null;
@@ -105,6 +111,9 @@ function Shell() {
           </a>{' '}
           <a href="#workflows" aria-current={current === 'workflows' ? 'page' : undefined}>
             Workflows
+          </a>{' '}
+          <a href="#runs" aria-current={current === 'runs' ? 'page' : undefined}>
+            Runs
           </a>{' '}
           <a href="#approvals" aria-current={current === 'approvals' ? 'page' : undefined}>
             Approvals

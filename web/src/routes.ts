@@ -1,6 +1,6 @@
 /**
  * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows`,
- * `#workflows/<id>`, `#approvals` and `#approve/<token>` (an approval link). Parsing is pure so it can be tested without a browser.
+ * `#workflows/<id>`, `#runs`, `#approvals` and `#approve/<token>` (an approval link). Parsing is pure so it can be tested without a browser.
  */
 
 /** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
@@ -10,6 +10,7 @@ export type Route =
   | { page: 'task'; taskId: string }
   | { page: 'workflows' }
   | { page: 'workflow'; workflowId: string }
+  | { page: 'runs' }
   | { page: 'approvals' }
   | { page: 'approve'; token: string }
   | { page: 'not_found' };
@@ -45,6 +46,7 @@ export function parseRoute(hash: string): Route {
   }
   if (head === 'workflows' && a === undefined) return { page: 'workflows' };
   if (head === 'approvals' && a === undefined) return { page: 'approvals' };
+  if (head === 'runs' && a === undefined) return { page: 'runs' };
   if (head === 'approve' && a !== undefined && b === undefined)
     return a.length <= 1024 && linkToken.test(a) ? { page: 'approve', token: a } : { page: 'not_found' };
   if (head === 'workflows' && b === undefined) {

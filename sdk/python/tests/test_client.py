@@ -426,3 +426,48 @@ def test_idempotency_key_replays_a_run_and_a_skill_call(stack: Stack, client: Cl
             "details": {},
         }
     }
+
+
+STOPPING = """title: Stops (Python {tag})
+start_when: {{ manual: {{}} }}
+steps:
+  - id: halt
+    fail: {{ code: HALTED, message: halted }}
+"""
+
+
+def test_runs_list_filters_pages_and_refuses_a_bad_filter(stack: Stack, client: Client) -> None:
+    created = client.workflows.create(STOPPING.format(tag=uuid.uuid4().hex[:8]))
+    started = [client.workflows.run(created.id).task_id for _ in range(3)]
+    for task_id in started:
+        assert client.tasks.wait(task_id, timeout=60, interval=0.2).status == "failed"
+    page = client.runs.list(workflow_id=created.id, status="failed", failed_step="halt", limit=100)
+    for _ in range(100):  # visibility trails a run's end
+        if len(page.runs) == 3:
+            break
+        time.sleep(0.2)
+        page = client.runs.list(workflow_id=created.id, status="failed", failed_step="halt", limit=100)
+    assert sorted(r.task_id for r in page.runs) == sorted(started)
+    assert {(r.workflow_id, r.status, r.failed_step) for r in page.runs} == {
+        (created.id, "failed", "halt")
+    }
+    assert to_dict(page) == rest(
+        stack, "GET", f"/v1/runs?workflow_id={created.id}&status=failed&failed_step=halt&limit=100"
+    ).json()
+    first = client.runs.list(workflow_id=created.id, limit=2)
+    assert len(first.runs) == 2 and first.next_page_token is not None
+    walked = [r.task_id for r in client.runs.iterate(workflow_id=created.id, page_size=2)]
+    assert sorted(walked) == sorted(started)
+    assert client.runs.list(workflow_id=created.id, status="completed").runs == []
+    with pytest.raises(BadRequestError) as bad:
+        client.runs.list(status="queued")  # type: ignore[arg-type]
+    assert envelope_of(bad.value)["error"]["details"] == {  # type: ignore[index]
+        "issues": [
+            {
+                "path": "status",
+                "message": "Invalid option: expected one of "
+                '"running"|"completed"|"failed"|"cancelled"|"timed_out"',
+                "location": "querystring",
+            }
+        ]
+    }

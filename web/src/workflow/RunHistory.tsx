@@ -1,7 +1,7 @@
 /** The run history of a definition (GET /v1/workflows/{id}/runs), newest first. */
 import { TableScroll } from '../skill/views.js';
-import { clock, duration } from '../task/timing.js';
 import { listRuns } from './api.js';
+import { RunTaskCell, RunTimingCells } from './RunCells.js';
 import { LoadStatus, HeadRow } from '../ui.js';
 import { useLoad } from './use-load.js';
 
@@ -23,14 +23,11 @@ export function RunHistory(props: { apiKey: string; workflowId: string; refresh:
             <tbody>
               {runs.value.runs.map((r) => (
                 <tr key={r.task_id} data-task={r.task_id}>
-                  <th scope="row">
-                    <a href={`#tasks/${encodeURIComponent(r.task_id)}`}>{r.task_id}</a>
-                  </th>
+                  <RunTaskCell taskId={r.task_id} />
                   <td class="run-status">{r.status}</td>
                   <td>{r.definition_version ?? '—'}</td>
                   <td>{r.trigger ?? '—'}</td>
-                  <td>{clock(r.started_at)}</td>
-                  <td>{duration(r.started_at, r.finished_at)}</td>
+                  <RunTimingCells startedAt={r.started_at} finishedAt={r.finished_at} />
                 </tr>
               ))}
             </tbody>

@@ -9,6 +9,7 @@ import type {
   ChatMessageList,
   RotatedHook,
   RunList,
+  RunSearchPage,
   RunStarted,
   ScheduleState,
   ValidationResult,
@@ -50,6 +51,24 @@ export const startRun = (apiKey: string, id: string, inputs: Record<string, unkn
 
 /** GET /v1/workflows/{id}/runs. */
 export const listRuns = (apiKey: string, id: string) => request<RunList>('GET', `${wf(id)}/runs`, { apiKey });
+
+/** What the runs page filters on: GET /v1/runs query parameters, by name. */
+export interface RunSearch {
+  workflow_id?: string;
+  status?: string;
+  failed_step?: string;
+  started_after?: string;
+  started_before?: string;
+}
+
+/** GET /v1/runs: one page of the caller's runs across definitions (`pageToken`: the next one). */
+export function searchRuns(apiKey: string, filters: RunSearch, limit: number, pageToken?: string) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value as string);
+  query.set('limit', String(limit));
+  if (pageToken) query.set('page_token', pageToken);
+  return request<RunSearchPage>('GET', `/v1/runs?${query.toString()}`, { apiKey });
+}
 
 /** POST /v1/workflows/{id}/schedule/{pause|resume|trigger}. */
 export const scheduleAction = (apiKey: string, id: string, action: 'pause' | 'resume' | 'trigger') =>

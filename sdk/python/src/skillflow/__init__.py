@@ -34,7 +34,15 @@ from ._client import (
     Tasks,
     Workflows,
 )
-from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, detect_format, is_terminal, to_dict
+from ._requests import (
+    DefinitionFormat,
+    DefinitionSource,
+    EmbedFormat,
+    RunFilters,
+    detect_format,
+    is_terminal,
+    to_dict,
+)
 from ._transport import ClientOptions, __version__, normalise_base_url
 from .errors import (
     AuthenticationError,
@@ -75,6 +83,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "RunFilters",
     "Runs",
     "Schedule",
     "ServiceUnavailableError",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import httpx
@@ -220,18 +220,35 @@ class AsyncApprovals(_Resource):
         return await self._send(ops.decide_approval_link(link, "rejected", payload))
 
 
-class AsyncEvents(_Resource):
-    """Events (``client.events``); needs the ``workflows`` scope."""
-
-    async def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
-        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
-        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
-        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
-        return await self._send(ops.send_event(name, data))
-
-
 class AsyncRuns(_Resource):
     """See :class:`skillflow.Runs`."""
+
+    async def list(
+        self, *, limit: int | None = None, page_token: str | None = None, **filters: Unpack[ops.RunFilters]
+    ) -> models.RunSearchPage:
+        """One page of your runs across definitions, newest first (open runs before closed ones).
+
+        Filters (:class:`~skillflow._requests.RunFilters`): ``workflow_id``, ``status``
+        (``running`` covers queued runs, ``failed`` every run shown as failed, ``timed_out`` only
+        those that timed out), ``failed_step`` (the top-level step a failed run failed at),
+        ``started_after`` / ``started_before`` (RFC 3339 text or a timezone-aware datetime).
+        ``limit`` is 1-100 (default 20); pass the page's ``next_page_token`` as ``page_token``
+        with the same filters for the next page (it is ``None`` on the last). A bad filter
+        raises a 400 naming the parameter."""
+        return await self._send(ops.search_runs(filters, limit, page_token))
+
+    async def iterate(
+        self, *, page_size: int = 100, **filters: Unpack[ops.RunFilters]
+    ) -> AsyncIterator[ops.RunListItem]:
+        """Every run matching the filters, page by page (``page_size`` per request)."""
+        token: str | None = None
+        while True:
+            page = await self.list(limit=page_size, page_token=token, **filters)
+            for run in page.runs:
+                yield run
+            token = page.next_page_token
+            if token is None:
+                return
 
     async def rerun(
         self,
@@ -242,6 +259,15 @@ class AsyncRuns(_Resource):
         step_inputs: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> models.RerunStarted:
         return await self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
+
+class AsyncEvents(_Resource):
+    """Events (``client.events``); needs the ``workflows`` scope."""
+
+    async def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
+        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
+        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
+        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
+        return await self._send(ops.send_event(name, data))
 
 
 class AsyncAnonymous(_Resource):
@@ -283,8 +309,8 @@ class AsyncClient:
         self.embeds = AsyncEmbeds(send)
         self.keys = AsyncKeys(send)
         self.approvals = AsyncApprovals(send)
-        self.events = AsyncEvents(send)
         self.runs = AsyncRuns(send)
+        self.events = AsyncEvents(send)
         self.anonymous = AsyncAnonymous(send)
 
     async def aclose(self) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import httpx
@@ -263,18 +263,34 @@ class Approvals(_Resource):
         return self._send(ops.decide_approval_link(link, "rejected", payload))
 
 
-class Events(_Resource):
-    """Events (``client.events``); needs the ``workflows`` scope."""
-
-    def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
-        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
-        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
-        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
-        return self._send(ops.send_event(name, data))
-
-
 class Runs(_Resource):
-    """Runs (``client.runs``); needs the ``workflows`` scope."""
+    """Runs across definitions (``client.runs``); needs the ``workflows`` scope."""
+
+    def list(
+        self, *, limit: int | None = None, page_token: str | None = None, **filters: Unpack[ops.RunFilters]
+    ) -> models.RunSearchPage:
+        """One page of your runs across definitions, newest first (open runs before closed ones).
+
+        Filters (:class:`~skillflow._requests.RunFilters`): ``workflow_id``, ``status``
+        (``running`` covers queued runs, ``failed`` every run shown as failed, ``timed_out`` only
+        those that timed out), ``failed_step`` (the top-level step a failed run failed at),
+        ``started_after`` / ``started_before`` (RFC 3339 text or a timezone-aware datetime).
+        ``limit`` is 1-100 (default 20); pass the page's ``next_page_token`` as ``page_token``
+        with the same filters for the next page (it is ``None`` on the last). A bad filter
+        raises a 400 naming the parameter."""
+        return self._send(ops.search_runs(filters, limit, page_token))
+
+    def iterate(
+        self, *, page_size: int = 100, **filters: Unpack[ops.RunFilters]
+    ) -> Iterator[ops.RunListItem]:
+        """Every run matching the filters, page by page (``page_size`` per request)."""
+        token: str | None = None
+        while True:
+            page = self.list(limit=page_size, page_token=token, **filters)
+            yield from page.runs
+            token = page.next_page_token
+            if token is None:
+                return
 
     def rerun(
         self,
@@ -290,6 +306,15 @@ class Runs(_Resource):
         inputs change runs again. An open run raises a 409; a request that does not fit, a 422
         ``INVALID_RERUN`` naming the paths. Poll the answer's ``task_id`` with ``client.tasks``."""
         return self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
+
+class Events(_Resource):
+    """Events (``client.events``); needs the ``workflows`` scope."""
+
+    def send(self, name: str, data: Mapping[str, Any] | None = None) -> models.EventSent:
+        """Sends an event: resumes your runs waiting for it (``wait_for_event`` whose match fits the
+        data) and starts your definitions with ``start_when.event`` of its name. Data that does not
+        fit a triggered definition's run inputs raises a 400 naming the path; nothing happens then."""
+        return self._send(ops.send_event(name, data))
 
 
 class Anonymous(_Resource):
@@ -340,8 +365,8 @@ class Client:
         self.embeds = Embeds(send)
         self.keys = Keys(send)
         self.approvals = Approvals(send)
-        self.events = Events(send)
         self.runs = Runs(send)
+        self.events = Events(send)
         self.anonymous = Anonymous(send)
 
     def close(self) -> None:

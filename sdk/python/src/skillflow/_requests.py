@@ -9,7 +9,8 @@ import json
 import re
 from datetime import datetime
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from datetime import datetime
+from typing import Any, Literal, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
@@ -31,6 +32,25 @@ Instant = str | datetime
 
 WorkflowItems = list[models.Workflow]
 RunItems = list[models.Run]
+#: One run of a search across definitions (``GET /v1/runs``).
+RunListItem = models.Run1
+#: A run status a search filters on (``running`` covers queued and running runs).
+RunStatusFilter = Literal["running", "completed", "failed", "cancelled", "timed_out"]
+
+
+class RunFilters(TypedDict, total=False):
+    """What ``client.runs`` filters on (each optional)."""
+
+    #: Only runs of this definition (``wf_...``).
+    workflow_id: str
+    #: ``running`` covers queued runs; ``failed`` every run shown as failed; ``timed_out`` only those.
+    status: RunStatusFilter
+    #: Only failed runs whose top-level step of this id failed.
+    failed_step: str
+    #: Only runs started after this instant (RFC 3339 text or a timezone-aware datetime).
+    started_after: str | datetime
+    #: Only runs started before this instant.
+    started_before: str | datetime
 KeyItems = list[models.Key]
 #: One approval a run waits for (``GET /v1/approvals``).
 PendingApproval = models.Approval1
@@ -158,6 +178,33 @@ def run_workflow(
 
 def list_runs(workflow_id: str) -> Call[list[models.Run]]:
     return Call("GET", f"{_wf(workflow_id)}/runs", lambda s, b: models.RunList.model_validate(b).runs)
+
+
+def _instant(value: str | datetime | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        raise ValueError("a datetime filter must be timezone-aware")
+    return value.isoformat()
+
+
+def search_runs(
+    filters: RunFilters, limit: int | None = None, page_token: str | None = None
+) -> Call[models.RunSearchPage]:
+    return Call(
+        "GET",
+        "/v1/runs",
+        _model(models.RunSearchPage),
+        params={
+            "workflow_id": filters.get("workflow_id"),
+            "status": filters.get("status"),
+            "failed_step": filters.get("failed_step"),
+            "started_after": _instant(filters.get("started_after")),
+            "started_before": _instant(filters.get("started_before")),
+            "limit": None if limit is None else str(limit),
+            "page_token": page_token,
+        },
+    )
 
 
 def schedule(workflow_id: str, op: ScheduleOp) -> Call[models.ScheduleState]:
