@@ -181,10 +181,11 @@ def list_runs(workflow_id: str) -> Call[list[models.Run]]:
 
 
 def _instant(value: str | datetime | None) -> str | None:
+    """RFC 3339 text as given, or an aware datetime in ISO form (a naive one is refused)."""
     if value is None or isinstance(value, str):
         return value
     if value.tzinfo is None:
-        raise ValueError("a datetime filter must be timezone-aware")
+        raise ValueError("a datetime (a run filter or a backfill instant) must be timezone-aware")
     return value.isoformat()
 
 
@@ -218,14 +219,6 @@ def backfill_schedule(
     if overlap is not None:
         body["overlap"] = overlap
     return Call("POST", f"{_wf(workflow_id)}/schedule/backfill", _model(models.BackfillStarted), json=body)
-
-
-def _instant(value: Instant) -> str:
-    if isinstance(value, str):
-        return value
-    if value.tzinfo is None:
-        raise ValueError("a backfill instant needs a timezone (an aware datetime)")
-    return value.isoformat()
 
 
 def rotate_hook(workflow_id: str, keep_previous_seconds: int) -> Call[models.RotatedHook]:
