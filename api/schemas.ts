@@ -120,6 +120,12 @@ export const TaskSchema = z.object({
     .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
     .nullable(),
   billing: TaskBillingSchema.nullable(),
+  trace_id: z
+    .string()
+    .optional()
+    .describe(
+      'The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces.',
+    ),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 export type TaskView = z.infer<typeof TaskSchema>;

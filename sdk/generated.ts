@@ -86,6 +86,8 @@ export type Task = {
     request_items: number;
     credits: number;
   } | null;
+  /** The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces. */
+  trace_id?: string;
   links: {
     self: string;
     temporal_ui: string;

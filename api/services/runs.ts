@@ -38,6 +38,7 @@ import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { literal } from '../../lib/temporal/visibility.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
+import { traceMemo } from '../../lib/tracing/temporal.js';
 import { taskStatus } from './tasks.js';
 
 /** How a run started, as its TriggerType search attribute says. */
@@ -155,7 +156,7 @@ export class RunsService {
       workflowId: taskId,
       args: [this.runInput(def, inputs, trigger, children)],
       typedSearchAttributes: this.searchAttributes(def, trigger),
-      memo: this.initialMemo(def.plan),
+      memo: { ...this.initialMemo(def.plan), ...traceMemo() },
     });
     return taskId;
   }

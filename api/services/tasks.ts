@@ -26,6 +26,7 @@ import { fromFailStep, fromTemporalFailure } from '../errors.js';
 import { RunProgressReader } from './run-progress.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
+import { traceIdOfMemo } from '../../lib/tracing/temporal.js';
 
 /**
  * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
@@ -114,6 +115,7 @@ export class TasksService {
     }
     const usage = kind === 'skill_call' ? await this.usage.forTask(taskId, principal.ownerId) : undefined;
     const defId = desc.typedSearchAttributes.get(DefinitionId);
+    const traceId = traceIdOfMemo(desc.memo);
     return {
       task_id: taskId,
       kind,
@@ -131,6 +133,7 @@ export class TasksService {
       billing: usage
         ? { billed_to: usage.billed_to, request_items: usage.request_items, credits: usage.credits }
         : null,
+      ...(traceId ? { trace_id: traceId } : {}),
       links: {
         self: `/v1/tasks/${taskId}`,
         temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,

@@ -9,7 +9,7 @@
  * `exporter` sink into the same redacting span processor (lib/tracing/redact.ts).
  */
 import { createRequire } from 'node:module';
-import { trace } from '@opentelemetry/api';
+import { isSpanContextValid, trace, TraceFlags } from '@opentelemetry/api';
 import type { ClientInterceptors } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
@@ -77,4 +77,24 @@ export function workerTracing(): WorkerTracing | undefined {
     ],
     sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },
   };
+}
+
+/** The memo key of the trace a task was started in (the memo is encrypted like every payload). */
+export const TRACE_MEMO_KEY = 'trace_id';
+
+/**
+ * The memo entry naming the caller's trace (the API request's) for a workflow it starts: empty
+ * without tracing or an unsampled trace. The task view answers it as `trace_id`.
+ */
+export function traceMemo(): Record<string, string> {
+  const ctx = trace.getActiveSpan()?.spanContext();
+  return ctx && isSpanContextValid(ctx) && (ctx.traceFlags & TraceFlags.SAMPLED) !== 0
+    ? { [TRACE_MEMO_KEY]: ctx.traceId }
+    : {};
+}
+
+/** The trace id a task's memo names, if any. */
+export function traceIdOfMemo(memo: Record<string, unknown> | undefined): string | undefined {
+  const id = memo?.[TRACE_MEMO_KEY];
+  return typeof id === 'string' && /^[0-9a-f]{32}$/.test(id) ? id : undefined;
 }

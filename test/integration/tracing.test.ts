@@ -104,6 +104,8 @@ steps:
     const task = await h.waitForTask(taskId, (t) => t.status === 'completed' || t.status === 'failed');
     // The marker names no article: the summary step fails on the upstream's 404.
     expect(task.steps.map((s: any) => `${s.id}:${s.status}`)).toEqual(['search:completed', 'summary:failed']);
+    // The task view names the trace the run was started in.
+    expect(task.trace_id).toBe(traceId);
     // Both steps reached the upstream.
     expect(sim.requests().some((r) => JSON.stringify(r).includes(marker))).toBe(true);
 
