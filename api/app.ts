@@ -4,7 +4,8 @@
  * logs that carry the route pattern, status and timing only: never query strings, bodies,
  * path ids or headers. The client address comes from TRUST_PROXY (proxies trusted to set
  * X-Forwarded-For); the server bounds how long a client may take to send its headers and its
- * whole request (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS).
+ * whole request (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). While tracing is on, each
+ * request is a span (api/request-trace.ts).
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -24,6 +25,8 @@ import { documentIdempotency, installIdempotency } from './idempotency.js';
 import { addOpenApiLinks } from './links.js';
 import { declareMediaTypes } from './media-types.js';
 import { RoutePatternLogController } from './request-log.js';
+import { traceRequests } from './request-trace.js';
+import { activeTracing } from '../lib/tracing/index.js';
 import { PrincipalCache } from '../lib/key-cache.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
@@ -77,6 +80,8 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const tracing = activeTracing();
+  if (tracing) traceRequests(app, tracing);
   registerErrorHandling(app, trackAllowedMethods(app));
   // Framework-level error responses are declared here once for every documented route.
   app.addHook('onRoute', (route) => {

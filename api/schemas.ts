@@ -136,6 +136,12 @@ export const TaskSchema = z.object({
   reruns: z
     .array(z.string())
     .describe('A closed run: the task ids of its re-runs, newest first (at most 20); empty otherwise.'),
+  trace_id: z
+    .string()
+    .optional()
+    .describe(
+      'The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces.',
+    ),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 export type TaskView = z.infer<typeof TaskSchema>;

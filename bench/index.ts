@@ -13,6 +13,7 @@ const benches = [
   'web.bench.ts',
   'events.bench.ts',
   'reruns.bench.ts',
+  'tracing.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

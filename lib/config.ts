@@ -189,6 +189,20 @@ export const ConfigSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   RUN_API: bool.default(true),
   START_SIMULATORS: bool.default(true),
+
+  /** Base URL of an OTLP/HTTP receiver; unset (and no traces endpoint) = tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  /** The traces URL itself (used as given, no `/v1/traces` appended); wins over the base URL. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json'], {
+      error: 'must be http/protobuf or http/json (gRPC is not supported)',
+    })
+    .default('http/protobuf'),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default('skillflow'),
+  OTEL_SDK_DISABLED: bool.default(false),
+  /** Store queries at least this slow get a span; faster ones none. */
+  TRACE_STORE_QUERY_MIN_MS: z.coerce.number().int().min(0).max(600_000).default(50),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -271,6 +285,14 @@ export const CONFIG_SLICES = {
     'ENCYCLOPEDIA_CACHE_ENTRIES',
     'ENCYCLOPEDIA_CACHE_TTL_SECONDS',
   ],
+  tracing: [
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_PROTOCOL',
+    'OTEL_SERVICE_NAME',
+    'OTEL_SDK_DISABLED',
+    'TRACE_STORE_QUERY_MIN_MS',
+  ],
   electronics: ['POWER_URL', 'POWER_PRODUCT_ORIGIN', 'POWER_CACHE_TTL_SECONDS', 'POWER_SIM_LATENCY_MS'],
 } as const satisfies Record<string, readonly Variable[]>;
 
@@ -290,6 +312,7 @@ export type StoreConfig = SliceOf<'store'> & { dataDir: string };
 export type SecurityConfig = SliceOf<'security'> & { dataDir: string };
 export type LimitsConfig = SliceOf<'limits'>;
 export type DecisionConfig = SliceOf<'decision'>;
+export type TracingConfig = SliceOf<'tracing'>;
 export type HostingConfig = SliceOf<'hosting'>;
 export type DesignConfig = SliceOf<'design'>;
 export type EncyclopediaConfig = SliceOf<'encyclopedia'>;
@@ -312,6 +335,7 @@ export interface Config {
   security: SecurityConfig;
   limits: LimitsConfig;
   decision: DecisionConfig;
+  tracing: TracingConfig;
   apps: AppsConfig;
 }
 
@@ -359,6 +383,7 @@ export function sliceConfig(raw: RawConfig, rootDir = PROJECT_ROOT): Config {
     security: { ...pick(raw, 'security'), dataDir },
     limits: pick(raw, 'limits'),
     decision: pick(raw, 'decision'),
+    tracing: pick(raw, 'tracing'),
     apps: {
       hosting: pick(raw, 'hosting'),
       design: pick(raw, 'design'),
@@ -381,6 +406,7 @@ export function flattenConfig(config: Config): RawConfig {
     ...securityVars,
     ...config.limits,
     ...config.decision,
+    ...config.tracing,
     ...config.apps.hosting,
     ...config.apps.design,
     ...config.apps.encyclopedia,

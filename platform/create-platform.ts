@@ -31,6 +31,7 @@ import { openStore, type Store } from '../lib/store/db.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
 import { connectTemporal, type TemporalClient } from '../lib/temporal/client.js';
+import { storeQueryLogger } from '../lib/tracing/store-queries.js';
 
 /** Parts a caller already has; each one left out is built from the configuration. */
 export interface PlatformParts {
@@ -84,6 +85,7 @@ export interface Platform {
 async function openConfiguredStore(config: Config, logger: Logger): Promise<Store> {
   const store = await openStore({
     databaseUrl: config.store.DATABASE_URL,
+    onQuery: storeQueryLogger(config.store.DATABASE_URL ? 'postgres' : 'pglite'),
     pgliteDir: path.join(config.store.dataDir, 'pglite'),
     // The code only: a driver message may name hosts or users.
     onPoolError: (err) =>

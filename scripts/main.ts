@@ -12,6 +12,7 @@ import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
+import { startTracing } from '../lib/tracing/index.js';
 import { createPlatform } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
 import { startWorker } from '../worker/index.js';
@@ -101,6 +102,9 @@ async function main(): Promise<void> {
     installTemporalRuntime(logger);
     // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
     observeUpstreams(upstreamOrigins(config));
+    // Traces only with an OTLP endpoint configured; otherwise nothing is loaded (lib/tracing/).
+    const tracing = await startTracing(config.tracing);
+    if (tracing) started.push({ name: 'tracing', stop: () => tracing.shutdown() });
     const platform = await createPlatform(config, { logger, temporal: { address } });
     started.push({ name: 'platform (store, temporal client)', stop: () => platform.close() });
     for (const line of sims.banner) platform.logger.warn(line);

@@ -93,6 +93,8 @@ export type Task = {
   rerun_of: string | null;
   /** A closed run: the task ids of its re-runs, newest first (at most 20); empty otherwise. */
   reruns: string[];
+  /** The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces. */
+  trace_id?: string;
   links: {
     self: string;
     temporal_ui: string;

@@ -4,6 +4,7 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFor } from '../lib/temporal/client.js';
+import { workerTracing } from '../lib/tracing/temporal.js';
 import type { Platform } from '../platform/create-platform.js';
 import { workflowBundle } from './bundle.js';
 
@@ -34,11 +35,14 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const { temporal } = platform.config;
   const connection = await NativeConnection.connect({ address: opts.address });
+  // While tracing is on (lib/tracing/), workflows and activities run in spans of their run's trace.
+  const tracing = workerTracing();
   const worker = await Worker.create({
     connection,
     namespace: temporal.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? temporal.TEMPORAL_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(tracing !== undefined),
+    ...(tracing ? { interceptors: { activity: tracing.activity }, sinks: tracing.sinks } : {}),
     activities: platform.activities,
     dataConverter: dataConverterFor(platform.keyring),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,

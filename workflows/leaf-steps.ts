@@ -66,7 +66,12 @@ export async function activityStep(
       activityOptions(policy),
     );
     const activity = acts[step.activity]!;
-    return activity({ input: resolveInput(step.input, scope), view: 'workflow', ownerId: args.ownerId });
+    return activity({
+      input: resolveInput(step.input, scope),
+      view: 'workflow',
+      ownerId: args.ownerId,
+      stepId: ctx.prefix + step.id,
+    });
   }
   if (step.kind === 'decide') {
     // A step kind added after plan version 1: only plans compiled since then hold it, so the

@@ -26,6 +26,8 @@ export interface SkillActivityInput {
   view: OutputView;
   /** The owner the call runs for: its share of each provider limit is charged too. */
   ownerId?: string;
+  /** The plan step that scheduled it (a workflow run's skill step): a label on its trace span only. */
+  stepId?: string;
 }
 
 /** What a skill activity charges per upstream request (see activities/index.ts). */

@@ -39,6 +39,7 @@ import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { literal } from '../../lib/temporal/visibility.js';
 import { checkedRunInputs } from './run-inputs.js';
 import { memoSteps, RunProgressReader } from './run-progress.js';
+import { traceMemo } from '../../lib/tracing/temporal.js';
 import { taskStatus } from './tasks.js';
 import { overlapOf, schedulePolicies } from './schedule-policy.js';
 import { backfillSchedule, checkWindowBounds, type BackfillWindow } from './schedule-backfill.js';
@@ -158,7 +159,7 @@ export class RunsService {
       workflowId: taskId,
       args: [this.runInput(def, inputs, trigger, children)],
       typedSearchAttributes: this.searchAttributes(def, trigger),
-      memo: this.initialMemo(def.plan),
+      memo: { ...this.initialMemo(def.plan), ...traceMemo() },
     });
     return taskId;
   }

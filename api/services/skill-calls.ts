@@ -43,6 +43,7 @@ import type { NewUsage, Payer, UsageRecords } from '../../lib/store/owners/usage
 import { PROGRESS_MEMO_KEY, pendingStep } from '../../workflows/progress.js';
 import type { SkillCallInput } from '../../workflows/skill-call.js';
 import { CallLimits } from './call-limits.js';
+import { traceMemo } from '../../lib/tracing/temporal.js';
 
 export type CallOutcome =
   | { kind: 'completed'; callId: string; result: FullSkillResult }
@@ -184,7 +185,7 @@ export class SkillCallsService {
         { key: SkillRef, value: ref },
         { key: OwnerId, value: principal.ownerId },
       ]),
-      memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] } },
+      memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] }, ...traceMemo() },
     });
     await this.usage.record(this.usageOf(taskId, principal, skill, input, opts, delayMs > 0));
     if (embedId) return { kind: 'started', taskId, embedId };

@@ -38,6 +38,7 @@ const GRPC_INVALID_ARGUMENT = 3;
 
 /** A closed run's view lists at most this many of its re-runs (newest first). */
 export const MAX_LISTED_RERUNS = 20;
+import { traceIdOfMemo } from '../../lib/tracing/temporal.js';
 
 /**
  * Maps a Temporal execution status to the task vocabulary. An open execution is `queued` until
@@ -129,6 +130,7 @@ export class TasksService {
     // Only a closed run has re-runs (an open one is refused 409).
     const reruns =
       kind === 'workflow_run' && desc.closeTime ? await this.rerunsOf(principal.ownerId, taskId) : [];
+    const traceId = traceIdOfMemo(desc.memo);
     return {
       task_id: taskId,
       kind,
@@ -148,6 +150,7 @@ export class TasksService {
         : null,
       rerun_of: desc.typedSearchAttributes.get(RerunOf) ?? null,
       reruns,
+      ...(traceId ? { trace_id: traceId } : {}),
       links: {
         self: `/v1/tasks/${taskId}`,
         temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,

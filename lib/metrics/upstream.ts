@@ -61,6 +61,11 @@ function finish(request: object, klass: string): void {
   latency.observe({ provider: s.provider, status_class: klass }, (performance.now() - s.at) / 1000);
 }
 
+/** The provider of a request origin, when it is a configured upstream's (see {@link observeUpstreams}). */
+export function upstreamProvider(origin: string): string | undefined {
+  return providerOf(origin.toLowerCase());
+}
+
 /**
  * Starts counting upstream requests, naming each by the first upstream whose origin matches;
  * a later call replaces the list (the dev simulators' URLs are known only after boot).

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
@@ -31,6 +31,12 @@ export interface OpenStoreOptions {
    * listens, so such an error never crashes the process; the pool replaces the connection.
    */
   onPoolError?: (err: Error) => void;
+  /** Told of every query after it ran, with its duration (tracing: lib/tracing/store-queries.ts). */
+  onQuery?: ((event: LogEvent) => void) | undefined;
+}
+
+function logOption(opts: OpenStoreOptions): { log?: (event: LogEvent) => void } {
+  return opts.onQuery ? { log: opts.onQuery } : {};
 }
 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
@@ -40,14 +46,14 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     pool.on('error', (err) => opts.onPoolError?.(err));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...logOption(opts) });
     engine = 'postgres';
   } else {
     const dir = opts.pgliteDir ?? 'memory://';
     if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
     const { PGlite } = await import('@electric-sql/pglite');
     const pglite = await PGlite.create(dir);
-    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...logOption(opts) });
     engine = 'pglite';
   }
   const store: Store = {

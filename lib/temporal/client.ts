@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec } from '../crypto/codec.js';
 import type { Keyring } from '../crypto/keyring.js';
+import { tracingClientInterceptors } from '../tracing/temporal.js';
 
 /** Module of the failure converter (encoded messages and stack traces); see its header. */
 export const FAILURE_CONVERTER_PATH = path.resolve(import.meta.dirname, 'failure-converter.cjs');
@@ -29,6 +30,24 @@ export async function connectTemporal(
   keyring: Keyring,
 ): Promise<TemporalClient> {
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace, dataConverter: dataConverterFor(keyring) });
-  return { connection, client, namespace, close: () => connection.close() };
+  return {
+    connection,
+    client: clientOn(connection, namespace, keyring),
+    namespace,
+    close: () => connection.close(),
+  };
+}
+
+/**
+ * A client on an open connection, with the payload codec and, while tracing is on, the
+ * interceptor that carries the caller's trace into the workflows it starts.
+ */
+export function clientOn(connection: Connection, namespace: string, keyring: Keyring): Client {
+  const interceptors = tracingClientInterceptors();
+  return new Client({
+    connection,
+    namespace,
+    dataConverter: dataConverterFor(keyring),
+    ...(interceptors ? { interceptors } : {}),
+  });
 }

@@ -4,8 +4,9 @@ import { buildApp, type App } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { apiDeps } from '../../api/main.js';
 import type { Platform } from '../../platform/create-platform.js';
-import type { TemporalClient } from '../../lib/temporal/client.js';
-import { FIXTURE_APPS } from './fixtures.js';
+import { clientOn, type TemporalClient } from '../../lib/temporal/client.js';
+import { tracingClientInterceptors } from '../../lib/tracing/temporal.js';
+import { FIXTURE_APPS, TEST_KEYRING } from './fixtures.js';
 import { createTestPlatform, type TestPlatformOptions } from './platform.js';
 
 export { FIXTURE_APPS };
@@ -22,10 +23,12 @@ export async function buildTestApi(
   env: TestWorkflowEnvironment,
   opts: TestPlatformOptions & { taskQueue: string },
 ): Promise<TestApi> {
+  const namespace = env.namespace ?? 'default';
   const temporal: TemporalClient = {
     connection: env.connection,
-    client: env.client,
-    namespace: env.namespace ?? 'default',
+    // While tracing is on, a client that carries the request's trace into the runs it starts.
+    client: tracingClientInterceptors() ? clientOn(env.connection, namespace, TEST_KEYRING) : env.client,
+    namespace,
     close: () => Promise.resolve(),
   };
   const platform = await createTestPlatform({

@@ -9,6 +9,7 @@ import { createLogger } from '../../lib/logger.js';
 import { staticSecrets, type SecretStore } from '../../lib/secrets.js';
 import { openStore } from '../../lib/store/db.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
+import { storeQueryLogger } from '../../lib/tracing/store-queries.js';
 import { createPlatform, type Platform } from '../../platform/create-platform.js';
 import { FIXTURE_APPS, TEST_KEYRING, TEST_RESOLVE } from './fixtures.js';
 
@@ -31,7 +32,10 @@ export async function createTestPlatform(opts: TestPlatformOptions = {}): Promis
     logger: createLogger('silent'),
     keyring: TEST_KEYRING,
     secrets: opts.secrets ?? staticSecrets({}),
-    store: await openStore(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' }),
+    store: await openStore({
+      ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: 'memory://' }),
+      onQuery: storeQueryLogger(opts.databaseUrl ? 'postgres' : 'pglite'),
+    }),
     resolveHost: TEST_RESOLVE,
     ...(opts.temporal ? { temporal: opts.temporal } : {}),
   });

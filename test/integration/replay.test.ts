@@ -121,4 +121,23 @@ describe('recorded workflow histories replay deterministically', () => {
       childId ? childId.replace(/\.\d+$/, '') : file,
     );
   });
+
+  // A worker that turns tracing on replays runs recorded without it: the tracing interceptors
+  // (lib/tracing/temporal.ts) must not change a recorded run's commands. Replay exports no span.
+  it.each(files)('%s, with the tracing interceptors', async (file) => {
+    const history = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+    const child = history.events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+    const childId = child?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    const exported: unknown[] = [];
+    await Worker.runReplayHistory(
+      {
+        workflowBundle: await workflowBundle(true),
+        dataConverter: dataConverterFor(TEST_KEYRING),
+        sinks: { exporter: { export: { fn: (_info, spans) => void exported.push(spans) } } },
+      },
+      history,
+      childId ? childId.replace(/\.\d+$/, '') : file,
+    );
+    expect(exported).toEqual([]);
+  });
 });

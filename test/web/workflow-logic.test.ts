@@ -9,6 +9,7 @@ import {
 } from '../../web/src/workflow/diagnostics.js';
 import { buildInputs, initialValue, parseValue } from '../../web/src/workflow/inputs.js';
 import { duration, summary } from '../../web/src/task/timing.js';
+import { timelineBars } from '../../web/src/task/timeline.js';
 
 const d = (line: number, column: number, message = 'm'): Diagnostic => ({
   code: 'UNKNOWN_SKILL',
@@ -99,5 +100,33 @@ describe('task timing', () => {
     expect(duration('2026-11-23T10:00:00.000Z', null)).toBe('—');
     expect(summary({ results: 3, truncated: false })).toBe('results 3, truncated false');
     expect(summary(null)).toBe('');
+  });
+});
+
+describe('step timeline', () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
+
+  it('places each started step by its start and length within the task', () => {
+    const task = { started_at: at(0), finished_at: at(10) };
+    const steps = [
+      { id: 'search', status: 'completed', started_at: at(0), finished_at: at(4) },
+      { id: 'quick', status: 'completed', started_at: at(4), finished_at: at(4) },
+      { id: 'tell', status: 'failed', started_at: at(5), finished_at: at(10) },
+      { id: 'later', status: 'pending', started_at: null, finished_at: null },
+    ];
+    expect(timelineBars(task, steps, Date.parse(at(60)))).toEqual([
+      { id: 'search', status: 'completed', left: 0, width: 40, open: false },
+      { id: 'quick', status: 'completed', left: 40, width: 0.5, open: false },
+      { id: 'tell', status: 'failed', left: 50, width: 50, open: false },
+    ]);
+  });
+
+  it('runs an open step to now while the task runs; nothing started, no bars', () => {
+    const task = { started_at: at(0), finished_at: null };
+    const steps = [{ id: 'slow', status: 'running', started_at: at(2), finished_at: null }];
+    expect(timelineBars(task, steps, Date.parse(at(8)))).toEqual([
+      { id: 'slow', status: 'running', left: 25, width: 75, open: true },
+    ]);
+    expect(timelineBars(task, [{ id: 'a', status: 'pending' }], Date.parse(at(8)))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { cancelTask, errorMessage } from '../api.js';
 import { ResultView } from '../skill/ResultView.js';
 import { StepList } from '../task/StepList.js';
 import { RerunLinks, RerunPanel } from '../task/RerunPanel.js';
+import { StepTimeline } from '../task/StepTimeline.js';
 import { clock, duration } from '../task/timing.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 
@@ -70,6 +71,7 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
           {cancel.message ? <p aria-live="polite">{cancel.message}</p> : null}
           <RerunLinks task={task} />
           <h2>Steps</h2>
+          <StepTimeline task={task} now={Date.now()} />
           <StepList steps={task.steps} caption="Steps of this task" />
           {task.error ? (
             <div role="alert" class="error task-error">

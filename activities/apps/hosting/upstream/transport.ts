@@ -2,12 +2,14 @@
  * HTTP transport to the shop: browser-style headers, direct or through the
  * residential proxy, and classification of every transport failure into a {@link ShopError}.
  * Direct requests use undici's global dispatcher; proxy requests use one lazily created
- * `ProxyAgent` whose credentials come from the secret store and never leave this module. A hung
- * proxy never holds a request past its idle timeout or its caller's signal: the tunnel's CONNECT
- * answer is bounded by the idle timeout, and every request settles when the signal aborts.
+ * `ProxyAgent` whose credentials come from the secret store and never leave this module; a
+ * request's trace span says which way it went. A hung proxy never holds a request past its idle
+ * timeout or its caller's signal: the tunnel's CONNECT answer is bounded by the idle timeout,
+ * and every request settles when the signal aborts.
  */
 import { Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { SecretStore } from '../../../../lib/secrets.js';
+import { withUpstreamVia } from '../../../../lib/tracing/http-client.js';
 import { kindForStatus, parseRetryAfter, ShopError, type ShopVia } from './errors.js';
 
 /** A current desktop browser's User-Agent: the shop answers 403 to anything else. */
@@ -189,20 +191,22 @@ export function createShopTransport(opts: ShopTransportOptions): ShopTransport {
     let res: Dispatcher.ResponseData;
     try {
       res = await settleOnAbort(
-        request(url, {
-          method: 'GET',
-          // Deliberately no Origin header: the shop answers a browser Origin with 400 (CSRF).
-          headers: {
-            'user-agent': BROWSER_USER_AGENT,
-            referer: `${origin}/`,
-            accept: req.accept,
-            'accept-language': 'en',
-          },
-          ...(dispatcher ? { dispatcher } : {}),
-          ...(req.signal ? { signal: req.signal } : {}),
-          headersTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
-          bodyTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
-        }),
+        withUpstreamVia(req.via, () =>
+          request(url, {
+            method: 'GET',
+            // Deliberately no Origin header: the shop answers a browser Origin with 400 (CSRF).
+            headers: {
+              'user-agent': BROWSER_USER_AGENT,
+              referer: `${origin}/`,
+              accept: req.accept,
+              'accept-language': 'en',
+            },
+            ...(dispatcher ? { dispatcher } : {}),
+            ...(req.signal ? { signal: req.signal } : {}),
+            headersTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
+            bodyTimeout: req.idleTimeoutMs ?? opts.idleTimeoutMs,
+          }),
+        ),
         req.signal,
       );
     } catch (err) {
