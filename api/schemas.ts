@@ -142,6 +142,23 @@ export const TaskSchema = z.object({
     .describe(
       'The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces.',
     ),
+  queue: z
+    .object({
+      position: z
+        .number()
+        .int()
+        .min(1)
+        .nullable()
+        .describe('1 is next; null while the gate that keeps the queue does not answer.'),
+      reason: z
+        .enum(['concurrency', 'owner_cap'])
+        .nullable()
+        .describe("`concurrency`: the definition's limit (for its key) is full; `owner_cap`: the owner's."),
+    })
+    .optional()
+    .describe(
+      'A queued run under flow control: its place in the queue. Present only while the status is `queued` for that reason.',
+    ),
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 export type TaskView = z.infer<typeof TaskSchema>;

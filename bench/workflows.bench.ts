@@ -24,12 +24,21 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Runs per throughput measurement, CONCURRENT in flight at a time. */
 const SUSTAINED = Number(process.env.BENCH_SUSTAINED_RUNS ?? 100);
+/** Set: every skillflow run goes through the owner's flow-control queue (never full at this cap). */
+const OWNER_CAP = process.env.BENCH_OWNER_RUN_CONCURRENCY
+  ? { OWNER_RUN_CONCURRENCY: Number(process.env.BENCH_OWNER_RUN_CONCURRENCY) }
+  : {};
 
 installTemporalRuntime(createLogger('error'));
 const shop = await startShopSimulator({ host: '127.0.0.1' });
 const h = await startEngine({
   apps: APPS,
-  config: { SHOP_URL: shop.url, OWNER_MAX_RUNNING_RUNS: 10_000, RATE_LIMIT_STANDARD_PER_MINUTE: 1_000_000 },
+  config: {
+    SHOP_URL: shop.url,
+    OWNER_MAX_RUNNING_RUNS: 10_000,
+    RATE_LIMIT_STANDARD_PER_MINUTE: 1_000_000,
+    ...OWNER_CAP,
+  },
 });
 const bare = await startBareWorker(h, 'bare.ts');
 

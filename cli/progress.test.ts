@@ -35,6 +35,23 @@ describe('renderTask', () => {
     expect(renderTask(task({}), { now })[1]).toBe('  ◐ electronics.search_power_designs  running      3.0s');
   });
 
+  it("shows a queued run's place under flow control, and why it waits", () => {
+    const now = Date.parse('2026-01-01T00:00:03.000Z');
+    const pending = { id: 'sync', status: 'pending' as const, started_at: null };
+    const queued = (queue: Task['queue']) => ({ ...task(pending), status: 'queued' as const, queue });
+    expect(renderTask(queued({ position: 3, reason: 'concurrency' }), { now })).toEqual([
+      'task_1  queued  3.0s',
+      "  waiting for its turn: position 3 (the definition's concurrency limit)",
+      '  ○ sync  pending',
+    ]);
+    expect(renderTask(queued({ position: 1, reason: 'owner_cap' }), { now })[1]).toBe(
+      "  waiting for its turn: position 1 (the owner's cap on runs at once)",
+    );
+    expect(renderTask(queued({ position: null, reason: null }), { now })[1]).toBe(
+      '  waiting for its turn: place not known yet',
+    );
+  });
+
   it('shows when a sleeping wait step wakes, and nothing more once it has', () => {
     const now = Date.parse('2026-01-01T00:00:03.000Z');
     const wait = { id: 'cool_down', wake_at: '2026-01-01T00:10:00.000Z' };

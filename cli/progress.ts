@@ -68,6 +68,18 @@ function summary(step: TaskStep): string {
     .join(' ');
 }
 
+/** A queued run's place under flow control. */
+function queueLine(queue: NonNullable<Task['queue']>): string {
+  const place = queue.position === null ? 'place not known yet' : `position ${queue.position}`;
+  const why =
+    queue.reason === 'owner_cap'
+      ? " (the owner's cap on runs at once)"
+      : queue.reason === 'concurrency'
+        ? " (the definition's concurrency limit)"
+        : '';
+  return `waiting for its turn: ${place}${why}`;
+}
+
 /** The lines describing a task; `color` adds ANSI colours, `frame` animates running steps. */
 export function renderTask(
   task: Task,
@@ -82,6 +94,7 @@ export function renderTask(
   const width = Math.max(4, ...task.steps.map((s) => label(s).length));
   const lines = [head];
   if (task.rerun_of) lines.push(`  re-run of ${task.rerun_of}`);
+  if (task.queue) lines.push(`  ${queueLine(task.queue)}`);
   for (const step of task.steps) {
     const symbol =
       step.status === 'running' && opts.frame !== undefined

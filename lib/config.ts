@@ -174,6 +174,8 @@ export const ConfigSchema = z.object({
   OWNER_MAX_DEFINITIONS: credits.default(200),
   OWNER_MAX_SCHEDULES: credits.default(20),
   OWNER_MAX_RUNNING_RUNS: credits.default(20),
+  /** Runs of one owner with a step running at once, the others queued (0: no cap). */
+  OWNER_RUN_CONCURRENCY: credits.default(0),
   OWNER_MAX_QUEUED_TASKS: credits.default(50),
   OWNER_PROVIDER_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
 
@@ -265,6 +267,7 @@ export const CONFIG_SLICES = {
     'OWNER_MAX_DEFINITIONS',
     'OWNER_MAX_SCHEDULES',
     'OWNER_MAX_RUNNING_RUNS',
+    'OWNER_RUN_CONCURRENCY',
     'OWNER_MAX_QUEUED_TASKS',
     'OWNER_PROVIDER_SHARE_PERCENT',
     'QUEUE_MAX_PER_KEY',

@@ -25,7 +25,7 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 // The decide history is recorded on the model path, against the decision simulator.
 const decision = await startDecisionSimulator();
 const h = await startEngine({
-  config: { DECISION_URL: decision.url },
+  config: { DECISION_URL: decision.url, RATE_LIMIT_STANDARD_PER_MINUTE: 100_000 },
   secrets: staticSecrets({ decision_api_key: decision.apiKey }),
 });
 const created = new Map<string, string>();
@@ -54,7 +54,12 @@ try {
       taskId = runs[0]!.task_id;
     } else {
       const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {
-        inputs: name === 'references-and-chat' || name === 'decide' ? { word: 'cedar' } : {},
+        inputs:
+          name === 'references-and-chat' || name === 'decide'
+            ? { word: 'cedar' }
+            : name === 'concurrency'
+              ? { hold_ms: 1500 }
+              : {},
       });
       taskId = run.json.task_id;
     }
@@ -78,6 +83,15 @@ try {
       await send({ name: 'order.paid', data: { order_id: 'ord-1', amount: 12 } });
       await send({ name: 'order.shipped', data: {} });
     }
+    if (name === 'concurrency') {
+      // The history is a second run of the key: it waits queued while the first holds the place
+      // (its first step takes 1.5 s), runs its first step while the first one waits (a wait
+      // holds no place), and takes its place back after its own wait.
+      await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
+      const second = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, {});
+      if (second.status !== 202) throw new Error(`concurrency: ${second.body}`);
+      taskId = second.json.task_id;
+    }
     if (name.endsWith('cancelled')) {
       await h.waitForTask(taskId, (t) => t.steps?.[0]?.status === 'running');
       await h.request('POST', `/v1/tasks/${taskId}/cancel`);
@@ -96,6 +110,11 @@ try {
     const final = await h.waitForTask(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status));
     const history = await h.env.client.workflow.getHandle(taskId).fetchHistory();
     writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history) + '\n');
+    if (name === 'concurrency') {
+      // The owner's gate (still open, idle), so its own code is replay-tested too.
+      const gate = await h.env.client.workflow.getHandle('gate_owner_a').fetchHistory();
+      writeFileSync(path.join(dir, 'gate.json'), historyToJSON(gate) + '\n');
+    }
     if (name === 'loop-batches') {
       // The first batch's child workflow, so its own code is replay-tested too.
       const batch = await h.env.client.workflow.getHandle(`${taskId}.1`).fetchHistory();

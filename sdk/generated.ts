@@ -95,6 +95,13 @@ export type Task = {
   reruns: string[];
   /** The OpenTelemetry trace the task was started in (32 hex digits), when the API that started it exported traces. */
   trace_id?: string;
+  /** A queued run under flow control: its place in the queue. Present only while the status is `queued` for that reason. */
+  queue?: {
+    /** 1 is next; null while the gate that keeps the queue does not answer. */
+    position: number | null;
+    /** `concurrency`: the definition's limit (for its key) is full; `owner_cap`: the owner's. */
+    reason: 'concurrency' | 'owner_cap' | null;
+  };
   links: {
     self: string;
     temporal_ui: string;
@@ -1131,6 +1138,7 @@ export type HostingSearchDomainsOutput = {
         | 'APPROVAL_TIMED_OUT'
         | 'EVENT_TIMED_OUT'
         | 'CHILD_RUN_CANCELLED'
+        | 'INVALID_CONCURRENCY_KEY'
         | 'LOOP_ITEMS_NOT_A_LIST'
         | 'TOO_LARGE'
         | 'CANCELLED'

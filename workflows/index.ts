@@ -2,3 +2,4 @@
 export { runSkillCall } from './skill-call.js';
 export { runDefinition, progressQuery } from './run-definition.js';
 export { runLoopBatch } from './loop-batch.js';
+export { runGate } from './flow-gate.js';

@@ -54,6 +54,8 @@ export interface StepProgress {
 
 export interface RunProgress {
   steps: StepProgress[];
+  /** The run waits for a flow-control slot (run-slots.ts). */
+  queued?: boolean;
 }
 
 export const PROGRESS_MEMO_KEY = 'progress';

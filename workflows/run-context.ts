@@ -7,6 +7,7 @@ import type { Approvals } from './approvals.js';
 import type { EventWaits } from './event-waits.js';
 import type { ElementResult } from './loop-elements.js';
 import type { RerunReuse } from './rerun.js';
+import type { RunSlots } from './run-slots.js';
 
 /** The facts of a run every step needs (a loop batch's child workflow receives them too). */
 export interface RunFacts {
@@ -46,6 +47,8 @@ export interface RunContext {
   reuse?: RerunReuse;
   /** The top-level loops' element results so far (recorded for re-runs if the run fails). */
   loops?: Map<string, ElementResult[]>;
+  /** Flow control: the run's slot, taken around every step that is not a wait (run-slots.ts). */
+  slots?: RunSlots;
 }
 
 /** A list of steps that failed: the step, its error, and the fail step that ended it, if one did. */

@@ -39,6 +39,7 @@ import { recordFailedStep } from './failed-step.js';
 import { stepError } from './step-error.js';
 import { RECORDED_MEMO_KEY, recordedOutputs, type RerunReuse } from './rerun.js';
 import type { ElementResult } from './loop-elements.js';
+import { slotsOf } from './run-flow.js';
 
 export interface RunDefinitionInput {
   plan: Plan;
@@ -55,6 +56,11 @@ export interface RunDefinitionInput {
   children?: Record<string, ChildRunSnapshot>;
   /** A re-run: the earlier run's outputs it takes over instead of running those steps (rerun.ts). */
   reuse?: RerunReuse;
+  /**
+   * The owner's cap on runs with a step running (run-slots.ts), as configured when the run
+   * started; absent: the run does not count toward it (a child run, or no cap).
+   */
+  ownerCap?: number;
 }
 
 /** One `use_workflow` step's child, as resolved when the run started. */
@@ -129,13 +135,21 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
     loops,
     ...(args.reuse && { reuse: args.reuse }),
   };
+  // Flow control: only runs of a plan with `concurrency`, or counted toward an owner cap.
+  const slots = slotsOf(args, scope, (queued) => {
+    progress.queued = queued || undefined;
+  });
+  if (slots) ctx.slots = slots;
   let failure: SequenceFailure | undefined;
   try {
+    await slots?.acquire();
     failure = await runSequence(plan.steps, scope, ctx);
   } catch (err) {
     if (!isCancellation(err)) throw err;
     publishFinal();
     throw err instanceof CancelledFailure ? err : new CancelledFailure('cancelled');
+  } finally {
+    await slots?.release();
   }
   if (failure) {
     const { step, error, ended } = failure;

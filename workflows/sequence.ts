@@ -40,7 +40,8 @@ export async function runSequence(
     state.started_at = ctx.now();
     ctx.publish();
     try {
-      const output = await runBody(step, scope, state, ctx);
+      const body = () => runBody(step, scope, state, ctx);
+      const output = await (ctx.slots ? ctx.slots.around(step, body) : body());
       scope.steps[step.id] = output;
       state.status = 'completed';
       state.output_summary = summarise(output);

@@ -148,6 +148,7 @@ const EVERY_FIELD = {
     { id: 'stop', if: "inputs.who == 'nobody'", fail: { code: 'STOPPED_BY_AUTHOR', message: 'Stopped.' } },
   ],
   outputs: { first: '{{steps.search.results.0.domain}}' },
+  concurrency: { limit: 5, key: 'team-{{inputs.who}}' },
 };
 
 /** `EVERY_FIELD` with its `tell` step replaced by `step`. */
@@ -219,6 +220,14 @@ describe('definitionJsonSchema', () => {
     ],
     ['an invalid step id', 'INVALID_STEP_ID', withStep(chat('Tell'))],
     ['an invalid output name', 'INVALID_VALUE', { ...EVERY_FIELD, outputs: { First: 'x' } }],
+    ['a concurrency limit of 0', 'INVALID_VALUE', { ...EVERY_FIELD, concurrency: { limit: 0 } }],
+    ['a concurrency limit of 1001', 'INVALID_VALUE', { ...EVERY_FIELD, concurrency: { limit: 1001 } }],
+    ['a concurrency without limit', 'MISSING_FIELD', { ...EVERY_FIELD, concurrency: { key: 'x' } }],
+    [
+      'an unknown concurrency field',
+      'UNKNOWN_FIELD',
+      { ...EVERY_FIELD, concurrency: { limit: 1, per: 'x' } },
+    ],
   ])('refuses %s, as the compiler does (%s)', (_name, code, value) => {
     expect(verdicts(value)).toEqual({ schema: false, compiler: [code] });
   });

@@ -18,6 +18,7 @@ import { LIMITS } from '../../definitions/limits.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import {
   approvalSchema,
+  concurrencySchema,
   chatActionSchema,
   decideSchema,
   EVENT_NAME_PATTERN,
@@ -176,6 +177,11 @@ export function definitionJsonSchema(skills: readonly string[]): Record<string, 
       .meta({ maxProperties: LIMITS.maxOutputs })
       .optional()
       .describe("What a parent's use_workflow step receives: names to templates or whole-string references."),
+    concurrency: concurrencySchema
+      .optional()
+      .describe(
+        'Flow control: at most `limit` runs of this definition have a step running at once, per value of `key` (a template of run inputs) when given; the others wait queued in arrival order.',
+      ),
   });
   const { $schema: _, ...schema } = z.toJSONSchema(definition, { io: 'input', unrepresentable: 'any' });
   return schema;

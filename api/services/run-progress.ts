@@ -21,6 +21,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { PROGRESS_MEMO_KEY, type RunProgress, type StepProgress } from '../../workflows/progress.js';
 import { progressQuery } from '../../workflows/run-definition.js';
+import { QUEUED_MEMO_KEY } from '../../workflows/run-slots.js';
 
 /** How long a task view waits for a worker to answer the progress query. */
 export const PROGRESS_QUERY_DEADLINE_MS = 1500;
@@ -34,6 +35,11 @@ export const LIST_DESCRIBE_CONCURRENCY = 8;
  */
 const FIRST_TASK_COMPLETED_LENGTH = 4;
 
+/** Whether a run's memo says it waits for a flow-control slot (run-slots.ts). */
+export function memoQueued(memo: Record<string, unknown> | undefined): boolean {
+  return memo?.[QUEUED_MEMO_KEY] === true;
+}
+
 /** The progress recorded in a run's memo (at start, at the end, or by an older run). */
 export function memoSteps(memo: Record<string, unknown> | undefined): StepProgress[] {
   return (memo?.[PROGRESS_MEMO_KEY] as RunProgress | undefined)?.steps ?? [];
@@ -44,10 +50,11 @@ export function hasStarted(historyLength: number, steps: readonly StepProgress[]
   return historyLength >= FIRST_TASK_COMPLETED_LENGTH || steps.some((s) => s.status !== 'pending');
 }
 
-/** Per-step progress of one task, and whether it has started. */
+/** Per-step progress of one task, whether it has started, and whether it waits for a slot. */
 export interface TaskProgress {
   steps: StepProgress[];
   started: boolean;
+  queued?: boolean;
 }
 
 /** Reads task progress from Temporal for the task and run views (see the header). */
@@ -73,7 +80,9 @@ export class RunProgressReader {
       return { steps: resultSteps, started };
     const closedWithMemo = desc.status.name !== 'RUNNING' && recorded.some((s) => s.status !== 'pending');
     if (closedWithMemo) return { steps: recorded, started };
-    return { steps: (await this.query(desc)) ?? recorded, started };
+    const live = await this.query(desc);
+    const queued = desc.status.name === 'RUNNING' && (live ? live.queued === true : memoQueued(desc.memo));
+    return { steps: live?.steps ?? recorded, started, ...(queued && { queued }) };
   }
 
   /**
@@ -81,8 +90,12 @@ export class RunProgressReader {
    * (history length, no worker needed), `LIST_DESCRIBE_CONCURRENCY` at a time.
    */
   async startedOf(runs: readonly WorkflowExecutionInfo[]): Promise<boolean[]> {
-    const out = runs.map((wf) => wf.status.name !== 'RUNNING' || hasStarted(0, memoSteps(wf.memo)));
-    const open = runs.flatMap((wf, i) => (out[i] ? [] : [i]));
+    // A run waiting for a flow-control slot has not started, whatever its history length.
+    const waiting = runs.map((wf) => wf.status.name === 'RUNNING' && memoQueued(wf.memo));
+    const out = runs.map(
+      (wf, i) => wf.status.name !== 'RUNNING' || (!waiting[i] && hasStarted(0, memoSteps(wf.memo))),
+    );
+    const open = runs.flatMap((_, i) => (out[i] || waiting[i] ? [] : [i]));
     let next = 0;
     const lane = async () => {
       for (let k = next++; k < open.length; k = next++) {
@@ -90,7 +103,7 @@ export class RunProgressReader {
         const wf = runs[i]!;
         try {
           const desc = await this.temporal.client.workflow.getHandle(wf.workflowId, wf.runId).describe();
-          out[i] = hasStarted(desc.historyLength, memoSteps(desc.memo));
+          out[i] = !memoQueued(desc.memo) && hasStarted(desc.historyLength, memoSteps(desc.memo));
         } catch {
           // Gone or unreachable since the list was read: keep what the list says (queued).
         }
@@ -123,13 +136,13 @@ export class RunProgressReader {
   }
 
   /** The live progress of a run, or undefined when no worker answers before the deadline. */
-  private async query(desc: WorkflowExecutionDescription): Promise<StepProgress[] | undefined> {
+  private async query(desc: WorkflowExecutionDescription): Promise<RunProgress | undefined> {
     const handle = this.temporal.client.workflow.getHandle(desc.workflowId, desc.runId);
     try {
       const progress = await this.temporal.client.withDeadline(Date.now() + PROGRESS_QUERY_DEADLINE_MS, () =>
         handle.query(progressQuery),
       );
-      return progress.steps;
+      return progress;
     } catch {
       return undefined;
     }

@@ -129,7 +129,14 @@ export class RunsService {
       inputs,
       policies: this.policiesFor(def.plan),
       ...(children && { children }),
+      ...this.ownerCap(),
     };
+  }
+
+  /** The owner's cap on runs with a step running, as configured now (run-slots.ts). */
+  private ownerCap(): Pick<RunDefinitionInput, 'ownerCap'> {
+    const cap = this.config.limits.OWNER_RUN_CONCURRENCY;
+    return cap > 0 ? { ownerCap: cap } : {};
   }
 
   /** The progress memo a run starts with, so a queued run already lists its steps as pending. */
@@ -168,8 +175,10 @@ export class RunsService {
    * Starts a re-run of `rerunOf` from its decided input (the earlier run's snapshot with what it
    * takes over); its TriggerType is `rerun` and its RerunOf names the earlier run.
    */
-  async startRerun(input: RunDefinitionInput, rerunOf: string): Promise<string> {
+  async startRerun(snapshot: RunDefinitionInput, rerunOf: string): Promise<string> {
     const taskId = `task_${randomUUID()}`;
+    const { ownerCap: _earlier, ...rest } = snapshot;
+    const input: RunDefinitionInput = { ...rest, ...this.ownerCap() };
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,

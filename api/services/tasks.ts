@@ -28,7 +28,8 @@ import {
 import type { StepProgress } from '../../workflows/progress.js';
 import type { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { fromFailStep, fromTemporalFailure } from '../errors.js';
-import { RunProgressReader } from './run-progress.js';
+import { PROGRESS_QUERY_DEADLINE_MS, RunProgressReader } from './run-progress.js';
+import { gateIdOf, slotPlaceQuery } from '../../workflows/flow-gate.js';
 import type { TaskStatus, TaskView } from '../schemas.js';
 import { requireNamedScope, requireSkill } from '../scopes.js';
 import { literal } from '../../lib/temporal/visibility.js';
@@ -104,7 +105,9 @@ export class TasksService {
     const handle = this.temporal.client.workflow.getHandle(taskId, desc.runId);
     if (desc.status.name === 'COMPLETED') result = await handle.result();
     const progress = await this.progress.forTask(desc, kind === 'skill_call', result);
-    const status = taskStatus(desc.status.name, progress.steps, progress.started);
+    const status = progress.queued
+      ? 'queued'
+      : taskStatus(desc.status.name, progress.steps, progress.started);
     if (status === 'failed' || status === 'cancelled') {
       try {
         await handle.result();
@@ -151,6 +154,7 @@ export class TasksService {
       rerun_of: desc.typedSearchAttributes.get(RerunOf) ?? null,
       reruns,
       ...(traceId ? { trace_id: traceId } : {}),
+      ...(progress.queued && { queue: await this.placeOf(principal.ownerId, taskId) }),
       links: {
         self: `/v1/tasks/${taskId}`,
         temporal_ui: `${this.uiUrl ?? 'http://127.0.0.1:8233'}/namespaces/${encodeURIComponent(this.temporal.namespace)}/workflows/${encodeURIComponent(taskId)}`,
@@ -174,6 +178,23 @@ export class TasksService {
       throw err;
     }
     return ids;
+  }
+
+  /**
+   * A queued run's place, from its owner's gate (workflows/flow-gate.ts); unknown while the gate
+   * does not answer in time (or has not seen the request yet).
+   */
+  private async placeOf(ownerId: string, taskId: string): Promise<NonNullable<TaskView['queue']>> {
+    const gate = this.temporal.client.workflow.getHandle(gateIdOf(ownerId));
+    try {
+      const place = await this.temporal.client.withDeadline(Date.now() + PROGRESS_QUERY_DEADLINE_MS, () =>
+        gate.query(slotPlaceQuery, taskId),
+      );
+      if (place) return place;
+    } catch {
+      // No gate answer: the place is unknown, the run still waits.
+    }
+    return { position: null, reason: null };
   }
 
   /** Requests cancellation; the run stops cleanly at its current step. */

@@ -242,6 +242,38 @@ describe('compileDefinition', () => {
   });
 });
 
+describe('concurrency', () => {
+  const MANUAL = '  manual:\n    inputs:\n      customer: { type: string, required: true }';
+  const define = (concurrency: string) => `concurrency: ${concurrency}\n` + withSteps(SEARCH_STEP, MANUAL);
+
+  it('carries the limit and the key template in the plan', () => {
+    expect(planOf(define("{ limit: 3, key: 'c-{{inputs.customer}}' }")).concurrency).toEqual({
+      limit: 3,
+      key: {
+        kind: 'text',
+        template: [
+          { kind: 'text', text: 'c-' },
+          { kind: 'value', expr: { kind: 'ref', ref: { root: 'inputs', name: 'customer', path: [] } } },
+        ],
+      },
+    });
+    expect(planOf(define('{ limit: 1000 }')).concurrency).toEqual({ limit: 1000 });
+    expect(planOf(withSteps(SEARCH_STEP)).concurrency).toBeUndefined();
+  });
+
+  it.each([
+    ['{ limit: 0 }', 'INVALID_VALUE', 'concurrency.limit'],
+    ['{ limit: 1001 }', 'INVALID_VALUE', 'concurrency.limit'],
+    ['{ limit: 1.5 }', 'INVALID_TYPE', 'concurrency.limit'],
+    ['{ key: x }', 'MISSING_FIELD', 'concurrency'],
+    ['{ limit: 2, per: x }', 'UNKNOWN_FIELD', 'concurrency.per'],
+    ["{ limit: 2, key: '{{steps.search.result_count}}' }", 'UNKNOWN_STEP', 'concurrency.key'],
+    ["{ limit: 2, key: '{{inputs.nobody}}' }", 'UNKNOWN_INPUT', 'concurrency.key'],
+  ])('refuses concurrency %s with %s at %s', (concurrency, code, path) => {
+    expect(diagnosticsOf(define(concurrency)).map((d) => [d.code, d.path])).toEqual([[code, path]]);
+  });
+});
+
 describe('size limits', () => {
   it(`rejects sources over ${LIMITS.maxSourceBytes} bytes`, () => {
     const source = `title: t\ndescription: "${'x'.repeat(LIMITS.maxSourceBytes)}"\n`;

@@ -89,6 +89,20 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
         })
       : undefined;
 
+  const concurrency = top.success && top.data.concurrency ? top.data.concurrency : undefined;
+  // The key is rendered before the first step: it may read the run inputs only.
+  const key =
+    concurrency?.key !== undefined
+      ? compileInput(concurrency.key, ['concurrency', 'key'], {
+          map,
+          diagnostics,
+          steps: new Map(),
+          position: [{ container: '', kind: 'top', index: 0 }],
+          inputs: trigger.inputs,
+          scheduled: trigger.scheduled,
+        }).template
+      : undefined;
+
   if (diagnostics.length > 0 || !top.success || !trigger.trigger) {
     return { ok: false, diagnostics: listDiagnostics(diagnostics) };
   }
@@ -99,6 +113,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     trigger: trigger.trigger,
     steps,
     ...(outputs && { outputs }),
+    ...(concurrency && { concurrency: { limit: concurrency.limit, ...(key && { key }) } }),
   };
   return { ok: true, plan, diagnostics: [] };
 }

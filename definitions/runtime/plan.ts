@@ -310,6 +310,16 @@ export interface Plan {
    * `use_workflow` step receives). Added after plan version 1.
    */
   outputs?: Array<{ name: string; value: InputTemplate }>;
+  /**
+   * Flow control: at most `limit` runs of the definition have a step running at once, per value
+   * of `key` (rendered from the run inputs) when it has one. Added after plan version 1.
+   */
+  concurrency?: PlanConcurrency;
+}
+
+export interface PlanConcurrency {
+  limit: number;
+  key?: InputTemplate;
 }
 
 /**

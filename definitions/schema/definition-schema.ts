@@ -153,6 +153,15 @@ export const stepSchema = z.strictObject({
 });
 
 /** The top level; `start_when` and `steps[]` are validated with their own schemas. */
+/** The most runs of one definition (per key) that may run at once. */
+export const MAX_CONCURRENCY_LIMIT = 1000;
+
+/** `concurrency`: at most `limit` runs of the definition (per rendered `key`) have a step running. */
+export const concurrencySchema = z.strictObject({
+  limit: z.number().int().min(1).max(MAX_CONCURRENCY_LIMIT),
+  key: z.string().min(1).max(500).optional(),
+});
+
 export const definitionSchema = z.strictObject({
   title: z.string().min(1).max(200),
   description: z.string().max(4000).optional(),
@@ -160,6 +169,7 @@ export const definitionSchema = z.strictObject({
   steps: z.array(z.unknown()).min(1),
   /** What a parent's `use_workflow` step receives: names to templates or whole-string references. */
   outputs: z.record(z.string(), z.string()).optional(),
+  concurrency: concurrencySchema.optional(),
 });
 
 export type StartWhen = z.infer<typeof startWhenSchema>;

@@ -163,6 +163,11 @@ export const ERROR_CATALOGUE = {
     message: "A use_workflow step's child run was cancelled on its own.",
     retryable: false,
   },
+  INVALID_CONCURRENCY_KEY: {
+    status: 422,
+    message: "The definition's concurrency key rendered longer than 256 characters.",
+    retryable: false,
+  },
   LOOP_ITEMS_NOT_A_LIST: {
     status: 422,
     message: "A for_each step's items are not a list.",

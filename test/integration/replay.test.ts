@@ -7,7 +7,8 @@
  * workflows, and `loop-batch`: the first of those children; `on-error`: a handled failure;
  * `use-workflow`: a run that runs `use-workflow-child` and reads its declared outputs;
  * `approval`: two approvals side by side, one approved after a refused payload, one rejected;
- * `event-wait`: two event waits side by side, each resumed by its event).
+ * `event-wait`: two event waits side by side, each resumed by its event; `concurrency`: a run
+ * that waited for its place under flow control, and `gate`: the owner's gate that queued it).
  * A failure means an interpreter change would break runs that are open right now: guard the
  * change with `patched()` instead of re-recording (see scripts/record-histories.ts).
  */
@@ -31,12 +32,14 @@ describe('recorded workflow histories replay deterministically', () => {
     expect(files).toEqual([
       'approval.json',
       'cancelled.json',
+      'concurrency.json',
       'conditions.json',
       'continue-on-error.json',
       'decide.json',
       'event-wait.json',
       'failure.json',
       'flow-control.json',
+      'gate.json',
       'groups.json',
       'loop-batch.json',
       'loop-batches.json',
@@ -54,7 +57,7 @@ describe('recorded workflow histories replay deterministically', () => {
   });
 
   // The per-step memo of older runs, and the query-only path behind PROGRESS_BY_QUERY_PATCH.
-  it.each(files.filter((f) => f !== 'skill-call.json' && f !== 'loop-batch.json'))(
+  it.each(files.filter((f) => !['skill-call.json', 'loop-batch.json', 'gate.json'].includes(f)))(
     '%s: the interpreter path it records',
     (file) => {
       const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).events!;
@@ -67,6 +70,7 @@ describe('recorded workflow histories replay deterministically', () => {
       const memoWrites = events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
       const sincePatch = [
         'approval.json',
+        'concurrency.json',
         'decide.json',
         'event-wait.json',
         'flow-control.json',
@@ -82,6 +86,7 @@ describe('recorded workflow histories replay deterministically', () => {
         // One memo write as a failed or cancelled run ends; none for a completed one.
         const completed = [
           'approval.json',
+          'concurrency.json',
           'query-progress.json',
           'decide.json',
           'event-wait.json',
@@ -94,7 +99,12 @@ describe('recorded workflow histories replay deterministically', () => {
         ];
         // An approval lists itself in the memo as it starts and as it ends waiting (two here).
         const approvalWrites = file === 'approval.json' ? 4 : 0;
-        expect(memoWrites).toBe((completed.includes(file) ? 0 : 1) + approvalWrites);
+        // A run that waited for its place says so in its memo as it starts and as it ends each
+        // wait (once or twice here: the second time only if its place was still taken).
+        const queuedWrites = file === 'concurrency.json' ? [2, 4] : [0];
+        expect(queuedWrites.map((q) => (completed.includes(file) ? 0 : 1) + approvalWrites + q)).toContain(
+          memoWrites,
+        );
       } else {
         expect(patches).toEqual([]);
         expect(memoWrites).toBeGreaterThanOrEqual(2);
@@ -104,6 +114,27 @@ describe('recorded workflow histories replay deterministically', () => {
 
   // A re-run takes over the steps before its loop and the loop's completed elements: it calls
   // only the failed element's activity and the last step's.
+  // A run of a key whose place was taken: it asked the owner's gate, waited, was granted, gave the
+  // place back for its wait step and took it again.
+  it('concurrency.json: waits for its place, and gives it back for its wait', () => {
+    const events = historyFromJSON(
+      JSON.parse(readFileSync(path.join(dir, 'concurrency.json'), 'utf8')),
+    ).events!;
+    const signalled = events.flatMap((e) => {
+      const out = e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName;
+      const into = e.workflowExecutionSignaledEventAttributes?.signalName;
+      return out ? [`→ ${out}`] : into ? [`← ${into}`] : [];
+    });
+    expect(signalled.slice(0, 4)).toEqual([
+      '→ slotAcquire',
+      '← slotWaiting',
+      '← slotGranted',
+      '→ slotRelease',
+    ]);
+    expect(signalled.at(-1)).toBe('→ slotRelease');
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes).length).toBe(2);
+  });
+
   it('rerun.json: runs only what the earlier run did not complete', () => {
     const events = historyFromJSON(JSON.parse(readFileSync(path.join(dir, 'rerun.json'), 'utf8'))).events!;
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes).length).toBe(2);

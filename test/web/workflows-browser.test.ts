@@ -290,6 +290,41 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     await context.close();
   });
 
+  it('shows a run queued under flow control with its place in line, on a phone too', async () => {
+    ws.sims.shop.setFaults([{ type: 'latency', ms: 60_000, match: 'oneatatime' }]);
+    const yaml = EXAMPLE.replace('query: cedar', 'query: oneatatime').replace(
+      'title: Domain ideas',
+      'title: One at a time\nconcurrency: { limit: 1 }',
+    );
+    const created = await ws.engine.request('POST', '/v1/workflows', yaml, 'application/yaml');
+    expect(created.status, created.body).toBe(201);
+    const start = async () =>
+      (await ws.engine.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs: {} })).json
+        .task_id as string;
+    const first = await start();
+    await ws.engine.waitForTask(first, (t) => t.steps[0].status === 'running');
+    const second = await start();
+    await ws.engine.waitForTask(second, (t) => t.queue?.position === 1);
+    for (const viewport of [undefined, PHONE]) {
+      const { page, context, problems } = await ws.open(`/#tasks/${second}`, viewport ? { viewport } : {});
+      await ws.signIn(page);
+      const status = page.locator('.task-status[data-status="queued"]');
+      await status.waitFor();
+      expect(await status.textContent()).toBe(
+        "queued — waiting for its turn, 1st in line (this workflow's concurrency limit)",
+      );
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await ws.axe(page)).toEqual([]);
+      if (!viewport) await ws.screenshot(page, 'task-queued');
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    for (const task of [second, first]) await ws.engine.request('POST', `/v1/tasks/${task}/cancel`);
+    await ws.engine.waitForTask(first, (t) => t.status === 'cancelled');
+    ws.sims.shop.setFaults([]);
+  });
+
   it("shows a sleeping wait step with its wake-up time, and a fail step's own error", async () => {
     const pause = `title: Pause
 start_when:

@@ -5,6 +5,7 @@ import { ResultView } from '../skill/ResultView.js';
 import { StepList } from '../task/StepList.js';
 import { RerunLinks, RerunPanel } from '../task/RerunPanel.js';
 import { StepTimeline } from '../task/StepTimeline.js';
+import { QueuePlace } from '../task/QueuePlace.js';
 import { clock, duration } from '../task/timing.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 
@@ -30,6 +31,7 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
             <dt>Status</dt>
             <dd aria-live="polite" class="task-status" data-status={task.status}>
               {task.status}
+              <QueuePlace queue={task.queue} />
             </dd>
             <dt>What</dt>
             <dd>

@@ -1,6 +1,7 @@
 /** A run started from the page: its steps turning completed, live, with a link to its task page. */
 import { useEffect } from 'preact/hooks';
 import { StepList } from '../task/StepList.js';
+import { QueuePlace } from '../task/QueuePlace.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 import { Alert } from '../ui.js';
 
@@ -18,6 +19,7 @@ export function RunProgress(props: { apiKey: string; taskId: string; onFinished:
       </p>
       <p aria-live="polite" class="task-status" data-status={task?.status ?? 'starting'}>
         Status: <strong>{task?.status ?? 'starting'}</strong>
+        {task ? <QueuePlace queue={task.queue} /> : null}
       </p>
       <Alert message={error} />
       {task ? <StepList steps={task.steps} caption="Steps of this run" /> : null}
