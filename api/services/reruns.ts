@@ -49,7 +49,7 @@ export class RerunsService {
   ): Promise<RerunStarted> {
     const desc = await this.tasks.describeOwned(principal, taskId);
     if (desc.typedSearchAttributes.get(TaskKind) === 'skill_call')
-      throw errors.notFound('No run with this id.');
+      throw errors.notFound('No task with this id.');
     if (desc.status.name === 'RUNNING')
       throw errors.conflict('The run is still open: wait for it to end, or cancel it, before re-running it.');
     const earlier = await this.read(taskId, desc.runId, desc.status.name, desc.memo);
@@ -80,7 +80,7 @@ export class RerunsService {
     const input = payloads
       ? await decodeFromPayloadsAtIndex<RunDefinitionInput>(converter, 0, payloads)
       : undefined;
-    if (!input?.plan) throw errors.notFound('No run with this id.');
+    if (!input?.plan) throw errors.notFound('No task with this id.');
     if (status === 'COMPLETED') {
       const result = (await this.temporal.client.workflow
         .getHandle(taskId, runId)

@@ -375,6 +375,56 @@ steps:
     expect(shown.stdout).toMatch(/↷ gate +skipped/);
   });
 
+  it('flow control: a run waits queued for its place; the SDK reads the place and the CLI shows it', async () => {
+    // The parent's use_workflow step holds its place while its child waits 3 s.
+    const child = await client.workflows.create(`title: Queue child (clients)
+start_when:
+  manual: {}
+steps:
+  - id: pause
+    wait: { duration: 3s }
+`);
+    const parent = await client.workflows.create(`title: One at a time (clients)
+concurrency: { limit: 1 }
+start_when:
+  manual: {}
+steps:
+  - id: inner
+    use_workflow: { workflow: ${child.id} }
+`);
+    const started = [
+      (await client.workflows.run(parent.id)).task_id,
+      (await client.workflows.run(parent.id)).task_id,
+    ];
+    // Whichever reaches the queue second waits (the two start at once).
+    const waiting = async () => {
+      for (const id of started) {
+        const task = await client.tasks.get(id);
+        if (task.queue?.position === 1) return task;
+      }
+      return undefined;
+    };
+    let queued = await waiting();
+    const deadline = Date.now() + 20_000;
+    while (!queued && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      queued = await waiting();
+    }
+    expect(queued?.status).toBe('queued');
+    expect(queued?.queue).toEqual({ position: 1, reason: 'concurrency' });
+    const second = queued!.task_id;
+    const shown = await cli('tasks', 'get', second);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`${second}  queued  `);
+    expect(shown.stdout).toContain(
+      "\n  waiting for its turn: position 1 (the definition's concurrency limit)\n",
+    );
+    for (const id of started)
+      expect((await client.tasks.wait(id, { intervalMs: 200, timeoutMs: 60_000 })).status).toBe('completed');
+    const done = await client.tasks.get(second);
+    expect(done.queue).toBeUndefined();
+  });
+
   it('webhooks: apply prints the URL and secret once, hook show/rotate, an SDK-signed request starts a run', async () => {
     const file = path.join(tmp, 'hooked.yaml');
     writeFileSync(

@@ -121,6 +121,17 @@ describe('step timeline', () => {
     ]);
   });
 
+  it("leaves out steps a re-run reused: they kept the earlier run's times", () => {
+    const task = { started_at: at(100), finished_at: at(110) };
+    const steps = [
+      { id: 'search', status: 'reused', started_at: at(0), finished_at: at(40) },
+      { id: 'tell', status: 'completed', started_at: at(100), finished_at: at(110) },
+    ];
+    expect(timelineBars(task, steps, Date.parse(at(120)))).toEqual([
+      { id: 'tell', status: 'completed', left: 0, width: 100, open: false },
+    ]);
+  });
+
   it('runs an open step to now while the task runs; nothing started, no bars', () => {
     const task = { started_at: at(0), finished_at: null };
     const steps = [{ id: 'slow', status: 'running', started_at: at(2), finished_at: null }];

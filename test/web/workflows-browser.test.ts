@@ -474,6 +474,11 @@ steps:
     expect(await page.locator('.rerun-links').textContent()).toBe(`Re-run of ${taskId}. `);
     expect(await page.locator('tr[data-step="pause"] .step-status').textContent()).toBe('reused');
     expect(await page.locator('tr[data-step="gate"] .step-status').textContent()).toBe('skipped');
+    // The reused step took no time in this run: no bar, named under the timeline.
+    expect(await page.locator('.timeline-bar').count()).toBe(0);
+    expect(await page.locator('.timeline-reused').textContent()).toBe(
+      'Reused from the earlier run (no time here): pause',
+    );
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'task-rerun');
     await page.setViewportSize(PHONE);

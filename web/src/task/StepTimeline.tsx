@@ -1,7 +1,8 @@
 /**
  * A task's steps as a Gantt-style timeline: one bar per started step, placed by its start and
  * length within the task (web/src/task/timeline.ts), coloured by status, with the step's
- * duration as its label. The trace id, when the API exported one, is shown for looking the
+ * duration as its label; steps a re-run reused are named under it (they took no time in this
+ * run). The trace id, when the API exported one, is shown for looking the
  * run up in a tracing backend.
  */
 import type { Task } from '../../../sdk/generated.js';
@@ -12,6 +13,7 @@ export function StepTimeline(props: { task: Task; now: number }) {
   const steps = props.task.steps;
   const bars = timelineBars(props.task, steps, props.now);
   const byId = new Map(steps.map((s) => [s.id, s]));
+  const reused = steps.filter((s) => s.status === 'reused').map((s) => s.id);
   return (
     <section class="step-timeline" aria-label="Step timeline">
       {bars.length > 0 ? (
@@ -34,6 +36,9 @@ export function StepTimeline(props: { task: Task; now: number }) {
             );
           })}
         </ol>
+      ) : null}
+      {reused.length > 0 ? (
+        <p class="timeline-reused">Reused from the earlier run (no time here): {reused.join(', ')}</p>
       ) : null}
       {props.task.trace_id ? (
         <p class="trace-id">

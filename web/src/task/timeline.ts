@@ -1,7 +1,8 @@
 /**
  * The bars of a task's step timeline, from the steps' `started_at` and `finished_at`: each
  * bar's offset and width as percentages of the task's span (its start to its end, or to `now`
- * while it runs). Pure, unit-tested.
+ * while it runs). A step a re-run reused kept the earlier run's times: it takes no bar and no
+ * part of the span (it took no time in this run). Pure, unit-tested.
  */
 
 export interface TimelineStep {
@@ -38,7 +39,7 @@ export function timelineBars(
   steps: readonly TimelineStep[],
   now: number,
 ): TimelineBar[] {
-  const started = steps.filter((s) => ms(s.started_at) !== undefined);
+  const started = steps.filter((s) => s.status !== 'reused' && ms(s.started_at) !== undefined);
   if (started.length === 0) return [];
   const first = Math.min(ms(task.started_at) ?? Infinity, ...started.map((s) => ms(s.started_at)!));
   const last = Math.max(
