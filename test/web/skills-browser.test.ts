@@ -287,6 +287,8 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     expect(page.url()).toBe(`${ws.base}/#apps/hosting/search_domains`);
     await ws.signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Search domains' }).waitFor();
+    // The heading comes with the catalogue entry; the form follows with the skill's schema.
+    await page.getByLabel('query').first().waitFor();
     expect(await page.getByLabel('query').count()).toBe(1);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'compact-path');
