@@ -46,8 +46,23 @@ export interface DecideStepDeps {
   /** Undefined when no decision helper is configured: every step takes its fallback. */
   service: DecisionService | undefined;
   encyclopedia?: EncyclopediaSummaries | undefined;
-  /** Records each answered request's tokens and cost for the owner. */
-  recordUsage?: (run: { ownerId: string; taskId: string }, usage: DecisionUsage) => Promise<void>;
+  /**
+   * Records each answered request's tokens and cost for the owner; `requestKey` (the step's
+   * activity id and the request's place in the attempt) makes a retried attempt replace, not add.
+   */
+  recordUsage?: (
+    run: { ownerId: string; taskId: string; requestKey?: string },
+    usage: DecisionUsage,
+  ) => Promise<void>;
+}
+
+/** The running activity's id (stable across its retries); undefined outside an activity. */
+function currentActivityId(): string | undefined {
+  try {
+    return Context.current().info.activityId;
+  } catch {
+    return undefined;
+  }
 }
 
 const LEGEND = { '0': 'no', '1': 'weakly', '2': 'partly', '3': 'mostly', '4': 'fully' };
@@ -119,10 +134,21 @@ export async function decide(
   const inner = deps.service;
   if (!inner) return fallback('not_configured', []);
   // Screening and the decision are both charged to the run's owner.
+  const activityId = currentActivityId();
+  let requests = 0;
   const service: DecisionService = {
     async ask(call, opts) {
+      const n = requests++;
       const outcome = await inner.ask(call, opts);
-      if (outcome.usage && deps.recordUsage) await deps.recordUsage(input, outcome.usage);
+      if (outcome.usage && deps.recordUsage)
+        await deps.recordUsage(
+          {
+            ownerId: input.ownerId,
+            taskId: input.taskId,
+            ...(activityId !== undefined && { requestKey: `${activityId}:${n}` }),
+          },
+          outcome.usage,
+        );
       return outcome;
     },
   };

@@ -37,10 +37,11 @@ export function decideStepDeps(
         })
       : undefined,
     encyclopedia,
-    recordUsage: async ({ ownerId, taskId }, u) => {
+    recordUsage: async ({ ownerId, taskId, requestKey }, u) => {
       await usage.recordDecision({
         taskId,
         ownerId,
+        requestKey,
         inputTokens: u.input_tokens,
         costUsd: u.cost_usd,
       });

