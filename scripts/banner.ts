@@ -4,6 +4,7 @@
  * namespace, task queue and Temporal server; nothing listens).
  */
 
+/** What the banner reports, gathered by scripts/main.ts once everything started. */
 export interface BannerFacts {
   runApi: boolean;
   runWorker: boolean;

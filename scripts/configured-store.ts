@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { openStore, type Store } from '../lib/store/db.js';
 
+/** Runs `fn` on the configured store and closes it; failures are printed, never thrown. */
 export async function withConfiguredStore(
   failure: string,
   fn: (store: Store) => Promise<void>,

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { KeyNameSchema, ScopeSchema, TIERS } from '../lib/keys.js';
 
+/** The options, as parseArgs gives them; `--scopes` is one comma list. */
 export const CreateKeyArgsSchema = z.object({
   owner: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
   name: KeyNameSchema,
@@ -28,6 +29,7 @@ export const CreateKeyArgsSchema = z.object({
 });
 export type CreateKeyArgs = z.infer<typeof CreateKeyArgsSchema>;
 
+/** Printed after the problems of bad arguments. */
 export const CREATE_KEY_USAGE =
   'usage: npm run keys:create -- --owner <owner id> --name <name> --scopes <scope,scope,...> [--tier free|standard|pro]';
 

@@ -9,6 +9,7 @@
 import type { Client as PgClient } from 'pg';
 import type { Store } from './db.js';
 
+/** What the listener tells its user. */
 export interface ListenHandlers {
   onMessage(payload: string): void;
   onUp(): void;
@@ -16,6 +17,7 @@ export interface ListenHandlers {
   onDown(code: string | undefined): void;
 }
 
+/** The connection's name and its timings. */
 export interface ListenOptions {
   /** Shown in pg_stat_activity. */
   applicationName: string;
@@ -26,6 +28,7 @@ export interface ListenOptions {
   heartbeatMs?: number;
 }
 
+/** A running listener. */
 export interface Listener {
   /** True while LISTEN is in place. */
   readonly up: boolean;
