@@ -28,6 +28,7 @@ import { RoutePatternLogController } from './request-log.js';
 import { traceRequests } from './request-trace.js';
 import { activeTracing } from '../lib/tracing/index.js';
 import { PrincipalCache } from '../lib/key-cache.js';
+import { watchKeyRevocations } from '../lib/key-revocations.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
 import { anonymousRoutes } from './routes/anonymous.js';
@@ -122,9 +123,12 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once (docs/api.md).
+  // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once, one revoked
+  // through another API process as soon as its NOTIFY arrives (docs/api.md).
   const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.api.API_KEY_CACHE_TTL_MS });
   app.decorate('principals', principals);
+  const revocations = watchKeyRevocations(deps.store, principals, logger);
+  app.addHook('onClose', async () => revocations?.close());
   // Every limit of the API (lib/limits/index.ts): the tier limit applied by `authenticate` on
   // every authenticated route (X-RateLimit-* headers, 429) and by skill calls together with
   // their provider limits (api/services/call-limits.ts); the per-IP limit applied by

@@ -36,7 +36,7 @@ export function apiDeps(platform: Platform): ApiDeps {
 
 /** Builds the API of `platform`, listens, and loads the example definitions. */
 export async function startApi(platform: Platform): Promise<RunningApi> {
-  const { config, store, logger } = platform;
+  const { config, store } = platform;
   const deps = apiDeps(platform);
   const app = await buildApp(deps);
   await app.listen({ host: config.api.HOST, port: config.api.PORT });
@@ -44,10 +44,24 @@ export async function startApi(platform: Platform): Promise<RunningApi> {
     config.process.NODE_ENV !== 'production'
       ? await ensureDevKey(store, config.process.dataDir, config.process.DEFINITIONS_OWNER_ID)
       : undefined;
-  const { loaded, failed } = await createServices(deps).engine.loadFolder(
+  await loadDefinitionsDir(deps);
+  return { app, devKey };
+}
+
+/**
+ * Loads DEFINITIONS_DIR for DEFINITIONS_OWNER_ID. Every API replica does this at start, at the
+ * same time as the others: saving a definition is idempotent (an identical save that another
+ * replica made first counts as done), so the loads agree and report nothing.
+ */
+export async function loadDefinitionsDir(deps: ApiDeps): Promise<{ loaded: string[]; failed: string[] }> {
+  const { config, logger } = deps;
+  const result = await createServices(deps).engine.loadFolder(
     path.resolve(config.process.rootDir, config.process.DEFINITIONS_DIR),
     config.process.DEFINITIONS_OWNER_ID,
   );
-  logger.info({ loaded: loaded.length, failed }, 'workflow definitions loaded from DEFINITIONS_DIR');
-  return { app, devKey };
+  logger.info(
+    { loaded: result.loaded.length, failed: result.failed },
+    'workflow definitions loaded from DEFINITIONS_DIR',
+  );
+  return result;
 }

@@ -1,7 +1,8 @@
 /**
  * The key cache on a real (PGlite) store: a fresh entry answers without the store, so a key
- * revoked behind this process's back (another replica) is honoured until the TTL ends and
- * refused right after; forgetKey drops it at once; the LRU bound evicts the oldest entry; the
+ * revoked behind its back (no forgetKey: nothing announced it) is honoured until the TTL ends and
+ * refused right after; forgetKey drops it at once; suspend empties it and caches nothing until
+ * resume; the LRU bound evicts the oldest entry; the
  * cache never holds a token in clear.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,33 @@ describe('PrincipalCache', () => {
     const held = JSON.stringify([...(cache as unknown as { entries: Map<string, unknown> }).entries]);
     expect(held).not.toContain(a.token);
     expect(held).not.toContain(c.token);
+  });
+
+  it('while suspended holds nothing and caches nothing, then caches again after resume', async () => {
+    const cache = new PrincipalCache(store, { ttlMs: 10_000, now });
+    const k = await key();
+    await cache.verify(k.token);
+    expect([cache.size, cache.caching]).toEqual([1, true]);
+    cache.suspend();
+    expect([cache.size, cache.caching]).toEqual([0, false]);
+    expect((await cache.verify(k.token))?.keyId).toBe(k.id);
+    expect(cache.size).toBe(0);
+    await revokeApiKey(store, 'owner_c', k.id);
+    expect(await cache.verify(k.token)).toBeUndefined(); // read from the store, not remembered
+    cache.resume();
+    const other = await key();
+    await cache.verify(other.token);
+    expect([cache.size, cache.caching]).toEqual([1, true]);
+  });
+
+  it('a lookup that a suspend overtook is not cached', async () => {
+    const cache = new PrincipalCache(store, { ttlMs: 10_000, now });
+    const k = await key();
+    const pending = cache.verify(k.token);
+    cache.suspend();
+    cache.resume();
+    expect((await pending)?.keyId).toBe(k.id);
+    expect(cache.size).toBe(0);
   });
 
   it('with a TTL of 0 reads the store every time', async () => {

@@ -6,8 +6,10 @@
  * recently used evicted first. Unknown and revoked tokens are never cached.
  *
  * A key revoked through this process is forgotten at once ({@link PrincipalCache.forgetKey}), so
- * its next request is 401. Another API replica keeps honouring it until its own entry expires:
- * at most `ttlMs` after the revocation.
+ * its next request is 401. On PostgreSQL every API process also hears revocations made elsewhere
+ * (lib/key-revocations.ts) and forgets those keys as they arrive; while it cannot hear them it
+ * holds nothing and caches nothing ({@link PrincipalCache.suspend}), so every request reads the
+ * store.
  */
 import { hashToken, verifyToken, type Principal } from './keys.js';
 import type { Store } from './store/db.js';
@@ -32,8 +34,9 @@ export class PrincipalCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
-  /** Bumped by every forgetKey: a lookup that raced a revocation is not cached. */
+  /** Bumped by every forgetKey and suspend: a lookup that raced either is not cached. */
   private forgets = 0;
+  private suspended = false;
 
   constructor(
     private readonly store: Store,
@@ -46,7 +49,7 @@ export class PrincipalCache {
 
   /** The principal behind a token (from the cache while fresh), or undefined as {@link verifyToken}. */
   async verify(token: string): Promise<Principal | undefined> {
-    if (this.ttlMs === 0) return verifyToken(this.store, token);
+    if (this.ttlMs === 0 || this.suspended) return verifyToken(this.store, token);
     const hash = hashToken(token);
     const hit = this.entries.get(hash);
     if (hit) {
@@ -58,7 +61,7 @@ export class PrincipalCache {
     }
     const forgets = this.forgets;
     const principal = await verifyToken(this.store, token);
-    if (!principal || forgets !== this.forgets) return principal;
+    if (!principal || forgets !== this.forgets || this.suspended) return principal;
     this.entries.set(hash, { principal, expiresAt: this.now() + this.ttlMs });
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
@@ -73,6 +76,23 @@ export class PrincipalCache {
     for (const [hash, entry] of this.entries) {
       if (entry.principal.keyId === keyId) this.entries.delete(hash);
     }
+  }
+
+  /** Drops every entry and caches nothing until {@link resume}: revocations may go unheard. */
+  suspend(): void {
+    this.forgets++;
+    this.suspended = true;
+    this.entries.clear();
+  }
+
+  /** Caches again (revocations are heard again). */
+  resume(): void {
+    this.suspended = false;
+  }
+
+  /** False while suspended (or with a TTL of 0): every verification reads the store. */
+  get caching(): boolean {
+    return this.ttlMs > 0 && !this.suspended;
   }
 
   /** Entries held now (expired ones included until touched). */

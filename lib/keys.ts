@@ -18,6 +18,17 @@ export const ScopeSchema = z
   );
 export type Scope = z.infer<typeof ScopeSchema>;
 
+/** A key's label: not blank, at most 100 characters, no control characters (trimmed). */
+export const KeyNameSchema = z
+  .string()
+  .trim()
+  // A pattern, not a length, so the document says what is refused: a blank name (trimmed away).
+  .regex(/\S/, 'must not be blank')
+  .max(100)
+  // Control characters are exactly what the rule refuses (the store cannot keep NUL).
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+
 export const TIERS = ['free', 'standard', 'pro'] as const;
 export type Tier = (typeof TIERS)[number];
 

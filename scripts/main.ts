@@ -1,7 +1,9 @@
 /**
  * The whole service in one process (`npm start`): the Temporal dev server (unless
  * TEMPORAL_ADDRESS is set), simulators for unset upstream URLs, the platform store, the worker
- * and the API. SIGINT/SIGTERM stop everything it started, in reverse order.
+ * and the API (RUN_API / RUN_WORKER leave one out: `npm run start:api`, `npm run start:worker`),
+ * then prints what runs (scripts/banner.ts). SIGINT/SIGTERM stop everything it started, in
+ * reverse order.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { startTracing } from '../lib/tracing/index.js';
 import { createPlatform } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
 import { startWorker } from '../worker/index.js';
+import { startBanner } from './banner.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -120,28 +123,19 @@ async function main(): Promise<void> {
       devKey = api.devKey;
     }
     process.stdout.write(
-      [
-        '',
-        'skillflow is running:',
-        ...(config.process.RUN_API
-          ? [
-              `  Workspace     ${apiBase}/${
-                existsSync(path.join(config.process.rootDir, 'web/dist/index.html'))
-                  ? '  (web workspace; sign in with the API key below)'
-                  : '  (not built: run npm run web:build, then restart)'
-              }`,
-            ]
-          : []),
-        `  API           ${apiBase}/v1`,
-        `  OpenAPI docs  ${apiBase}/v1/docs  (document: ${apiBase}/v1/openapi.json)`,
-        `  Health        ${apiBase}/v1/health`,
-        `  Temporal UI   ${uiUrl ?? '(external server: set TEMPORAL_UI_URL)'}`,
-        `  Temporal      ${address} (namespace ${config.temporal.TEMPORAL_NAMESPACE})`,
-        `  Data          ${config.store.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.process.dataDir}`,
-        ...(devKey ? [`  API key       ${devKey} (development admin key; the CLI uses it by default)`] : []),
-        'Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
+      startBanner({
+        runApi: config.process.RUN_API,
+        runWorker: config.process.RUN_WORKER,
+        apiBase,
+        listen: `${config.api.HOST}:${config.api.PORT}`,
+        webBuilt: existsSync(path.join(config.process.rootDir, 'web/dist/index.html')),
+        temporalAddress: address,
+        namespace: config.temporal.TEMPORAL_NAMESPACE,
+        taskQueue: config.temporal.TEMPORAL_TASK_QUEUE,
+        uiUrl,
+        data: config.store.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.process.dataDir,
+        devKey,
+      }),
     );
   } catch (err) {
     process.stderr.write(`skillflow: start failed: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ScopeSchema, TIERS } from '../../lib/keys.js';
+import { KeyNameSchema, ScopeSchema, TIERS } from '../../lib/keys.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
@@ -14,16 +14,7 @@ import type { KeysService } from '../services/keys.js';
 
 const CreateKeyBody = z
   .object({
-    name: z
-      .string()
-      .trim()
-      // A pattern, not a length, so the document says what is refused: a blank name (trimmed away).
-      .regex(/\S/, 'must not be blank')
-      .max(100)
-      // Control characters are exactly what the rule refuses (the store cannot keep NUL).
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
-      .describe('A label for people, e.g. "ci"; no control characters.'),
+    name: KeyNameSchema.describe('A label for people, e.g. "ci"; no control characters.'),
     scopes: z
       .array(ScopeSchema)
       .min(1)

@@ -87,6 +87,10 @@ export class DefinitionsService {
     return res.plan;
   }
 
+  /**
+   * Saves a new definition (with `id` when given). Saving one with an id that exists is a
+   * CONFLICT, unless it holds this very source: then the save is already done.
+   */
   async create(
     ownerId: string,
     source: string,
@@ -96,8 +100,12 @@ export class DefinitionsService {
   ): Promise<StoredDefinition> {
     const plan = await this.compileOrThrow(ownerId, source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
-    await insertDefinition(this.store, this.keyring, { id: defId, ownerId, source, plan });
-    return this.get(ownerId, defId);
+    if (await insertDefinition(this.store, this.keyring, { id: defId, ownerId, source, plan }))
+      return this.get(ownerId, defId);
+    // Saved meanwhile (another API replica loading the same folder): the same save is done.
+    const existing = await findDefinition(this.store, this.keyring, ownerId, defId);
+    if (existing?.source === source) return existing;
+    throw errors.conflict('A workflow definition with this id exists already.');
   }
 
   /** Saves a new version; returns it, or the current one unchanged when the source is identical. */
@@ -115,9 +123,12 @@ export class DefinitionsService {
     }
     const plan = await this.compileOrThrow(ownerId, source, format, check, current);
     const version = current.version + 1;
-    if (!(await insertDefinitionVersion(this.store, this.keyring, { id, ownerId, version, source, plan })))
-      throw errors.conflict('The definition changed meanwhile; retry.');
-    return { definition: await this.get(ownerId, id), changed: true };
+    if (await insertDefinitionVersion(this.store, this.keyring, { id, ownerId, version, source, plan }))
+      return { definition: await this.get(ownerId, id), changed: true };
+    // Another save came first; if it saved this very source, this save is done.
+    const now = await this.get(ownerId, id);
+    if (now.source === source) return { definition: now, changed: false };
+    throw errors.conflict('The definition changed meanwhile; retry.');
   }
 
   /** The current version of the owner's definition; NOT_FOUND otherwise. */

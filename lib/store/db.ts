@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql, type LogEvent } from 'kysely';
+import type { Client as PgClient } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
@@ -17,6 +18,11 @@ export interface Store {
   engine: 'pglite' | 'postgres';
   /** Cheap liveness probe for /v1/health. */
   ping(): Promise<void>;
+  /**
+   * A new, unconnected PostgreSQL client outside the pool, for a connection that LISTENs
+   * (lib/store/listen.ts); absent on PGlite, whose store belongs to one process.
+   */
+  dedicatedClient?: (applicationName: string) => PgClient;
   close(): Promise<void>;
 }
 
@@ -42,12 +48,16 @@ function logOption(opts: OpenStoreOptions): { log?: (event: LogEvent) => void } 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   let db: Db;
   let engine: Store['engine'];
+  let dedicatedClient: Store['dedicatedClient'];
   if (opts.databaseUrl) {
     const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const connectionString = opts.databaseUrl;
+    const pool = new pg.Pool({ connectionString, max: 10 });
     pool.on('error', (err) => opts.onPoolError?.(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...logOption(opts) });
     engine = 'postgres';
+    dedicatedClient = (applicationName) =>
+      new pg.Client({ connectionString, application_name: applicationName, keepAlive: true });
   } else {
     const dir = opts.pgliteDir ?? 'memory://';
     if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
@@ -59,6 +69,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const store: Store = {
     db,
     engine,
+    ...(dedicatedClient ? { dedicatedClient } : {}),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -73,8 +73,9 @@ describe('keys, embeds, chats and workspace results', () => {
       const token = created.json.token as string;
       const call = async () => (await h.request('GET', '/v1/apps/echo', undefined, undefined, token)).status;
       expect(await call()).toBe(200);
-      // Revoked in the store behind this process's back (as another replica would): still
-      // honoured from the cache, which is what API_KEY_CACHE_TTL_MS allows.
+      // Revoked in the store behind this process's back (PGlite: nothing announces it): still
+      // honoured from the cache until API_KEY_CACHE_TTL_MS. Replicas on PostgreSQL hear it at
+      // once (test/integration/api-replicas.test.ts).
       expect(await revokeApiKey(h.api.deps.store, 'owner_a', created.json.id)).toBe(true);
       expect(await call()).toBe(200);
       // A second key, revoked through the API: refused on its very next request.

@@ -86,6 +86,21 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())(
         if (health.status !== 'up') await sleep(250);
       }
       expect(health).toEqual({ status: 'up' });
+      // Each part's banner says what it runs: the worker names its queue and server, no API address.
+      for (let i = 0; i < 200 && !(worker.output() + api.output()).match(/Press Ctrl-C[^]*Press Ctrl-C/); i++)
+        await sleep(100);
+      expect(worker.output()).toContain(
+        [
+          'skillflow worker is running (no API in this process; nothing listens):',
+          '  Task queue    skillflow',
+          `  Temporal      ${env.address} (namespace default)`,
+          '  Data          PostgreSQL via DATABASE_URL',
+          'Press Ctrl-C to stop.',
+        ].join('\n'),
+      );
+      expect(worker.output()).not.toContain(`:${port}`);
+      expect(api.output()).toContain('skillflow API is running (no worker in this process):');
+      expect(api.output()).toMatch(new RegExp(`  Listening     [0-9.]+:${port}\n`));
 
       const store = await openStore({ databaseUrl: pg.url, migrate: false });
       try {

@@ -1,8 +1,14 @@
 /**
  * The owner of `api_keys`: the one module that reads and writes the table. Rows hold the
- * SHA-256 of a token, never the token (lib/keys.ts makes tokens and checks them).
+ * SHA-256 of a token, never the token (lib/keys.ts makes tokens and checks them). A revocation
+ * on PostgreSQL also sends NOTIFY on {@link KEY_REVOKED_CHANNEL} with the key id only (delivered
+ * when it commits), so every API process forgets the key (lib/key-revocations.ts).
  */
+import { sql } from 'kysely';
 import type { Store } from '../db.js';
+
+/** The channel a revocation is announced on; its payload is the key id, never a token or hash. */
+export const KEY_REVOKED_CHANNEL = 'skillflow_key_revoked';
 
 /** One key as stored, with `scopes` parsed (the column holds JSON text). */
 export interface ApiKeyRow {
@@ -85,14 +91,19 @@ export async function listApiKeys(store: Store, ownerId: string): Promise<ApiKey
   return rows.map(toRow);
 }
 
-/** Revokes one of the owner's active keys; false when there is no such key. */
+/** Revokes one of the owner's active keys and announces it; false when there is no such key. */
 export async function revokeApiKey(store: Store, ownerId: string, keyId: string): Promise<boolean> {
-  const res = await store.db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', keyId)
-    .where('owner_id', '=', ownerId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  return store.db.transaction().execute(async (tx) => {
+    const res = await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', keyId)
+      .where('owner_id', '=', ownerId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const revoked = Number(res.numUpdatedRows) > 0;
+    if (revoked && store.engine === 'postgres')
+      await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${keyId})`.execute(tx);
+    return revoked;
+  });
 }

@@ -62,14 +62,17 @@ async function insertVersion(
     .execute();
 }
 
-/** Stores a new definition with its first version. */
+/**
+ * Stores a new definition with its first version; false (nothing written) when a definition
+ * with this id exists already (another process may have saved it at the same moment).
+ */
 export async function insertDefinition(
   store: Store,
   keyring: Keyring,
   d: { id: string; ownerId: string; source: string; plan: Plan },
-): Promise<void> {
-  await store.db.transaction().execute(async (tx) => {
-    await tx
+): Promise<boolean> {
+  return store.db.transaction().execute(async (tx) => {
+    const inserted = await tx
       .insertInto('definitions')
       .values({
         id: d.id,
@@ -78,8 +81,12 @@ export async function insertDefinition(
         trigger_type: d.plan.trigger.type,
         event_key: eventKeyOf(keyring, d.plan),
       })
-      .execute();
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
     await insertVersion(tx, keyring, { ...d, version: 1 });
+    return true;
   });
 }
 
