@@ -39,8 +39,14 @@ import { mayGrant, type Principal } from '../lib/keys.js';
 import type { IdempotencyClaim, IdempotencyKeys } from '../lib/store/owners/idempotency-keys.js';
 import { ErrorEnvelopeSchema } from './schemas.js';
 
-/** What a route sets in its `config` to take the header. */
-export type IdempotentOption = true | { ownerOf: (req: FastifyRequest) => string | undefined };
+/**
+ * What a route sets in its `config` to take the header: `ownerOf` when the owner is not the
+ * key's, `leaseMs` when an unanswered claim may be taken over sooner than
+ * {@link IDEMPOTENCY_LEASE_MS} (a route whose work is itself idempotent by its claim, such as a
+ * run start whose task id comes from the key).
+ */
+export type IdempotentOption =
+  true | { ownerOf?: (req: FastifyRequest) => string | undefined; leaseMs?: number };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -141,12 +147,14 @@ export function installIdempotency(
     const key = keyOf(req);
     if (key === undefined || !req.idempotency) return;
     const option = req.routeOptions.config.idempotent;
-    const ownerId = typeof option === 'object' ? option.ownerOf(req) : req.principal?.ownerId;
+    const ownerId =
+      typeof option === 'object' && option.ownerOf ? option.ownerOf(req) : req.principal?.ownerId;
     if (!ownerId) throw new Error('an idempotent route must name its owner');
     const scope = `${req.method} ${req.routeOptions.url ?? ''} ${canonicalJson(req.params ?? {})}`;
     const outcome = await keys.claim(
       { ownerId, scope, key, fingerprint: req.idempotency.fingerprint },
       now(),
+      typeof option === 'object' ? option.leaseMs : undefined,
     );
     switch (outcome.kind) {
       case 'claimed':
@@ -199,6 +207,16 @@ export function installIdempotency(
     route.preHandler = [...toArray(route.preHandler), claim];
     route.onSend = [...toArray(route.onSend), remember];
   });
+}
+
+/**
+ * The task id of a claimed request's work: the same for a retry of the request that takes over
+ * its unanswered claim, so that retry finds the task the first attempt started instead of
+ * starting a second one. Undefined without a claim.
+ */
+export function claimedTaskId(req: FastifyRequest): string | undefined {
+  const seed = req.idempotency?.claim?.taskSeed;
+  return seed ? `task_${seed}` : undefined;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

@@ -33,6 +33,14 @@ import type { StoredDefinition } from '../services/definitions.js';
 import type { Limits } from '../../lib/limits/index.js';
 import { MAX_KEEP_PREVIOUS_S, type HookView } from '../services/webhooks.js';
 import type { WorkflowEngine } from '../services/workflow-engine.js';
+import { claimedTaskId } from '../idempotency.js';
+
+/**
+ * How long an unanswered run start holds its Idempotency-Key: a retry after it (the first API
+ * died, or its store write failed) claims the key again and finds the same run, since the task
+ * id comes from the key.
+ */
+export const RUN_START_LEASE_MS = 30_000;
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const EXAMPLE_DEFINITION = {
@@ -248,7 +256,7 @@ export const workflowRoutes =
     app.post(
       '/v1/workflows/:id/runs',
       {
-        config: { idempotent: true },
+        config: { idempotent: { leaseMs: RUN_START_LEASE_MS } },
         schema: {
           tags,
           security: BEARER,
@@ -278,7 +286,7 @@ export const workflowRoutes =
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
         requirePlanScopes(principalOf(req), def.plan, children);
         await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
-        const taskId = await engine.runs.startRun(def, inputs, children);
+        const taskId = await engine.runs.startRun(def, inputs, children, 'manual', claimedTaskId(req));
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
     );

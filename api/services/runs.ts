@@ -7,6 +7,7 @@ import {
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   type ScheduleOptionsAction,
+  WorkflowExecutionAlreadyStartedError,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
@@ -157,17 +158,26 @@ export class RunsService {
     provided: Record<string, unknown> = {},
     resolved?: ResolvedChildren,
     trigger: Exclude<RunTrigger, 'schedule'> = 'manual',
+    claimedId?: string,
   ): Promise<string> {
     const inputs = checkedRunInputs(def.plan, provided);
     const children = resolved ?? (await this.resolveChildren(def.ownerId, def.plan, def.id));
-    const taskId = `task_${randomUUID()}`;
-    await this.temporal.client.workflow.start('runDefinition', {
-      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
-      workflowId: taskId,
-      args: [this.runInput(def, inputs, trigger, children)],
-      typedSearchAttributes: this.searchAttributes(def, trigger),
-      memo: { ...this.initialMemo(def.plan), ...traceMemo() },
-    });
+    const taskId = claimedId ?? `task_${randomUUID()}`;
+    try {
+      await this.temporal.client.workflow.start('runDefinition', {
+        taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
+        workflowId: taskId,
+        args: [this.runInput(def, inputs, trigger, children)],
+        typedSearchAttributes: this.searchAttributes(def, trigger),
+        memo: { ...this.initialMemo(def.plan), ...traceMemo() },
+        // A task id from an idempotency key names one run for good, even once it has closed.
+        ...(claimedId && { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }),
+      });
+    } catch (err) {
+      // The same request got here first (its answer was lost): that run is this request's run.
+      if (claimedId && err instanceof WorkflowExecutionAlreadyStartedError) return taskId;
+      throw err;
+    }
     return taskId;
   }
 

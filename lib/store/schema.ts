@@ -171,6 +171,8 @@ export interface IdempotencyKeysTable {
   answer_sealed: string | null;
   created_at: Timestamp;
   expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** A claim's random id (a UUID), kept when the same request takes over an unanswered claim. */
+  task_seed: string | null;
 }
 
 export interface Database {

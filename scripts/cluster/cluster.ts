@@ -130,7 +130,7 @@ export async function startCluster(
     const startPg = () => startPostgres({ dataDir: pgData, port: pgPort, runDir: pgRun });
     opts.log(`starting PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.relative(PROJECT_ROOT, pgData)})`);
     startPg();
-    stoppers.push(async () => stopPostgres(pgData));
+    stoppers.push(() => Promise.resolve(stopPostgres(pgData)));
     const admin = `postgres://${CLUSTER_DB.user}:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/postgres`;
     createDatabase(admin, CLUSTER_DB.store);
     const databaseUrl = admin.replace(/\/postgres$/, `/${CLUSTER_DB.store}`);
@@ -223,9 +223,10 @@ export async function startCluster(
         await temporal.stop();
         temporal = await startTemporal();
       },
-      async restartPostgres() {
+      restartPostgres() {
         stopPostgres(pgData);
         startPg();
+        return Promise.resolve();
       },
       stop,
     };

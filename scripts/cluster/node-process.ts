@@ -40,8 +40,8 @@ export class NodeProcess {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }

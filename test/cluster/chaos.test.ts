@@ -139,6 +139,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
   /** Starts a run through `api`, retried through either API with the same key until it answers 202. */
   const startRun = async (first: number, defId: string): Promise<string> => {
     const key = randomUUID();
+    let last = '';
     for (let attempt = 0; attempt < 240; attempt++) {
       const api = (first + attempt) % cluster.apis.length;
       if (!cluster.apis[api]!.running) continue;
@@ -151,12 +152,14 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
           { 'idempotency-key': key },
         );
         if (res.status === 202) return res.body.task_id as string;
-      } catch {
+        last = `api ${api}: ${res.status} ${JSON.stringify(res.body)}`;
+      } catch (err) {
         // connection refused or reset: the API is down or restarting
+        last = `api ${api}: ${(err as Error).message}`;
       }
       await sleep(500);
     }
-    throw new Error('a run start was never answered');
+    throw new Error(`a run start was never answered; last: ${last}`);
   };
 
   it('completes every run exactly once through a worker kill, Temporal and PostgreSQL restarts and an API kill', async () => {
@@ -246,5 +249,6 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
       await db.end();
       await connection.close();
     }
+    passed = true;
   }, 1_200_000);
 });

@@ -146,6 +146,36 @@ describe('Idempotency-Key', () => {
     expect(await c.runIds(id, 1)).toEqual([first.json.task_id]);
   });
 
+  it('finds a run start whose answer was lost again after its 30-second lease: the same task, one run', async () => {
+    const id = await c.newWorkflow();
+    const key = newKey();
+    const body = { inputs: { word: 'cedar' } };
+    const first = await c.post(runs(id), body, key);
+    expect(first.status, first.body).toBe(202);
+    // As if the API died (or its store write failed) after starting the run, before storing the
+    // answer: the claim is unanswered, and its 30-second lease has just ended.
+    const row = await h.api.deps.store.db
+      .selectFrom('idempotency_keys')
+      .select(['key_hash', 'created_at', 'expires_at'])
+      .where('owner_id', '=', 'owner_a')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    const ago = Date.now() - 31_000;
+    await h.api.deps.store.db
+      .updateTable('idempotency_keys')
+      .set({ answer_sealed: null, created_at: new Date(ago), expires_at: new Date(ago + 30_000) })
+      .where('key_hash', '=', row.key_hash)
+      .execute();
+    const retry = await c.post(runs(id), body, key);
+    expect(retry.status, retry.body).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.json).toEqual(first.json);
+    expect(await c.runIds(id, 1)).toEqual([first.json.task_id]);
+    // The retry's answer is stored: the next repeat is a replay.
+    const replay = await c.post(runs(id), body, key);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+  });
+
   it('answers the same key with another body 409 IDEMPOTENCY_KEY_REUSED', async () => {
     const id = await c.newWorkflow();
     const key = newKey();

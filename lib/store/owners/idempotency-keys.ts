@@ -10,7 +10,8 @@
  * A claim is one atomic statement (an insert that takes over only an expired row), so of any
  * number of concurrent claims of one key exactly one wins, on PGlite and on PostgreSQL alike.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { subkey, type Keyring } from '../../crypto/keyring.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
@@ -59,6 +60,11 @@ export interface IdempotencyClaim {
   keyHash: string;
   /** The claim's time, which fences completion and release against a later claim. */
   claimedAt: Date;
+  /**
+   * A UUID drawn by the first claim of this request and kept by a claim that takes over its
+   * unanswered lease: the id of the work the request starts.
+   */
+  taskSeed: string;
 }
 
 export type ClaimOutcome =
@@ -88,7 +94,7 @@ export class IdempotencyKeys {
    * Claims the key, or says why not: another request with it is in flight, it was used for
    * another request, or it already has an answer (returned for replay).
    */
-  async claim(req: IdempotencyRequest, now: Date): Promise<ClaimOutcome> {
+  async claim(req: IdempotencyRequest, now: Date, leaseMs = IDEMPOTENCY_LEASE_MS): Promise<ClaimOutcome> {
     const keyHash = this.keyHashOf(req);
     const requestHash = this.hmac('request', req.fingerprint);
     // A claim that loses to a release, an expiry or a completion in between looks again.
@@ -99,20 +105,39 @@ export class IdempotencyKeys {
         request_hash: requestHash,
         answer_sealed: null,
         created_at: now,
-        expires_at: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+        expires_at: new Date(now.getTime() + leaseMs),
+        task_seed: randomUUID(),
       };
       const won = await this.store.db
         .insertInto('idempotency_keys')
         .values(values)
         .onConflict((oc) =>
-          oc.column('key_hash').doUpdateSet(values).where('idempotency_keys.expires_at', '<=', now),
+          oc
+            .column('key_hash')
+            .doUpdateSet({
+              ...values,
+              // The same request taking over an unanswered claim keeps its seed.
+              task_seed: sql<string>`case when idempotency_keys.answer_sealed is null
+                and idempotency_keys.request_hash = excluded.request_hash
+                and idempotency_keys.task_seed is not null
+                then idempotency_keys.task_seed else excluded.task_seed end`,
+            })
+            .where('idempotency_keys.expires_at', '<=', now),
         )
-        .returning('key_hash')
+        .returning('task_seed')
         .executeTakeFirst();
       if (won) {
         // Best effort: the next claim sweeps again.
         await this.sweep(now).catch(() => undefined);
-        return { kind: 'claimed', claim: { ownerId: req.ownerId, keyHash, claimedAt: now } };
+        return {
+          kind: 'claimed',
+          claim: {
+            ownerId: req.ownerId,
+            keyHash,
+            claimedAt: now,
+            taskSeed: won.task_seed ?? values.task_seed,
+          },
+        };
       }
       const row = await this.store.db
         .selectFrom('idempotency_keys')
