@@ -24,6 +24,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0008-idempotency-keys',
       '0009-event-index',
       '0010-webhooks',
+      '0011-limit-settings',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });
