@@ -116,11 +116,9 @@ export class StoreSlots implements Slots {
     renew.unref();
     return async () => {
       clearInterval(renew);
-      try {
-        await releaseLease(this.store, lease);
-      } finally {
-        for (const wake of this.wakers) wake();
-      }
+      // A lease the store could not delete expires on its own; the request's answer stands.
+      await releaseLease(this.store, lease).catch(() => undefined);
+      for (const wake of this.wakers) wake();
     };
   }
 
