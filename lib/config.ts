@@ -208,7 +208,7 @@ export const ConfigSchema = z.object({
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
-type Variable = keyof RawConfig;
+export type Variable = keyof RawConfig;
 
 /**
  * Which slice each variable belongs to. Every variable is in exactly one slice (checked by

@@ -24,6 +24,7 @@ import { loadRegistry, type Registry } from '../activities/registry/registry.js'
 import type { Config } from '../lib/config.js';
 import { loadKeyring, type Keyring } from '../lib/crypto/keyring.js';
 import { createLimits, type Limits } from '../lib/limits/index.js';
+import { checkLimitSettings } from '../lib/limits/settings.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { webhookPolicy, type ResolveHost } from '../lib/net/webhook.js';
 import { createSecretStore, type SecretStore } from '../lib/secrets.js';
@@ -140,6 +141,11 @@ export async function createPlatform(config: Config, given: PlatformParts = {}):
     logger.info({ keyId: keyring.activeKeyId, origin: keyring.origin }, 'payload encryption key loaded');
   const secrets = given.secrets ?? createSecretStore(config.security.SECRETS_DIR, given.env ?? process.env);
   const store = given.store ?? (await openConfiguredStore(config, logger));
+  // Every process on the store enforces the same limits: refuse to start with other values.
+  await checkLimitSettings(store, config, logger).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const registry = await loadRegistry({ config, logger, secrets, store }, given.apps ?? APPS);
   for (const p of registry.problems)
     logger.error({ app: p.app, skill: p.skill, problem: p.message }, 'app definition problem');

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../../lib/config.js';
+import type { Store } from '../../lib/store/db.js';
 import type { SkillDeadlines } from '../policy.js';
 import type { SkillMetaSchema } from './manifest.js';
 import type { AppRoutes, MountableRoutes } from './routes.js';
@@ -59,7 +60,16 @@ export interface AppDefinition<S = unknown> {
   description: string;
   skills: readonly SkillMeta[];
   /** Builds the app's services from its slice of `config` and binds its skills and routes to them. */
-  open: (config: Config) => OpenedApp<S>;
+  open: (config: Config, parts?: AppServiceParts) => OpenedApp<S>;
+}
+
+/** The process's shared parts an app's services may use. */
+export interface AppServiceParts {
+  /**
+   * The platform store, for state every process must share (the encyclopedia's outbound
+   * budget, concurrency bound and cool-down); absent in some tests, which then keep it in memory.
+   */
+  store?: Store | undefined;
 }
 
 /** An app as written in its `app.ts`: its skills and routes see only the slice `config` selects. */
@@ -71,9 +81,10 @@ export interface AppSource<C, S> {
   config?: (config: Config) => C;
   /**
    * Builds the app's own long-lived parts (an upstream client, its cache, its outbound budget)
-   * from its slice, once per registry; its skills and routes receive the result as `services`.
+   * from its slice (and the process's shared parts), once per registry; its skills and routes
+   * receive the result as `services`.
    */
-  services?: (config: C) => S;
+  services?: (config: C, parts: AppServiceParts) => S;
   skills: readonly SkillDefinition<C, S>[];
   routes?: AppRoutes<C, S>;
 }
@@ -117,9 +128,9 @@ export function defineApp<C = undefined, S = undefined>(app: AppSource<C, S>): A
   return {
     ...meta,
     skills: skills.map(({ create: _create, ...skill }) => skill),
-    open: (whole) => {
+    open: (whole, parts = {}) => {
       const config = select ? select(whole) : (undefined as C);
-      const services = build ? build(config) : (undefined as S);
+      const services = build ? build(config, parts) : (undefined as S);
       return {
         services,
         skills: skills.map((skill) => ({

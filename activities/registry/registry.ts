@@ -64,7 +64,7 @@ async function createImplementation(
 /** Builds the app's services; a failure is the app's load problem (its message's first line). */
 function openApp(app: AppDefinition, platform: RegistryContext): OpenedApp {
   try {
-    return app.open(platform.config);
+    return app.open(platform.config, { store: platform.store });
   } catch (err) {
     const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     throw new Error(`services: ${message}`);

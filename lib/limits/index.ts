@@ -29,7 +29,7 @@ import {
 } from './anonymous-credits.js';
 import { IpRateLimit } from './ip-rate-limit.js';
 import { KeyedRateLimit } from './keyed-rate-limit.js';
-import { MemoryIpLimit } from './memory-ip-limit.js';
+import { LeasedIpLimit } from './leased-ip-limit.js';
 import {
   ANONYMOUS_OWNER,
   createOwnerProviderShare,
@@ -169,7 +169,12 @@ export function createLimits(deps: LimitsDeps): Limits {
     config.apps.encyclopedia.ENCYCLOPEDIA_IP_PER_MINUTE,
     encyclopediaKey,
   );
-  const iconSvg = new MemoryIpLimit(config.apps.design.ICON_SVG_RATE_LIMIT_PER_MINUTE, 'The icon SVG route');
+  const iconSvg = new LeasedIpLimit(store, {
+    name: 'icon svg',
+    label: 'The icon SVG route',
+    perMinute: config.apps.design.ICON_SVG_RATE_LIMIT_PER_MINUTE,
+    hashKey: hashKey(deps.keyring, 'skillflow icon svg limit'),
+  });
   const queue = new CallQueue(store, config.limits.QUEUE_MAX_PER_KEY);
   const ownerQuotas =
     deps.temporal && new OwnerQuotas(deps.temporal, store, ownerLimitsFromConfig(config.limits));

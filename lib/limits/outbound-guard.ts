@@ -1,45 +1,71 @@
 /**
  * What every outbound request to one upstream passes first, shared by every caller of one
- * process (the encyclopedia's routes, skills and reference resolution use one):
+ * process (the encyclopedia's routes, skills and reference resolution use one) and, when the
+ * guard is built with the platform store, by every process on that store:
  * - an upstream cool-down: after the upstream's 429, nothing is sent until its Retry-After
- *   has passed; callers get UPSTREAM_RATE_LIMITED with the remaining wait at once;
- * - the shared outbound budget (`outboundPerMinute` requests per minute across every caller);
- *   used up, the answer is BUDGET_EXHAUSTED with Retry-After, never a fallback;
- * - bounded concurrency (`maxConcurrency` requests in flight; the rest wait).
- * All three are kept in this process's memory: each replica and worker has its own.
+ *   has passed; callers get UPSTREAM_RATE_LIMITED with the remaining wait at once. With the
+ *   store, the process that receives the 429 closes a gate row (`gate:<provider>` in
+ *   `rate_limits`, its expiry the end of the wait) that every process reads before sending;
+ * - the outbound budget (`outboundPerMinute` requests per minute across every caller); used
+ *   up, the answer is BUDGET_EXHAUSTED with Retry-After, never a fallback. With the store it is
+ *   one `rate_limits` counter (`outbound:<provider>:budget`) charged per request;
+ * - bounded concurrency (`maxConcurrency` requests in flight; the rest wait): with the store,
+ *   expiring leases shared by every process (upstream-slots.ts: lease length and waiting).
+ * Without a store (unit code paths) all three are kept in this process's memory.
+ * With the store each request costs up to four store statements (gate read, budget charge,
+ * lease take and release), small beside the upstream request itself.
  */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { errors } from '../errors/errors.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
-import { isRejection } from '../store/owners/rate-limits.js';
+import type { Store } from '../store/db.js';
+import { closeGate, gateOpensAt, isRejection, storeLimiter } from '../store/owners/rate-limits.js';
+import { MemorySlots, StoreSlots, type Slots, type StoreSlotsOptions } from './upstream-slots.js';
 
 export const BUDGET_WINDOW_SECONDS = 60;
 
 export interface GuardOptions {
   /** The upstream as messages name it (`The encyclopedia`). */
   upstream: string;
-  /** Its provider id (`details.provider`). */
+  /** Its provider id (`details.provider`); names the guard's rows in the store. */
   provider: string;
   outboundPerMinute: number;
   maxConcurrency: number;
+  /** Shares the budget, the concurrency bound and the cool-down with every process on it. */
+  store?: Store | undefined;
+  /** The lease timings of the shared concurrency bound (tests shorten them). */
+  slots?: Pick<StoreSlotsOptions, 'leaseMs' | 'renewMs' | 'pollMs'>;
   now?: () => number;
 }
 
 export class OutboundGuard {
-  private readonly budget: RateLimiterMemory | undefined;
+  private readonly budget: RateLimiterAbstract | undefined;
+  private readonly slots: Slots;
   private readonly now: () => number;
+  private readonly gateKey: string;
   private coolDownUntil = 0;
   private inFlight = 0;
-  private readonly waiting: (() => void)[] = [];
-  /** Most requests ever in flight at once (for tests and diagnostics). */
+  /** Most requests of this guard ever in flight at once (for tests and diagnostics). */
   maxInFlight = 0;
 
   constructor(private readonly options: GuardOptions) {
+    const { store, provider, outboundPerMinute, maxConcurrency } = options;
     this.now = options.now ?? Date.now;
+    this.gateKey = `gate:${provider}`;
+    const window = { points: outboundPerMinute, duration: BUDGET_WINDOW_SECONDS };
     this.budget =
-      options.outboundPerMinute > 0
-        ? new RateLimiterMemory({ points: options.outboundPerMinute, duration: BUDGET_WINDOW_SECONDS })
-        : undefined;
+      outboundPerMinute <= 0
+        ? undefined
+        : store
+          ? storeLimiter(store, {
+              keyPrefix: `outbound:${provider}`,
+              points: outboundPerMinute,
+              durationSec: 60,
+            })
+          : new RateLimiterMemory(window);
+    this.slots = store
+      ? new StoreSlots(store, { upstream: provider, max: maxConcurrency, ...options.slots })
+      : new MemorySlots(maxConcurrency);
   }
 
   /**
@@ -50,65 +76,48 @@ export class OutboundGuard {
     send: () => Promise<T>,
     ctx: { signal: AbortSignal; charge?: (() => Promise<void>) | undefined },
   ): Promise<T> {
-    this.checkCoolDown();
+    await this.checkCoolDown();
     await this.charge();
     await ctx.charge?.();
-    await this.acquire(ctx.signal);
+    const release = await this.slots.acquire(ctx.signal);
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       return await send();
     } catch (err) {
       if (err instanceof SkillflowError && err.code === 'UPSTREAM_RATE_LIMITED' && err.retryAfterMs)
-        this.coolDownUntil = Math.max(this.coolDownUntil, this.now() + err.retryAfterMs);
+        await this.coolDown(this.now() + err.retryAfterMs);
       throw err;
     } finally {
-      this.release();
+      this.inFlight -= 1;
+      await release();
     }
   }
 
-  private checkCoolDown(): void {
+  private async checkCoolDown(): Promise<void> {
+    const { store, upstream, provider } = this.options;
+    if (store && this.coolDownUntil <= this.now())
+      this.coolDownUntil = Math.max(this.coolDownUntil, await gateOpensAt(store, this.gateKey));
     const wait = this.coolDownUntil - this.now();
     if (wait <= 0) return;
-    const { upstream, provider } = this.options;
     throw errors.upstreamSlowDown({ upstream, provider, retryAfterMs: wait });
+  }
+
+  /** Closes the gate here and, with the store, for every process. */
+  private async coolDown(until: number): Promise<void> {
+    this.coolDownUntil = Math.max(this.coolDownUntil, until);
+    // The caller's answer is the upstream's 429 either way; a failed write only keeps it local.
+    if (this.options.store) await closeGate(this.options.store, this.gateKey, until).catch(() => undefined);
   }
 
   private async charge(): Promise<void> {
     if (this.options.outboundPerMinute <= 0) throw budgetError(this.options, BUDGET_WINDOW_SECONDS * 1000);
     try {
-      await this.budget?.consume('outbound', 1);
+      await this.budget?.consume('budget', 1);
     } catch (err) {
       if (!isRejection(err)) throw err;
       throw budgetError(this.options, err.msBeforeNext);
     }
-  }
-
-  private async acquire(signal: AbortSignal): Promise<void> {
-    if (this.inFlight < this.options.maxConcurrency) {
-      this.inFlight += 1;
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const i = this.waiting.indexOf(grant);
-        if (i >= 0) this.waiting.splice(i, 1);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      };
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-        resolve();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    // The slot passes straight to the next waiter; otherwise it is freed.
-    if (next) next();
-    else this.inFlight -= 1;
   }
 }
 

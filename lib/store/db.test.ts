@@ -24,6 +24,8 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0008-idempotency-keys',
       '0009-event-index',
       '0010-webhooks',
+      '0011-limit-settings',
+      '0012-idempotency-task-seed',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

@@ -175,12 +175,20 @@ export interface IdempotencyKeysTable {
   task_seed: string | null;
 }
 
+/** The limit settings every process sharing the store enforces (lib/store/owners/limit-settings.ts). */
+export interface LimitSettingsTable {
+  name: string;
+  value: string;
+  recorded_at: Timestamp;
+}
+
 export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   power_design_cache: PowerDesignCacheTable;
   skill_call_queue: SkillCallQueueTable;
   usage_records: UsageRecordsTable;
   rate_limits: RateLimitsTable;
+  limit_settings: LimitSettingsTable;
   workspace_results: WorkspaceResultsTable;
   embeds: EmbedsTable;
   teams: TeamsTable;

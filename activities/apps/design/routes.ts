@@ -1,7 +1,8 @@
 /**
  * `GET /v1/apps/design/icons/upstream/{prefix}/{name}.svg`: a sanitised
  * icon SVG. Public (so `<img src>` works) under its own per-IP limit
- * (ICON_SVG_RATE_LIMIT_PER_MINUTE, in memory per replica); `prefix` and `name` are checked by
+ * (ICON_SVG_RATE_LIMIT_PER_MINUTE, shared by every replica through leases of a few tokens,
+ * lib/limits/leased-ip-limit.ts); `prefix` and `name` are checked by
  * pattern, `height` and `color` validated. Answers carry a script-blocking CSP, `nosniff`,
  * `Cache-Control` and an `ETag` (If-None-Match → 304).
  */

@@ -13,7 +13,8 @@ import { m0007ChatsPerOwner } from './0007-chats-per-owner.js';
 import { m0008IdempotencyKeys } from './0008-idempotency-keys.js';
 import { m0009EventIndex } from './0009-event-index.js';
 import { m0010Webhooks } from './0010-webhooks.js';
-import { m0014IdempotencyTaskSeed } from './0014-idempotency-task-seed.js';
+import { m0011LimitSettings } from './0011-limit-settings.js';
+import { m0012IdempotencyTaskSeed } from './0012-idempotency-task-seed.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -26,7 +27,8 @@ const migrations: Record<string, Migration> = {
   '0008-idempotency-keys': m0008IdempotencyKeys,
   '0009-event-index': m0009EventIndex,
   '0010-webhooks': m0010Webhooks,
-  '0014-idempotency-task-seed': m0014IdempotencyTaskSeed,
+  '0011-limit-settings': m0011LimitSettings,
+  '0012-idempotency-task-seed': m0012IdempotencyTaskSeed,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -185,3 +185,86 @@ export async function refundCounters(
     values,
   });
 }
+
+/** A lease on one of `slots` rows `<prefix>:<i>`, held by `token` until `leaseMs` from now. */
+export interface LeaseRequest {
+  prefix: string;
+  slots: number;
+  token: number;
+  leaseMs: number;
+}
+
+/**
+ * Takes one free lease row (none yet, or expired) of the request's slots in one statement and
+ * answers its key, or undefined when every slot is held. Two processes racing for one row: the
+ * upsert's condition is re-checked on the row the other just wrote, so only one gets it.
+ */
+export async function takeLease(
+  store: Store,
+  req: LeaseRequest,
+  now = Date.now(),
+): Promise<string | undefined> {
+  const values: unknown[] = [req.token, now + req.leaseMs, now];
+  const keys = Array.from({ length: req.slots }, (_, i) => {
+    values.push(`${req.prefix}:${i}`);
+    return `($${values.length}::varchar)`;
+  });
+  const t = RATE_LIMITS_TABLE;
+  const res = await storeClient(store.db).query({
+    text: `with candidates (key) as (values ${keys.join(', ')}),
+      free as (
+        select c.key from candidates c left join ${t} r on r.key = c.key
+        where r.key is null or r.expire <= $3
+        order by random() limit 1
+      )
+      insert into ${t} (key, points, expire) select key, $1, $2 from free
+      on conflict (key) do update set points = excluded.points, expire = excluded.expire
+        where ${t}.expire <= $3
+      returning key`,
+    values,
+  });
+  return res.rows[0]?.key as string | undefined;
+}
+
+/** Extends a lease its holder still holds; answers false when it expired and was taken since. */
+export async function renewLease(
+  store: Store,
+  lease: { key: string; token: number; leaseMs: number },
+  now = Date.now(),
+): Promise<boolean> {
+  const res = await store.db
+    .updateTable('rate_limits')
+    .set({ expire: now + lease.leaseMs })
+    .where('key', '=', lease.key)
+    .where('points', '=', lease.token)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Gives a lease back (only while `token` still holds it). */
+export async function releaseLease(store: Store, lease: { key: string; token: number }): Promise<void> {
+  await store.db
+    .deleteFrom('rate_limits')
+    .where('key', '=', lease.key)
+    .where('points', '=', lease.token)
+    .execute();
+}
+
+/** Closes a gate row until `untilMs` (epoch ms); a later close only ever extends it. */
+export async function closeGate(store: Store, key: string, untilMs: number): Promise<void> {
+  await storeClient(store.db).query({
+    text: `insert into ${RATE_LIMITS_TABLE} (key, points, expire) values ($1, 0, $2)
+      on conflict (key) do update set expire = greatest(${RATE_LIMITS_TABLE}.expire, excluded.expire)`,
+    values: [key, untilMs],
+  });
+}
+
+/** When a gate row opens (epoch ms); 0 when it was never closed. */
+export async function gateOpensAt(store: Store, key: string): Promise<number> {
+  const row = await store.db
+    .selectFrom('rate_limits')
+    .select('expire')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.expire === null || row?.expire === undefined ? 0 : Number(row.expire);
+}

@@ -8,7 +8,8 @@
  * One service per registry: the app builds it from its slice when the registry opens it
  * (`defineApp({ services })`), and its routes, both skills and the platform's reference
  * resolution (chat delivery, the decide step) receive that one service, so they share its
- * cache, outbound budget and concurrency bound.
+ * cache, outbound budget and concurrency bound. The budget, the bound and the upstream's 429
+ * cool-down are also shared with every other process on the platform store (the cache is not).
  */
 import type { EncyclopediaAppConfig } from '../config.js';
 import { TtlCache } from '../../../../lib/cache/ttl-cache.js';
@@ -17,6 +18,8 @@ import type { EncyclopediaLanguage } from '../../../../lib/encyclopedia/language
 import { errors } from '../../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import type { ResolveHost } from '../../../../lib/net/webhook.js';
+import type { Store } from '../../../../lib/store/db.js';
+import type { AppServiceParts } from '../../../registry/define.js';
 import { toSafePlainText } from '../../../../lib/text/safe-plain-text.js';
 import { referenceOf, type ArticleMatch, type ArticleSummary, type SearchResult } from './articles.js';
 import { createEncyclopediaClient, titlePath, type EncyclopediaClient } from './client.js';
@@ -101,12 +104,14 @@ export class EncyclopediaService {
     private readonly config: EncyclopediaAppConfig,
     private readonly client: EncyclopediaClient | undefined,
     private readonly resolve?: ResolveHost,
+    store?: Store,
   ) {
     this.guard = new OutboundGuard({
       upstream: 'The encyclopedia',
       provider: 'encyclopedia',
       outboundPerMinute: config.ENCYCLOPEDIA_OUTBOUND_PER_MINUTE,
       maxConcurrency: config.ENCYCLOPEDIA_MAX_CONCURRENCY,
+      store,
     });
     this.cache = new TtlCache({
       maxEntries: config.ENCYCLOPEDIA_CACHE_ENTRIES,
@@ -249,8 +254,15 @@ export class EncyclopediaService {
   }
 }
 
-/** A service over the configured upstream (none without ENCYCLOPEDIA_URL: every lookup then answers 503). */
-export function createEncyclopediaService(config: EncyclopediaAppConfig): EncyclopediaService {
+/**
+ * A service over the configured upstream (none without ENCYCLOPEDIA_URL: every lookup then
+ * answers 503). With the platform store its outbound budget, concurrency bound and cool-down are
+ * shared by every process on that store; without one they are this process's own.
+ */
+export function createEncyclopediaService(
+  config: EncyclopediaAppConfig,
+  parts: AppServiceParts = {},
+): EncyclopediaService {
   const client = config.ENCYCLOPEDIA_URL
     ? createEncyclopediaClient({
         urlTemplate: config.ENCYCLOPEDIA_URL,
@@ -258,5 +270,5 @@ export function createEncyclopediaService(config: EncyclopediaAppConfig): Encycl
         timeoutMs: config.ENCYCLOPEDIA_TIMEOUT_MS,
       })
     : undefined;
-  return new EncyclopediaService(config, client);
+  return new EncyclopediaService(config, client, undefined, parts.store);
 }

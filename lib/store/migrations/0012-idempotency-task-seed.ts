@@ -6,7 +6,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
  * request (its process died or its answer could not be stored) keeps the seed, so the retry
  * finds the task the first request started instead of starting another.
  */
-export const m0014IdempotencyTaskSeed: Migration = {
+export const m0012IdempotencyTaskSeed: Migration = {
   async up(db: Kysely<unknown>) {
     await sql`alter table idempotency_keys add column task_seed text`.execute(db);
   },
