@@ -14,6 +14,7 @@ const benches = [
   'events.bench.ts',
   'reruns.bench.ts',
   'tracing.bench.ts',
+  'cluster.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,25 +19,9 @@ import { createKey } from '../../lib/keys.js';
 import { openStore } from '../../lib/store/db.js';
 import { postgresAvailable } from '../helpers/postgres.js';
 import { clusterSettingsSchema, startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
+import { freePortBase, TEMPORAL_PORT_OFFSETS } from '../../scripts/cluster/ports.js';
 
 const RUNS = 200;
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-/** A base port whose neighbours the cluster uses (`offsets`) are all free. */
-async function freeBase(offsets: number[]): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
-    const free = await Promise.all(offsets.map((o) => portFree(base + o)));
-    if (free.every(Boolean)) return base;
-  }
-}
 
 const QUICK = `title: Chaos quick
 start_when:
@@ -90,9 +73,9 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-cluster-'));
     chmodSync(dataDir, 0o755); // the postgres system user runs the server inside it
-    const apiPort = await freeBase([0, 1]);
-    const temporalPort = await freeBase([0, 1, 2, 6, 10, -300, -299, -298, -294]);
-    const pgPort = await freeBase([0]);
+    const apiPort = await freePortBase([0, 1]);
+    const temporalPort = await freePortBase(TEMPORAL_PORT_OFFSETS);
+    const pgPort = await freePortBase([0]);
     cluster = await startCluster(
       clusterSettingsSchema.parse({
         CLUSTER_DATA_DIR: dataDir,

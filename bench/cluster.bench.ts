@@ -1,0 +1,113 @@
+/**
+ * `npm run bench:cluster`: runs per second on the local cluster (scripts/cluster: two APIs, a
+ * Temporal server built from its Go module on PostgreSQL) with 1, 2 and 4 worker processes,
+ * side by side in one run; the ratio is each figure ÷ the 1-worker figure. A run is one
+ * `send_chat_message` step (no upstream), started through both APIs with 16 requests in flight,
+ * and counted done when Temporal's visibility lists it completed.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { clusterSettingsSchema, startCluster } from '../scripts/cluster/cluster.js';
+import { freePortBase, TEMPORAL_PORT_OFFSETS } from '../scripts/cluster/ports.js';
+
+const RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 150);
+const IN_FLIGHT = 16;
+const DEFINITION = `title: Bench chat
+start_when:
+  manual: {}
+steps:
+  - id: notify
+    send_chat_message:
+      title: Bench
+      message: done
+`;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-bench-cluster-'));
+chmodSync(dataDir, 0o755);
+const cluster = await startCluster(
+  clusterSettingsSchema.parse({
+    CLUSTER_DATA_DIR: dataDir,
+    CLUSTER_WORKERS: 4,
+    CLUSTER_API_PORT: await freePortBase([0, 1]),
+    CLUSTER_TEMPORAL_PORT: await freePortBase(TEMPORAL_PORT_OFFSETS),
+    CLUSTER_POSTGRES_PORT: await freePortBase([0]),
+  }),
+  {
+    log: (m) => process.stderr.write(`cluster: ${m}\n`),
+    extraEnv: {
+      LOG_LEVEL: 'warn',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_PRO_PER_MINUTE: '1000000',
+      OWNER_MAX_RUNNING_RUNS: '100000',
+    },
+  },
+);
+const connection = await Connection.connect({ address: cluster.temporalAddress });
+const namespace = cluster.settings.CLUSTER_NAMESPACE;
+
+const api = async (i: number, method: string, route: string, body?: string) => {
+  const res = await fetch(`${cluster.apiUrls[i % cluster.apiUrls.length]}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${cluster.apiKey}`,
+      ...(body && { 'content-type': route.endsWith('/runs') ? 'application/json' : 'application/yaml' }),
+    },
+    ...(body && { body }),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+};
+
+const completed = async (defId: string): Promise<number> => {
+  const res = await connection.workflowService.countWorkflowExecutions({
+    namespace,
+    query: `DefinitionId = '${defId}' AND ExecutionStatus = 'Completed'`,
+  });
+  return Number(res.count);
+};
+
+/** Runs per second of `n` runs of a fresh definition with the workers running now. */
+async function measure(n: number): Promise<number> {
+  const def = (await api(0, 'POST', '/v1/workflows', DEFINITION)).id as string;
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < n) {
+        const i = next++;
+        await api(i, 'POST', `/v1/workflows/${def}/runs`, '{"inputs":{}}');
+      }
+    }),
+  );
+  while ((await completed(def)) < n) await sleep(100);
+  return n / ((Date.now() - started) / 1000);
+}
+
+try {
+  const figures: Record<number, number> = {};
+  for (const workers of [1, 2, 4]) {
+    for (const [i, w] of cluster.workers.entries()) {
+      if (i < workers) w.start();
+      else await w.stop();
+    }
+    await sleep(3_000); // the started workers' pollers reach the server
+    await measure(20); // warm-up: bundles, connections, caches
+    figures[workers] = await measure(RUNS);
+  }
+  const base = figures[1]!;
+  process.stdout.write(
+    `cluster throughput (${os.cpus().length} cores, ${RUNS} runs, ${IN_FLIGHT} starts in flight, 2 APIs)\n`,
+  );
+  for (const [workers, rate] of Object.entries(figures))
+    process.stdout.write(
+      `  ${workers} worker(s): ${rate.toFixed(1)} runs/s  ratio ${(rate / base).toFixed(2)}\n`,
+    );
+} finally {
+  await connection.close();
+  await cluster.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,24 @@
+/**
+ * Free loopback ports for a cluster of tests or benchmarks: a random base whose neighbours at
+ * the given offsets are all free (the Temporal server's services use ports around its frontend).
+ */
+import { createServer } from 'node:net';
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+export async function freePortBase(offsets: number[]): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const free = await Promise.all(offsets.map((o) => portFree(base + o)));
+    if (free.every(Boolean)) return base;
+  }
+}
+
+/** The offsets from the frontend port that the Temporal server listens on (temporal-server.ts). */
+export const TEMPORAL_PORT_OFFSETS = [0, 1, 2, 6, 10, -300, -299, -298, -294];
