@@ -29,7 +29,7 @@ function slowSkill(policy: PolicyName, ms: number): LoadedSkill & { impl: SkillI
     toWorkflowOutput: (o) => o,
     previews: () => [],
   };
-  const manifest = { appId: 'probe', id: 'slow', policy } as SkillManifest;
+  const manifest = { appId: 'probe', id: 'slow', policy, capabilities: { mode: 'sync' } } as SkillManifest;
   return { manifest, policy: resolvePolicy(policy), impl, loadError: undefined };
 }
 
