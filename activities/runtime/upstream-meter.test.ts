@@ -79,6 +79,60 @@ describe('createUpstreamMeter', () => {
     expect([charged, released, meter.sent()]).toEqual([[], [], { shop: 1 }]);
   });
 
+  it("gives the owner's share point back when the provider limit refuses the request", async () => {
+    const rules = parseProviderRules('shop=1/60');
+    const limits = new ProviderLimits(rules);
+    const share = { share: new OwnerProviderShare(rules, 50), ownerId: 'owner_a' };
+    // The first request uses the provider's one point; its share point is given back here, so
+    // the share is free and only the provider refuses the next request.
+    await createUpstreamMeter({ skill: 'hosting.search_domains', limits, share }).charge('shop');
+    await share.share.release('owner_a', ['shop'], 1);
+    const meter = createUpstreamMeter({ skill: 'hosting.search_domains', limits, share });
+    await expect(meter.charge('shop')).rejects.toMatchObject({ code: 'UPSTREAM_RATE_LIMITED' });
+    expect(await share.share.busy('owner_a', ['shop'])).toBeUndefined();
+    expect(meter.refusal()).toMatchObject({ code: 'UPSTREAM_RATE_LIMITED', details: { provider: 'shop' } });
+  });
+
+  it('with a wait, charges again at the reset while it comes before the deadline', async () => {
+    const limits = new ProviderLimits(parseProviderRules('power=1/1'));
+    const signal = new AbortController().signal;
+    const meter = createUpstreamMeter({
+      skill: 'electronics.get_power_design',
+      limits,
+      wait: { deadlineAt: Date.now() + 5_000, signal },
+    });
+    const started = Date.now();
+    await meter.charge('power');
+    await meter.charge('power');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect([meter.sent(), meter.refusal()]).toEqual([{ power: 2 }, undefined]);
+  });
+
+  it('with a wait that would pass the deadline, refuses at once', async () => {
+    const limits = new ProviderLimits(parseProviderRules('power=1/60'));
+    const meter = createUpstreamMeter({
+      skill: 'electronics.get_power_design',
+      limits,
+      wait: { deadlineAt: Date.now() + 5_000, signal: new AbortController().signal },
+    });
+    await meter.charge('power');
+    const started = Date.now();
+    const refused = await meter.charge('power').catch((err: unknown) => err);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(refused).toBe(meter.refusal());
+    expect(refused).toMatchObject({
+      code: 'UPSTREAM_RATE_LIMITED',
+      message: 'The power provider limit for electronics.get_power_design is reached; retry in 60 s.',
+      details: {
+        provider: 'power',
+        skill: 'electronics.get_power_design',
+        model: null,
+        retry_after_seconds: 60,
+      },
+    });
+    expect(meter.sent()).toEqual({ power: 1 });
+  });
+
   it('sums decision usage exactly', () => {
     const meter = createUpstreamMeter({ skill: 'design.search_icons' });
     for (let i = 0; i < 10; i++) meter.addDecisionUsage({ input_tokens: 3, cost_usd: 0.000000001 });

@@ -11,7 +11,16 @@
  * announced use draws on the points already charged, any further request is charged by the
  * prepayment (share and provider together), and {@link CallMeter.settle} gives back what the
  * call did not send. Either way the counters end up counting exactly the requests sent.
+ *
+ * A call given a {@link LimitWait} (a long-running skill's activity) waits for a used-up limit
+ * of ours instead of failing: it charges again at the limit's reset, as often as needed, while
+ * the wait ends before the call's deadline; only a wait that would pass it fails the charge with
+ * UPSTREAM_RATE_LIMITED. A refused charge leaves nothing charged (the owner's share point is
+ * given back), and {@link CallMeter.refusal} tells the caller its call was refused by our own
+ * limit, not by the upstream.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
 import type { ProviderLimits } from '../../lib/limits/provider-limits.js';
 import type { ProviderUse, UpstreamMeter } from '../registry/types.js';
@@ -32,6 +41,14 @@ export interface Prepayment {
   release(unused: readonly ProviderUse[]): Promise<void>;
 }
 
+/** How long a charge may wait for a used-up limit of ours to reset. */
+export interface LimitWait {
+  /** Epoch ms: a wait that would end after this fails the charge instead. */
+  deadlineAt: number;
+  /** Ends a wait early (the call was cancelled); the charge then rejects with its reason. */
+  signal: AbortSignal;
+}
+
 export interface MeterOptions {
   /** `<app>.<skill>`: provider counters are kept per skill. */
   skill: string;
@@ -41,12 +58,16 @@ export interface MeterOptions {
   share?: OwnerShare | undefined;
   /** Points charged in advance; when given, every charge goes through it. */
   prepaid?: Prepayment | undefined;
+  /** Wait for a used-up limit within this deadline instead of failing at once. */
+  wait?: LimitWait | undefined;
 }
 
 /** The meter a runner holds: the skill's view plus the settlement after the run. */
 export interface CallMeter extends UpstreamMeter {
   /** Gives back what was prepaid and not sent; call once, after the run (a no-op otherwise). */
   settle(): Promise<void>;
+  /** The UPSTREAM_RATE_LIMITED error of our own limit that refused a request, if one did. */
+  refusal(): SkillflowError | undefined;
 }
 
 /** Decision-helper usage of one call: input tokens and their cost. */
@@ -73,12 +94,13 @@ export function createDecisionTally(): DecisionTally {
  * announced use (provider and model) draws on it instead, and the others are charged by it.
  */
 export function createUpstreamMeter(opts: MeterOptions): CallMeter {
-  const { skill, limits, share, prepaid } = opts;
+  const { skill, limits, share, prepaid, wait } = opts;
   const unspent = prepaid ? [...prepaid.uses] : [];
   const counts: Record<string, number> = {};
   const decision = createDecisionTally();
+  let refused: SkillflowError | undefined;
 
-  const chargeNow = async (provider: string, model: string | undefined): Promise<void> => {
+  const chargeOnce = async (provider: string, model: string | undefined): Promise<void> => {
     if (prepaid) {
       const i = unspent.findIndex((u) => u.provider === provider && u.model === model);
       if (i >= 0) unspent.splice(i, 1);
@@ -86,7 +108,29 @@ export function createUpstreamMeter(opts: MeterOptions): CallMeter {
       return;
     }
     await share?.share.acquire(share.ownerId, [provider], 1);
-    await limits?.charge(provider, skill, model);
+    try {
+      await limits?.charge(provider, skill, model);
+    } catch (err) {
+      // Nothing is sent: the owner's share point goes back.
+      if (share) await share.share.release(share.ownerId, [provider], 1);
+      throw err;
+    }
+  };
+
+  const chargeNow = async (provider: string, model: string | undefined): Promise<void> => {
+    for (;;) {
+      try {
+        return await chargeOnce(provider, model);
+      } catch (err) {
+        if (!(err instanceof SkillflowError) || err.code !== 'UPSTREAM_RATE_LIMITED') throw err;
+        const ms = err.retryAfterMs ?? 1000;
+        if (!wait || Date.now() + ms > wait.deadlineAt) {
+          refused = err;
+          throw err;
+        }
+        await sleep(ms, undefined, { signal: wait.signal });
+      }
+    }
   };
 
   return {
@@ -102,5 +146,6 @@ export function createUpstreamMeter(opts: MeterOptions): CallMeter {
       const unused = unspent.splice(0);
       if (prepaid && unused.length > 0) await prepaid.release(unused);
     },
+    refusal: () => refused,
   };
 }

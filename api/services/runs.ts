@@ -44,6 +44,7 @@ import { traceMemo } from '../../lib/tracing/temporal.js';
 import { taskStatus } from './tasks.js';
 import { overlapOf, schedulePolicies } from './schedule-policy.js';
 import { backfillSchedule, checkWindowBounds, type BackfillWindow } from './schedule-backfill.js';
+import { deleteScheduleUpTo, syncScheduleVersion } from './schedule-sync.js';
 import type { ScheduleOverlap } from '../../definitions/runtime/plan.js';
 
 /** How a run started, as its TriggerType search attribute says. */
@@ -240,38 +241,30 @@ export class RunsService {
     };
   }
 
-  /** Creates, updates or removes the definition's schedule to match its trigger. */
+  /**
+   * Creates, updates or removes the definition's schedule to match its trigger, in version
+   * order (schedule-sync.ts): a sync never moves the schedule back to an older version.
+   */
   async syncSchedule(def: StoredDefinition): Promise<void> {
     const trigger = def.plan.trigger;
-    if (trigger.type !== 'schedule') return this.deleteSchedule(def.id);
+    const scheduleId = scheduleIdOf(def.id);
+    if (trigger.type !== 'schedule') return deleteScheduleUpTo(this.temporal.client, scheduleId, def.version);
     const spec = {
       ...('cron' in trigger
         ? { cronExpressions: [trigger.cron] }
         : { intervals: [{ every: trigger.everyMs }] }),
       timezone: trigger.timezone,
     };
-    const handle = this.temporal.client.schedule.getHandle(scheduleIdOf(def.id));
-    const action = await this.scheduleAction(def);
-    try {
-      await handle.update((prev) => ({
-        ...prev,
-        spec,
-        action,
-        policies: schedulePolicies(trigger),
-      }));
-    } catch (err) {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-      await this.temporal.client.schedule.create({
-        scheduleId: scheduleIdOf(def.id),
-        spec,
-        action,
-        policies: schedulePolicies(trigger),
-        typedSearchAttributes: new TypedSearchAttributes([
-          { key: DefinitionId, value: def.id },
-          { key: OwnerId, value: def.ownerId },
-        ]),
-      });
-    }
+    await syncScheduleVersion(this.temporal.client, scheduleId, {
+      version: def.version,
+      spec,
+      action: await this.scheduleAction(def),
+      policies: schedulePolicies(trigger),
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: DefinitionId, value: def.id },
+        { key: OwnerId, value: def.ownerId },
+      ]),
+    });
   }
 
   async deleteSchedule(definitionId: string): Promise<void> {

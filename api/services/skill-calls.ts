@@ -15,7 +15,8 @@
  * Only calls that open a task count against the owner's cap of open skill-call tasks. Every
  * accepted call gets a usage record, billed to the caller or to the team named by `team_id`:
  * under its task id (written before the answer), or under its call id (`call_…`) when it was
- * answered inline (written within 50 ms of the answer, lib/store/owners/usage-records.ts). An
+ * answered inline (written within 50 ms of the answer, lib/store/owners/usage-records.ts); a
+ * task our own provider limit refused for good loses it (activities/task-usage-refund.ts). An
  * inline answer bills the items the skill says it charged for (`billableItems`: an
  * encyclopedia item the cache answered costs nothing), else every item.
  */

@@ -2,10 +2,13 @@
  * The workflow engine's operations as the API and the startup loader use them: definitions
  * plus their schedules and webhook hooks kept in step. A schedule change that fails leaves the
  * saved version in place and reports SERVICE_UNAVAILABLE; the next save or start re-syncs it.
+ * Saves through several API processes may sync out of order: the schedule only ever moves to a
+ * newer version (schedule-sync.ts), and ends on the newest stored one.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceFormat } from '../../definitions/index.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DefinitionsService, PlanCheck, StoredDefinition } from './definitions.js';
 import type { ScheduleState } from '../schemas.js';
@@ -39,7 +42,21 @@ export class WorkflowEngine {
 
   private async synced(definition: StoredDefinition): Promise<SavedDefinition> {
     await this.runs.syncSchedule(definition);
+    await this.resyncIfNewer(definition);
     return { definition, hook: await this.hooks.sync(definition) };
+  }
+
+  /**
+   * Another API process may have saved a newer version while this one synced: the schedule then
+   * follows the newest stored version (a sync of an older one never overwrites a newer one, but
+   * creating and removing a schedule are no compare-and-set, so the newest is synced again).
+   */
+  private async resyncIfNewer(synced: StoredDefinition): Promise<void> {
+    const latest = await this.definitions.get(synced.ownerId, synced.id).catch((err: unknown) => {
+      if (err instanceof SkillflowError && err.code === 'NOT_FOUND') return undefined;
+      throw err;
+    });
+    if (latest && latest.version > synced.version) await this.runs.syncSchedule(latest);
   }
 
   async update(

@@ -106,6 +106,12 @@ export class OwnerProviderShare {
       }
     }
   }
+
+  /** Gives back `points` acquired for requests that were not sent (another limit refused them). */
+  async release(ownerId: string, providers: readonly string[], points: number): Promise<void> {
+    for (const provider of new Set(providers))
+      await this.limiterFor(provider)?.limiter.reward(ownerId, points);
+  }
 }
 
 /** The owner shares from PROVIDER_RATE_LIMITS and OWNER_PROVIDER_SHARE_PERCENT. */

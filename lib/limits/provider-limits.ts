@@ -8,7 +8,9 @@
  * Before a call is dispatched, {@link ProviderLimits.busy} tells whether the providers it
  * will use have room: the authenticated route then queues the call to the reset time (202), the
  * anonymous route answers 429 at once. A limit used up in the middle of a call is handled by the
- * skill like an upstream 429 (the call's Retry-After gate).
+ * skill like an upstream 429 (the call's Retry-After gate), except in a long-running skill's
+ * activity, whose meter waits for the reset within the attempt's deadline
+ * (activities/runtime/upstream-meter.ts).
  *
  * Store-backed (shared by every worker and API replica) when given the platform store,
  * in-memory otherwise.

@@ -18,3 +18,20 @@ steps:
         - text: "{{inputs.word}}"
 `;
 }
+
+/**
+ * A scheduled definition (`schedule`: the lines under `schedule:`, e.g. `every: 1h`) with one
+ * step `shout` that shouts `tick` with `echo.shout`.
+ */
+export function scheduledShoutDefinition(title: string, schedule: readonly string[]): string {
+  return `title: ${title}
+start_when:
+  schedule:
+${schedule.map((line) => `    ${line}\n`).join('')}steps:
+  - id: shout
+    use_app_skill: echo.shout
+    input:
+      requests:
+        - text: tick
+`;
+}

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleIdOf } from '../../api/services/runs.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { scheduledShoutDefinition } from '../helpers/definitions.js';
 
 const manual = (title: string) => `title: ${title}
 start_when:
@@ -17,18 +18,7 @@ steps:
       requests:
         - text: hi
 `;
-const scheduled = (title: string) => `title: ${title}
-start_when:
-  schedule:
-    every: 1h
-    timezone: UTC
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: tick
-`;
+const scheduled = (title: string) => scheduledShoutDefinition(title, ['every: 1h', 'timezone: UTC']);
 
 function limitReached(limit: string, max: number, what: string) {
   return {

@@ -3,19 +3,9 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { scheduleIdOf } from '../../api/services/runs.js';
 import { createKey } from '../../lib/keys.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { scheduledShoutDefinition } from '../helpers/definitions.js';
 
-const SCHEDULED = `title: Hourly shout
-start_when:
-  schedule:
-    every: 1h
-    timezone: Europe/Berlin
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: tick
-`;
+const SCHEDULED = scheduledShoutDefinition('Hourly shout', ['every: 1h', 'timezone: Europe/Berlin']);
 
 describe('scheduled definitions', () => {
   let h: EngineHarness;

@@ -142,3 +142,28 @@ describe('UsageRecords.setDecisionUsage', () => {
     ]);
   });
 });
+
+describe('UsageRecords.dropTaskRecord', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ pgliteDir: 'memory://' });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("removes a refused task's record, not its decide-step records nor other tasks' records", async () => {
+    const records = new UsageRecords(store);
+    expect(await records.dropTaskRecord('task_late')).toBe(false);
+    await records.record(usage('task_r', 'owner_r'));
+    await records.record(usage('task_kept', 'owner_r'));
+    await records.recordDecision({ taskId: 'task_r', ownerId: 'owner_r', inputTokens: 7, costUsd: 2.94e-7 });
+    expect(await records.dropTaskRecord('task_r')).toBe(true);
+    expect(await records.dropTaskRecord('task_r')).toBe(false);
+    const listed = await records.list({ type: 'owner', id: 'owner_r' }, { limit: 10 });
+    expect(listed.map((r) => [r.task_id, r.skill]).sort()).toEqual([
+      ['task_kept', 'echo.shout'],
+      ['task_r', 'workflow.decide'],
+    ]);
+  });
+});

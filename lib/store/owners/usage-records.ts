@@ -11,7 +11,8 @@
  * {@link USAGE_FLUSH_MS} (or of a store outage that lasted until the crash).
  *
  * Each record also holds the decision-helper tokens and cost it paid for (a workflow `decide`
- * step gets its own record).
+ * step gets its own record). A task refused by our own provider limit loses its record: it is
+ * not billed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { UsageRecord } from '../../usage/usage-record.js';
@@ -180,6 +181,21 @@ export class UsageRecords {
       .where('skill', '!=', DECIDE_STEP_SKILL)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Removes the record of task `taskId` (a skill call that ran as a task, recorded at acceptance)
+   * when our own provider limit refused the call: such a call is not billed. `workflow.decide`
+   * records are never touched. Resolves to whether a record was removed (false while the
+   * acceptance record is not written yet).
+   */
+  async dropTaskRecord(taskId: string): Promise<boolean> {
+    const res = await this.store.db
+      .deleteFrom('usage_records')
+      .where('task_id', '=', taskId)
+      .where('skill', '!=', DECIDE_STEP_SKILL)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
   }
 
   /**
