@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleIdOf } from '../../api/services/runs.js';
 import { createKey } from '../../lib/keys.js';
 import { openStore } from '../../lib/store/db.js';
 import { postgresAvailable } from '../helpers/postgres.js';
@@ -229,7 +230,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
       // Each schedule tick started one run (a tick's workflow id carries its scheduled time).
       const schedule = await connection.workflowService.describeSchedule({
         namespace,
-        scheduleId: `task_sched_${defs.scheduled}`,
+        scheduleId: scheduleIdOf(defs.scheduled!),
       });
       const taken = Number(schedule.info!.actionCount);
       const ticks = await workflowIds(`DefinitionId = '${defs.scheduled}'`);

@@ -74,13 +74,12 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('two API replic
   });
 
   it('loads the example definitions on both replicas at once: both succeed, one set of rows, no error', async () => {
-    // The examples without a schedule trigger: two replicas creating the same Temporal schedule
-    // at once is the schedule sync's own concern (api/services/runs.ts), not the store's.
+    // Every example, the scheduled one included: two replicas creating the same Temporal
+    // schedule at once agree too (the schedule sync retries a lost create as an update).
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-examples-'));
     dirs.push(dir);
     const examples = path.join(PROJECT_ROOT, 'definitions/examples');
-    for (const f of readdirSync(examples).filter((f) => f !== 'daily-domain-watch.yaml'))
-      copyFileSync(path.join(examples, f), path.join(dir, f));
+    for (const f of readdirSync(examples)) copyFileSync(path.join(examples, f), path.join(dir, f));
     // Every record both replicas log, parsed from pino's output.
     const lines: { level: number; msg: string; replica: string }[] = [];
     const logged = (replica: string) =>
@@ -98,6 +97,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('two API replic
     ]);
     const expected = [
       'wf_file_brand_ideas_fan_out',
+      'wf_file_daily_domain_watch',
       'wf_file_domain_check_with_pause',
       'wf_file_domain_ideas',
       'wf_file_name_score',
