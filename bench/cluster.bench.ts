@@ -3,15 +3,17 @@
  * Temporal server built from its Go module on PostgreSQL) with 1, 2 and 4 worker processes,
  * side by side in one run; the ratio is each figure ÷ the 1-worker figure. A run is one
  * `send_chat_message` step (no upstream), started through both APIs with 16 requests in flight,
- * and counted done when Temporal's visibility lists it completed.
+ * and counted done when Temporal's visibility lists it completed. Beside each figure: the share of
+ * the machine's CPU capacity (all cores) each part used while it was measured, which says what
+ * bounds the figure.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { clusterSettingsSchema, startCluster } from '../scripts/cluster/cluster.js';
-import { freePortBase, TEMPORAL_PORT_OFFSETS } from '../scripts/cluster/ports.js';
+import { freePortBase, TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE } from '../scripts/cluster/ports.js';
 
 const RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 150);
 const IN_FLIGHT = 16;
@@ -32,7 +34,7 @@ const cluster = await startCluster(
     CLUSTER_DATA_DIR: dataDir,
     CLUSTER_WORKERS: 4,
     CLUSTER_API_PORT: await freePortBase([0, 1]),
-    CLUSTER_TEMPORAL_PORT: await freePortBase(TEMPORAL_PORT_OFFSETS),
+    CLUSTER_TEMPORAL_PORT: await freePortBase(TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE),
     CLUSTER_POSTGRES_PORT: await freePortBase([0]),
   }),
   {
@@ -70,6 +72,45 @@ const completed = async (defId: string): Promise<number> => {
   return Number(res.count);
 };
 
+/** utime+stime of a process, in seconds (Linux /proc; 100 clock ticks per second). */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process has exited
+  }
+}
+
+/** Children of `parent` (PostgreSQL's backends of its postmaster). */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** CPU seconds used so far by each part of the cluster and by this load generator. */
+function cpuByPart(): Record<string, number> {
+  const { temporal, postgres } = cluster.serverPids();
+  const sum = (pids: (number | undefined)[]) =>
+    pids.reduce<number>((t, p) => t + (p === undefined ? 0 : cpuOf(p)), 0);
+  const usage = process.cpuUsage();
+  return {
+    'Temporal server': sum([temporal]),
+    PostgreSQL: postgres === undefined ? 0 : sum([postgres, ...childrenOf(postgres)]),
+    'API processes': sum(cluster.apis.map((a) => a.pid)),
+    'worker processes': sum(cluster.workers.map((w) => w.pid)),
+    'load generator': (usage.user + usage.system) / 1e6,
+  };
+}
+
 /** Runs per second of `n` runs of a fresh definition with the workers running now. */
 async function measure(n: number): Promise<number> {
   const def = (await api(0, 'POST', '/v1/workflows', DEFINITION)).id as string;
@@ -89,6 +130,8 @@ async function measure(n: number): Promise<number> {
 
 try {
   const figures: Record<number, number> = {};
+  /** Share of the machine's CPU capacity each part used during the measurement. */
+  const cpu: Record<number, Record<string, number>> = {};
   for (const workers of [1, 2, 4]) {
     for (const [i, w] of cluster.workers.entries()) {
       if (i < workers) w.start();
@@ -96,7 +139,14 @@ try {
     }
     await sleep(3_000); // the started workers' pollers reach the server
     await measure(20); // warm-up: bundles, connections, caches
+    const before = cpuByPart();
+    const t0 = Date.now();
     figures[workers] = await measure(RUNS);
+    const wall = (Date.now() - t0) / 1000;
+    const after = cpuByPart();
+    cpu[workers] = Object.fromEntries(
+      Object.keys(after).map((k) => [k, (after[k]! - before[k]!) / (wall * os.cpus().length)]),
+    );
   }
   const base = figures[1]!;
   process.stdout.write(
@@ -104,7 +154,11 @@ try {
   );
   for (const [workers, rate] of Object.entries(figures))
     process.stdout.write(
-      `  ${workers} worker(s): ${rate.toFixed(1)} runs/s  ratio ${(rate / base).toFixed(2)}\n`,
+      `  ${workers} worker(s): ${rate.toFixed(1)} runs/s  ratio ${(rate / base).toFixed(2)}  CPU: ${Object.entries(
+        cpu[Number(workers)]!,
+      )
+        .map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`)
+        .join(', ')}\n`,
     );
 } finally {
   await connection.close();

@@ -35,7 +35,8 @@ export const clusterSettingsSchema = z.object({
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
   /** The first API's port; the others take the next ones. */
   CLUSTER_API_PORT: z.coerce.number().int().min(1024).max(65000).default(8080),
-  CLUSTER_TEMPORAL_PORT: z.coerce.number().int().min(1400).max(65000).default(17233),
+  /** Its membership ports (300 below) must fit Temporal's smallint column: at most 32767. */
+  CLUSTER_TEMPORAL_PORT: z.coerce.number().int().min(1400).max(33_000).default(17233),
   CLUSTER_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65000).default(15432),
   CLUSTER_NAMESPACE: z.string().min(1).default('default'),
 });
@@ -60,6 +61,8 @@ export interface Cluster {
   /** A tenant API key created for this cluster (scopes `*`), stored in the data directory. */
   apiKey: string;
   logDir: string;
+  /** Process ids of the Temporal server and the PostgreSQL postmaster (for CPU accounting). */
+  serverPids(): { temporal: number | undefined; postgres: number | undefined };
   restartTemporal(): Promise<void>;
   restartPostgres(): Promise<void>;
   stop(): Promise<void>;
@@ -219,6 +222,11 @@ export async function startCluster(
       databaseUrl,
       apiKey,
       logDir,
+      serverPids: () => ({
+        temporal: temporal.child.pid,
+        postgres:
+          Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined,
+      }),
       async restartTemporal() {
         await temporal.stop();
         temporal = await startTemporal();

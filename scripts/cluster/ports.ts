@@ -12,9 +12,9 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-export async function freePortBase(offsets: number[]): Promise<number> {
+export async function freePortBase(offsets: number[], range = { min: 20_000, max: 40_000 }): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = range.min + Math.floor(Math.random() * (range.max - range.min));
     const free = await Promise.all(offsets.map((o) => portFree(base + o)));
     if (free.every(Boolean)) return base;
   }
@@ -22,3 +22,8 @@ export async function freePortBase(offsets: number[]): Promise<number> {
 
 /** The offsets from the frontend port that the Temporal server listens on (temporal-server.ts). */
 export const TEMPORAL_PORT_OFFSETS = [0, 1, 2, 6, 10, -300, -299, -298, -294];
+/**
+ * Frontend ports whose membership ports fit Temporal's membership table (a smallint column:
+ * at most 32767).
+ */
+export const TEMPORAL_PORT_RANGE = { min: 20_000, max: 32_000 };

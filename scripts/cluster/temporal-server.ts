@@ -92,7 +92,12 @@ export function setupTemporalSchema(tools: TemporalServerTools, db: TemporalData
 
 function logTail(file: string): string {
   try {
-    return readFileSync(file, 'utf8').trim().split('\n').slice(-8).join('\n');
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(-4)
+      .map((l) => l.slice(0, 400))
+      .join('\n');
   } catch {
     return '(no log)';
   }

@@ -20,7 +20,7 @@ import { createKey } from '../../lib/keys.js';
 import { openStore } from '../../lib/store/db.js';
 import { postgresAvailable } from '../helpers/postgres.js';
 import { clusterSettingsSchema, startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
-import { freePortBase, TEMPORAL_PORT_OFFSETS } from '../../scripts/cluster/ports.js';
+import { freePortBase, TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE } from '../../scripts/cluster/ports.js';
 
 const RUNS = 200;
 
@@ -75,7 +75,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-cluster-'));
     chmodSync(dataDir, 0o755); // the postgres system user runs the server inside it
     const apiPort = await freePortBase([0, 1]);
-    const temporalPort = await freePortBase(TEMPORAL_PORT_OFFSETS);
+    const temporalPort = await freePortBase(TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE);
     const pgPort = await freePortBase([0]);
     cluster = await startCluster(
       clusterSettingsSchema.parse({
