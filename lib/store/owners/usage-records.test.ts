@@ -136,7 +136,7 @@ describe('UsageRecords.setDecisionUsage', () => {
     await decide('3:1', 20); // its second request
     await decide('3:0', 11); // a retried attempt asks its first request again
     const listed = await records.list({ type: 'owner', id: 'owner_r' }, { limit: 10 });
-    expect(listed.map((r) => r.decision).sort((a, b) => a!.input_tokens - b!.input_tokens)).toEqual([
+    expect(listed.map((r) => r.decision).sort((a, b) => a.input_tokens - b.input_tokens)).toEqual([
       { input_tokens: 11, cost_usd: 1.1e-7 },
       { input_tokens: 20, cost_usd: 2e-7 },
     ]);
