@@ -143,8 +143,8 @@ export async function startCluster(
       port: pgPort,
       user: CLUSTER_DB.user,
       password,
-      db: CLUSTER_DB.temporal,
-      visibilityDb: CLUSTER_DB.visibility,
+      main: CLUSTER_DB.temporal,
+      visibility: CLUSTER_DB.visibility,
     };
     opts.log(`setting up the Temporal schema (temporal-sql-tool ${tools.version})`);
     setupTemporalSchema(tools, db);

@@ -44,8 +44,8 @@ describe('docker-compose.yml agrees with npm run cluster', () => {
         port: 1,
         user: CLUSTER_DB.user,
         password: 'p',
-        db: CLUSTER_DB.temporal,
-        visibilityDb: CLUSTER_DB.visibility,
+        main: CLUSTER_DB.temporal,
+        visibility: CLUSTER_DB.visibility,
       },
       20000,
     );

@@ -21,8 +21,8 @@ export interface TemporalDatabase {
   user: string;
   password: string;
   /** Database names of the default and visibility stores. */
-  db: string;
-  visibilityDb: string;
+  main: string;
+  visibility: string;
 }
 
 /** The server's dynamic config, shared with docker-compose.yml. */
@@ -39,8 +39,8 @@ export function temporalServerEnv(db: TemporalDatabase, basePort: number): Recor
     DB_PORT: String(db.port),
     POSTGRES_USER: db.user,
     POSTGRES_PWD: db.password,
-    DBNAME: db.db,
-    VISIBILITY_DBNAME: db.visibilityDb,
+    DBNAME: db.main,
+    VISIBILITY_DBNAME: db.visibility,
     BIND_ON_IP: '127.0.0.1',
     FRONTEND_GRPC_PORT: String(basePort),
     FRONTEND_HTTP_PORT: String(basePort + 10),
@@ -73,8 +73,8 @@ function sqlTool(tools: TemporalServerTools, db: TemporalDatabase, database: str
  */
 export function setupTemporalSchema(tools: TemporalServerTools, db: TemporalDatabase): void {
   for (const [database, dir] of [
-    [db.db, tools.schema.temporal],
-    [db.visibilityDb, tools.schema.visibility],
+    [db.main, tools.schema.temporal],
+    [db.visibility, tools.schema.visibility],
   ] as const) {
     const created = sqlTool(tools, db, database, ['create-database']);
     if (!created.ok && !/already exists/.test(created.output))
