@@ -38,7 +38,7 @@ try {
       'skillflow cluster is running:',
       ...cluster.apiUrls.map((u, i) => `  API ${i + 1}         ${u}/v1`),
       `  Workers       ${cluster.workers.length}`,
-      `  Temporal      ${cluster.temporalAddress} (server ${parsed.data.CLUSTER_NAMESPACE} namespace, PostgreSQL)`,
+      `  Temporal      ${cluster.temporalAddress} (namespace ${parsed.data.CLUSTER_NAMESPACE}, on PostgreSQL)`,
       `  PostgreSQL    127.0.0.1:${parsed.data.CLUSTER_POSTGRES_PORT}`,
       `  Logs          ${cluster.logDir}`,
       `  API key       ${cluster.apiKey} (tenant key of this cluster)`,
