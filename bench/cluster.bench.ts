@@ -7,13 +7,11 @@
  * the machine's CPU capacity (all cores) each part used while it was measured, which says what
  * bounds the figure.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { clusterSettingsSchema, startCluster } from '../scripts/cluster/cluster.js';
-import { freePortBase, TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE } from '../scripts/cluster/ports.js';
+import { startLoopbackCluster } from '../scripts/cluster/loopback.js';
 
 const RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 150);
 const IN_FLIGHT = 16;
@@ -27,26 +25,12 @@ steps:
       message: done
 `;
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillflow-bench-cluster-'));
-chmodSync(dataDir, 0o755);
-const cluster = await startCluster(
-  clusterSettingsSchema.parse({
-    CLUSTER_DATA_DIR: dataDir,
-    CLUSTER_WORKERS: 4,
-    CLUSTER_API_PORT: await freePortBase([0, 1]),
-    CLUSTER_TEMPORAL_PORT: await freePortBase(TEMPORAL_PORT_OFFSETS, TEMPORAL_PORT_RANGE),
-    CLUSTER_POSTGRES_PORT: await freePortBase([0]),
-  }),
-  {
-    log: (m) => process.stderr.write(`cluster: ${m}\n`),
-    extraEnv: {
-      LOG_LEVEL: 'warn',
-      PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
-      RATE_LIMIT_PRO_PER_MINUTE: '1000000',
-      OWNER_MAX_RUNNING_RUNS: '100000',
-    },
-  },
-);
+const loopback = await startLoopbackCluster({
+  workers: 4,
+  log: (m) => process.stderr.write(`cluster: ${m}\n`),
+  env: { RATE_LIMIT_PRO_PER_MINUTE: '1000000', OWNER_MAX_RUNNING_RUNS: '100000' },
+});
+const cluster = loopback.cluster;
 const connection = await Connection.connect({ address: cluster.temporalAddress });
 const namespace = cluster.settings.CLUSTER_NAMESPACE;
 
@@ -162,6 +146,5 @@ try {
     );
 } finally {
   await connection.close();
-  await cluster.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await loopback.close();
 }

@@ -12,18 +12,31 @@ export function devKeyFile(dataDir: string): string {
   return path.join(dataDir, 'dev-api-key');
 }
 
-export async function ensureDevKey(store: Store, dataDir: string, ownerId: string): Promise<string> {
-  const file = devKeyFile(dataDir);
+/**
+ * The token kept in `file`: the stored one while it still verifies, else a new key made with
+ * `spec` and written there (mode 0600).
+ */
+export async function ensureKeyFile(
+  store: Store,
+  file: string,
+  spec: Parameters<typeof createKey>[1],
+): Promise<string> {
   if (existsSync(file)) {
     const token = readFileSync(file, 'utf8').trim();
-    if (await verifyToken(store, token)) return file;
+    if (await verifyToken(store, token)) return token;
   }
-  const key = await createKey(store, {
+  const key = await createKey(store, spec);
+  writeFileSync(file, key.token + '\n', { mode: 0o600 });
+  return key.token;
+}
+
+export async function ensureDevKey(store: Store, dataDir: string, ownerId: string): Promise<string> {
+  const file = devKeyFile(dataDir);
+  await ensureKeyFile(store, file, {
     name: 'development admin key',
     scopes: ['*', 'admin'],
     ownerId,
     tier: 'pro',
   });
-  writeFileSync(file, key.token + '\n', { mode: 0o600 });
   return file;
 }

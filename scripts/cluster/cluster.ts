@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig, PROJECT_ROOT } from '../../lib/config.js';
-import { createKey, verifyToken } from '../../lib/keys.js';
+import { ensureKeyFile } from '../../lib/dev-key.js';
 import { openStore } from '../../lib/store/db.js';
 import { startDevSimulators, type DevSimulators } from '../../simulators/index.js';
 import { NodeProcess } from './node-process.js';
@@ -246,21 +246,14 @@ export async function startCluster(
 
 /** The cluster's tenant key: created once through the store, kept in the data directory. */
 async function clusterKey(dir: string, databaseUrl: string): Promise<string> {
-  const file = path.join(dir, 'secrets', 'api-key');
   const store = await openStore({ databaseUrl, pgliteDir: path.join(dir, 'unused-pglite') });
   try {
-    if (existsSync(file)) {
-      const token = readFileSync(file, 'utf8').trim();
-      if (await verifyToken(store, token)) return token;
-    }
-    const key = await createKey(store, {
+    return await ensureKeyFile(store, path.join(dir, 'secrets', 'api-key'), {
       name: 'cluster key',
       scopes: ['*'],
       ownerId: 'cluster',
       tier: 'pro',
     });
-    writeFileSync(file, `${key.token}\n`, { mode: 0o600 });
-    return key.token;
   } finally {
     await store.close();
   }
