@@ -46,7 +46,11 @@ import { ErrorEnvelopeSchema } from './schemas.js';
  * run start whose task id comes from the key).
  */
 export type IdempotentOption =
-  true | { ownerOf?: (req: FastifyRequest) => string | undefined; leaseMs?: number };
+  | true
+  | {
+      ownerOf?: (req: FastifyRequest) => string | undefined;
+      leaseMs?: number | ((req: FastifyRequest) => number | undefined);
+    };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -154,7 +158,11 @@ export function installIdempotency(
     const outcome = await keys.claim(
       { ownerId, scope, key, fingerprint: req.idempotency.fingerprint },
       now(),
-      typeof option === 'object' ? option.leaseMs : undefined,
+      typeof option !== 'object'
+        ? undefined
+        : typeof option.leaseMs === 'function'
+          ? option.leaseMs(req)
+          : option.leaseMs,
     );
     switch (outcome.kind) {
       case 'claimed':
@@ -215,8 +223,16 @@ export function installIdempotency(
  * starting a second one. Undefined without a claim.
  */
 export function claimedTaskId(req: FastifyRequest): string | undefined {
-  const seed = req.idempotency?.claim?.taskSeed;
+  const seed = claimSeed(req);
   return seed ? `task_${seed}` : undefined;
+}
+
+/**
+ * The seed of a claimed request's work (see {@link claimedTaskId}), from which a route derives
+ * every id its work creates; undefined without a claim.
+ */
+export function claimSeed(req: FastifyRequest): string | undefined {
+  return req.idempotency?.claim?.taskSeed;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

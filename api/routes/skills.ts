@@ -9,10 +9,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Registry } from '../../activities/registry/registry.js';
 import type { LoadedSkill, SkillImplementation } from '../../activities/registry/types.js';
+import { policyDeadlineMs } from '../../activities/runtime/run-skill.js';
 import { errors } from '../../lib/errors/errors.js';
 import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
 import { authenticate, BEARER, chargeDeferredTier, requireSkillScope, takeDeferredTier } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
+import { claimSeed } from '../idempotency.js';
 import { errorResponses } from '../schemas.js';
 import type { SkillCallsService } from '../services/skill-calls.js';
 import type { TeamsService } from '../services/teams.js';
@@ -24,6 +26,9 @@ import {
   SkillDetailsSchema,
   SkillViewSchema,
 } from './skill-views.js';
+
+/** The shortest lease of a call's Idempotency-Key claim. */
+export const CALL_START_LEASE_MS = 30_000;
 
 const AppParams = z.object({ app_id: z.string().min(1).max(64) });
 const SkillParams = AppParams.extend({ skill_id: z.string().min(1).max(64) });
@@ -42,6 +47,19 @@ function findSkill(
   const skill = registry.available(appId, skillId);
   if (!skill) throw errors.skillNotFound();
   return skill;
+}
+
+/**
+ * How long an unanswered Idempotency-Key claim of a call holds before a retry may take it over:
+ * the call's ids derive from the claim, so a retry finds the task the first attempt started and
+ * bills once. A quick call answers within its policy deadline; a long-running call's request only
+ * starts its task.
+ */
+export function callLeaseMs(
+  skill: Pick<LoadedSkill, 'policy'> & { manifest: Pick<LoadedSkill['manifest'], 'capabilities'> },
+): number {
+  const answersWithin = skill.manifest.capabilities.mode === 'async' ? 0 : policyDeadlineMs(skill);
+  return CALL_START_LEASE_MS + answersWithin;
 }
 
 export const skillRoutes =
@@ -110,6 +128,7 @@ export const skillRoutes =
       const outcome = await calls.call(principal, skill, input, {
         payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },
         tierHeaders: takeDeferredTier(req, reply),
+        seed: claimSeed(req),
       });
       if (outcome.kind === 'started')
         return reply.status(202).send({ task_id: outcome.taskId, embed_id: outcome.embedId });
@@ -130,7 +149,7 @@ export const skillRoutes =
       app.post(
         `/v1/apps/${skill.manifest.appId}/skills/${skill.manifest.id}`,
         {
-          config: { queueWhenLimited: true, idempotent: true },
+          config: { queueWhenLimited: true, idempotent: { leaseMs: callLeaseMs(loaded) } },
           schema: {
             tags,
             security: BEARER,
@@ -167,7 +186,16 @@ export const skillRoutes =
     app.post(
       '/v1/apps/:app_id/skills/:skill_id',
       {
-        config: { queueWhenLimited: true, idempotent: true },
+        config: {
+          queueWhenLimited: true,
+          idempotent: {
+            leaseMs: (req) => {
+              const { app_id, skill_id } = req.params as z.infer<typeof SkillParams>;
+              const skill = deps.registry.available(app_id, skill_id);
+              return skill && callLeaseMs(skill);
+            },
+          },
+        },
         schema: { hide: true, params: SkillParams, querystring: CallQuery },
       },
       (req, reply) => {

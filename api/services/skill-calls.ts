@@ -16,11 +16,15 @@
  * accepted call gets a usage record, billed to the caller or to the team named by `team_id`:
  * under its task id (written before the answer), or under its call id (`call_…`) when it was
  * answered inline (written within 50 ms of the answer, lib/store/owners/usage-records.ts); a
- * task our own provider limit refused for good loses it (activities/task-usage-refund.ts). An
+ * task our own provider limit refused for good loses it (activities/task-usage-refund.ts). A
+ * call has one record: its id derives from the call or task id, which derive from the
+ * request's Idempotency-Key claim when it has one, so a retry that takes over the claim of a
+ * request whose API died finds the task already started and bills nothing twice. An
  * inline answer bills the items the skill says it charged for (`billableItems`: an
  * encyclopedia item the cache answered costs nothing), else every item.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { requestItems } from '../../activities/registry/request-items.js';
 import { providerUsesOf, providerWait } from '../../activities/runtime/provider-uses.js';
@@ -59,6 +63,24 @@ export interface CallOptions {
    * (api/auth.ts `takeDeferredTier`): it is then charged with the call's other limits.
    */
   tierHeaders?: RateLimitHeaders | undefined;
+  /**
+   * The seed of the request's Idempotency-Key claim (api/idempotency.ts): the call, task and
+   * embed ids derive from it, so a retry that takes over the unanswered claim of a request whose
+   * API died finds the task it started and bills its usage record once.
+   */
+  seed?: string | undefined;
+}
+
+/** The ids a call's work creates: drawn at random, or derived from its claim's seed. */
+function idsOf(seed: string | undefined): { callId: string; taskId: string; embedId: string } {
+  if (!seed)
+    return {
+      callId: `call_${randomUUID()}`,
+      taskId: `task_${randomUUID()}`,
+      embedId: `emb_${randomBytes(12).toString('hex')}`,
+    };
+  const embed = createHash('sha256').update(`embed\n${seed}`).digest('hex').slice(0, 24);
+  return { callId: `call_${seed}`, taskId: `task_${seed}`, embedId: `emb_${embed}` };
 }
 
 type Skill = RunnableSkill;
@@ -118,7 +140,7 @@ export class SkillCallsService {
     opts: CallOptions,
     meter: CallMeter,
   ): Promise<CallOutcome> {
-    const callId = `call_${randomUUID()}`;
+    const { callId } = idsOf(opts.seed);
     let result: FullSkillResult;
     try {
       result = await runSkill(skill, input, {
@@ -155,7 +177,8 @@ export class SkillCallsService {
   ): Promise<CallOutcome> {
     await this.all.charge('owner_quota', { ownerId: principal.ownerId, quota: 'queued_tasks' });
     const ref = refOf(skill);
-    const taskId = `task_${randomUUID()}`;
+    const ids = idsOf(opts.seed);
+    const taskId = ids.taskId;
     if (delayMs > 0) {
       await this.all.charge('queued_call', {
         taskId,
@@ -165,7 +188,7 @@ export class SkillCallsService {
       });
     }
     const async = skill.manifest.capabilities.mode === 'async';
-    const embedId = async ? `emb_${randomBytes(12).toString('hex')}` : undefined;
+    const embedId = async ? ids.embedId : undefined;
     if (embedId) {
       await createPendingEmbed(this.store, { id: embedId, ownerId: principal.ownerId, taskId, skill: ref });
     }
@@ -176,18 +199,24 @@ export class SkillCallsService {
       ...(embedId ? { embedId } : {}),
       ownerId: principal.ownerId,
     };
-    await this.temporal.client.workflow.start('runSkillCall', {
-      taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
-      workflowId: taskId,
-      args: [args],
-      ...(delayMs > 0 ? { startDelay: delayMs } : {}),
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: TaskKind, value: 'skill_call' },
-        { key: SkillRef, value: ref },
-        { key: OwnerId, value: principal.ownerId },
-      ]),
-      memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] }, ...traceMemo() },
-    });
+    try {
+      await this.temporal.client.workflow.start('runSkillCall', {
+        taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
+        workflowId: taskId,
+        args: [args],
+        ...(delayMs > 0 ? { startDelay: delayMs } : {}),
+        ...(opts.seed && { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }),
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: TaskKind, value: 'skill_call' },
+          { key: SkillRef, value: ref },
+          { key: OwnerId, value: principal.ownerId },
+        ]),
+        memo: { [PROGRESS_MEMO_KEY]: { steps: [pendingStep(ref)] }, ...traceMemo() },
+      });
+    } catch (err) {
+      // A retry of a request whose first attempt started the task: that task is the answer.
+      if (!(opts.seed && err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
     await this.usage.record(this.usageOf(taskId, principal, skill, input, opts, delayMs > 0));
     if (embedId) return { kind: 'started', taskId, embedId };
     return { kind: 'queued', taskId, retryAfterMs: delayMs };

@@ -5,11 +5,12 @@
  * when this process exits for any reason we can observe.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { appendOutputToLog } from '../child-log.js';
 import { ensureSearchAttributes } from './ensure-search-attributes.js';
 import { searchAttributeFlags } from './search-attributes.js';
 
@@ -149,14 +150,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     ...searchAttributeFlags(),
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
-  const out = createWriteStream(logFile, { flags: 'a' });
   // setpriv --pdeathsig makes the kernel stop the server even if this process is SIGKILLed.
   const [cmd, cmdArgs] = pdeathsigAvailable()
     ? ['setpriv', ['--pdeathsig', 'SIGTERM', '--', opts.cliPath, ...args]]
     : [opts.cliPath, args];
   const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  appendOutputToLog(child, logFile);
   if (!child.pid) throw new Error('could not spawn the Temporal CLI');
   const pid = child.pid;
   writeFileSync(pidFile, String(pid));
@@ -178,7 +177,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     }
     process.off('exit', onExit);
     rmSync(pidFile, { force: true });
-    out.end();
   };
   try {
     await waitReady(address, child, Date.now() + (opts.startTimeoutMs ?? 60_000), logFile);

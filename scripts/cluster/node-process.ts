@@ -4,10 +4,10 @@
  * kill, start again with the same environment).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { appendOutputToLog } from '../../lib/child-log.js';
 
 export type Role = 'api' | 'worker';
 
@@ -34,14 +34,12 @@ export class NodeProcess {
 
   start(): void {
     if (this.running) return;
-    const log = createWriteStream(this.spec.logFile, { flags: 'a' });
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/main.ts')], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
+    appendOutputToLog(child, this.spec.logFile);
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }

@@ -6,12 +6,13 @@
  * answers.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { appendOutputToLog } from '../../lib/child-log.js';
 import { ensureSearchAttributes } from '../../lib/temporal/ensure-search-attributes.js';
 import type { TemporalServerTools } from './temporal-build.js';
 
@@ -121,13 +122,11 @@ export async function startTemporalServer(opts: {
   logFile: string;
   timeoutMs?: number;
 }): Promise<RunningTemporal> {
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
   const child = spawn(opts.tools.server, ['start'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  appendOutputToLog(child, opts.logFile);
   const address = `127.0.0.1:${opts.env.FRONTEND_GRPC_PORT}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {

@@ -146,26 +146,44 @@ describe('Idempotency-Key', () => {
     expect(await c.runIds(id, 1)).toEqual([first.json.task_id]);
   });
 
+  /**
+   * As if the API died (or its store write failed) after doing the work, before storing the
+   * answer: the owner's newest claim is made unanswered, as if claimed with a lease of `leaseMs`
+   * that ended a second ago.
+   */
+  const loseNewestAnswer = async (leaseMs: number) => {
+    const db = h.api.deps.store.db;
+    const row = await db
+      .selectFrom('idempotency_keys')
+      .select(['key_hash'])
+      .where('owner_id', '=', 'owner_a')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    const ago = Date.now() - leaseMs - 1000;
+    await db
+      .updateTable('idempotency_keys')
+      .set({ answer_sealed: null, created_at: new Date(ago), expires_at: new Date(ago + leaseMs) })
+      .where('key_hash', '=', row.key_hash)
+      .execute();
+  };
+
+  /** The acceptance (usage) records of a call or task id. */
+  const usageRowsOf = async (taskId: string) =>
+    (
+      await h.api.deps.store.db
+        .selectFrom('usage_records')
+        .select(['task_id', 'credits', 'request_items'])
+        .where('task_id', '=', taskId)
+        .execute()
+    ).map((r) => ({ ...r, credits: Number(r.credits) }));
+
   it('finds a run start whose answer was lost again after its 30-second lease: the same task, one run', async () => {
     const id = await c.newWorkflow();
     const key = newKey();
     const body = { inputs: { word: 'cedar' } };
     const first = await c.post(runs(id), body, key);
     expect(first.status, first.body).toBe(202);
-    // As if the API died (or its store write failed) after starting the run, before storing the
-    // answer: the claim is unanswered, and its 30-second lease has just ended.
-    const row = await h.api.deps.store.db
-      .selectFrom('idempotency_keys')
-      .select(['key_hash', 'created_at', 'expires_at'])
-      .where('owner_id', '=', 'owner_a')
-      .orderBy('created_at', 'desc')
-      .executeTakeFirstOrThrow();
-    const ago = Date.now() - 31_000;
-    await h.api.deps.store.db
-      .updateTable('idempotency_keys')
-      .set({ answer_sealed: null, created_at: new Date(ago), expires_at: new Date(ago + 30_000) })
-      .where('key_hash', '=', row.key_hash)
-      .execute();
+    await loseNewestAnswer(30_000);
     const retry = await c.post(runs(id), body, key);
     expect(retry.status, retry.body).toBe(202);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
@@ -174,6 +192,48 @@ describe('Idempotency-Key', () => {
     // The retry's answer is stored: the next repeat is a replay.
     const replay = await c.post(runs(id), body, key);
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+  });
+
+  it('finds a long-running skill call whose answer was lost after its lease: the same task and embed, billed once', async () => {
+    const key = newKey();
+    const body = { requests: [{ text: 'lost' }] };
+    const first = await c.post('/v1/apps/echo/skills/slow_echo', body, key);
+    expect(first.status, first.body).toBe(202);
+    await loseNewestAnswer(30_000);
+    const retry = await c.post('/v1/apps/echo/skills/slow_echo', body, key);
+    expect(retry.status, retry.body).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.json).toEqual(first.json);
+    expect(await usageRowsOf(first.json.task_id)).toEqual([
+      { task_id: first.json.task_id, credits: 2, request_items: 1 },
+    ]);
+    const embeds = await h.api.deps.store.db
+      .selectFrom('embeds')
+      .select('id')
+      .where('task_id', '=', first.json.task_id)
+      .execute();
+    expect(embeds).toEqual([{ id: first.json.embed_id }]);
+    // One task: its workflow id is the task id, and a second start would have been refused.
+    const described = await h.env.client.workflow.getHandle(first.json.task_id).describe();
+    expect(described.workflowId).toBe(first.json.task_id);
+  });
+
+  it('answers a quick call whose answer was lost after its lease again, under the same call id, billed once', async () => {
+    const key = newKey();
+    const body = { requests: [{ text: 'lost' }] };
+    const first = await c.post(SHOUT, body, key);
+    expect(first.status, first.body).toBe(200);
+    const shout = h.api.deps.registry.available('echo', 'shout')!;
+    await loseNewestAnswer(shout.policy.activity.startToCloseTimeout + 30_000);
+    const retry = await c.post(SHOUT, body, key);
+    expect(retry.status, retry.body).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.json).toEqual(first.json);
+    // An inline call's record is written within 50 ms of its answer.
+    await sleep(500);
+    expect(await usageRowsOf(first.json.call_id)).toEqual([
+      { task_id: first.json.call_id, credits: 1, request_items: 1 },
+    ]);
   });
 
   it('answers the same key with another body 409 IDEMPOTENCY_KEY_REUSED', async () => {

@@ -35,6 +35,9 @@ export async function createPendingEmbed(
       status: 'pending',
       content_sealed: null,
     })
+    // A retried start of the same call (its id derives from the request's Idempotency-Key)
+    // finds its embed already there.
+    .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }
 

@@ -38,10 +38,12 @@ export class CallQueue {
         .execute();
       const waiting = await tx
         .selectFrom('skill_call_queue')
-        .select(['run_at'])
+        .select(['run_at', 'task_id'])
         .where('key_id', '=', call.keyId)
         .orderBy('run_at', 'asc')
         .execute();
+      // A retried start of the same call keeps its first place.
+      if (waiting.some((w) => w.task_id === call.taskId)) return;
       if (waiting.length >= this.maxPerKey) {
         // The earliest queued call frees a place; with no queue at all, this call's own start.
         const first = waiting[0] ? new Date(waiting[0].run_at).getTime() : call.runAt.getTime();
@@ -54,6 +56,7 @@ export class CallQueue {
       await tx
         .insertInto('skill_call_queue')
         .values({ task_id: call.taskId, key_id: call.keyId, owner_id: call.ownerId, run_at: call.runAt })
+        .onConflict((oc) => oc.column('task_id').doNothing())
         .execute();
     });
   }

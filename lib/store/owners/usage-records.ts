@@ -80,9 +80,17 @@ export const USAGE_FLUSH_MS = 50;
 export const USAGE_MAX_PENDING = 10_000;
 
 /** One record as inserted, stamped with the time of the call. */
+/**
+ * The id of a call's acceptance record: one per call or task id, so a retried acceptance of the
+ * same call (a request retried with its Idempotency-Key after its API died) bills it once.
+ */
+function acceptanceIdOf(taskId: string): string {
+  return `use_${createHash('sha256').update(`accept\n${taskId}`).digest('hex').slice(0, 20)}`;
+}
+
 function toRow(usage: NewUsage, at: Date) {
   return {
-    id: `use_${randomBytes(10).toString('hex')}`,
+    id: acceptanceIdOf(usage.taskId),
     task_id: usage.taskId,
     owner_id: usage.ownerId,
     key_id: usage.keyId,
@@ -110,14 +118,20 @@ export class UsageRecords {
     private readonly maxPending: number = USAGE_MAX_PENDING,
   ) {}
 
-  /** Writes one record now and returns it. */
+  /** Writes one record now (unless the call's record exists) and returns the stored record. */
   async record(usage: NewUsage): Promise<UsageRecord> {
-    const row = await this.store.db
+    const row = toRow(usage, new Date());
+    await this.store.db
       .insertInto('usage_records')
-      .values(toRow(usage, new Date()))
-      .returningAll()
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const stored = await this.store.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where('id', '=', row.id)
       .executeTakeFirstOrThrow();
-    return toRecord(row);
+    return toRecord(stored);
   }
 
   /**
@@ -233,7 +247,11 @@ export class UsageRecords {
       if (rows.length === 0) return;
       this.pending = [];
       try {
-        await this.store.db.insertInto('usage_records').values(rows).execute();
+        await this.store.db
+          .insertInto('usage_records')
+          .values(rows)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
       } catch (err) {
         // One by one, so a row the store refuses cannot hold the others back; what still
         // fails stays queued for the next flush.
@@ -242,6 +260,7 @@ export class UsageRecords {
           await this.store.db
             .insertInto('usage_records')
             .values(row)
+            .onConflict((oc) => oc.column('id').doNothing())
             .execute()
             .catch(() => failed.push(row));
         }
