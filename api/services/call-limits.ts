@@ -18,7 +18,11 @@
 import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
 import type { LimitCounter, ProviderLimits } from '../../lib/limits/provider-limits.js';
 import type { ProviderUse } from '../../activities/registry/types.js';
-import { createUpstreamMeter, type CallMeter } from '../../activities/runtime/upstream-meter.js';
+import {
+  createUpstreamMeter,
+  type CallMeter,
+  type LimitWait,
+} from '../../activities/runtime/upstream-meter.js';
 import type { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
@@ -77,13 +81,16 @@ export class CallLimits {
 
   /**
    * Charges the call's limits in one statement (the tier counter too when `tierHeaders` is
-   * given; it gets the X-RateLimit-* headers). `skill` is `<app>.<skill>`.
+   * given; it gets the X-RateLimit-* headers). `skill` is `<app>.<skill>`. With `wait`, a
+   * request beyond the prepaid ones that finds a limit used up waits for its reset within that
+   * deadline instead of failing at once.
    */
   async reserve(
     principal: Principal,
     skill: string,
     uses: readonly ProviderUse[],
     tierHeaders?: RateLimitHeaders,
+    wait?: LimitWait,
   ): Promise<Reservation> {
     const counters = uses.map((u) => this.countersOf(principal.ownerId, skill, u));
     const tierCounter = tierHeaders && this.tier?.counter(principal);
@@ -105,6 +112,7 @@ export class CallLimits {
         chargeOne: (use) => this.chargeOne(ownerId, skill, use),
         release: (unused) => this.release(ownerId, skill, unused),
       },
+      wait,
     });
     return { waitMs: 0, meter };
   }

@@ -4,7 +4,9 @@
  * statement):
  * - within the caller's tier limit and with room at every provider the call will use, a quick
  *   (sync) skill runs in this process (activities/runtime/run-skill.ts, under the policy
- *   deadline) and is answered inline; no workflow is started;
+ *   deadline) and is answered inline; no workflow is started. A request beyond the ones it
+ *   announced that finds a limit of ours used up waits for the reset within that deadline; a
+ *   call refused part-way (the wait would pass the deadline) fails and is not billed;
  * - over the tier limit, a provider limit or the caller's share of one (found before dispatch,
  *   or by the upstream meter before the call sent anything), it is queued (queued and
  *   retried on reset instead of rejected): a `runSkillCall` workflow starts with a delay to the
@@ -122,11 +124,14 @@ export class SkillCallsService {
       });
       return this.startTask(principal, skill, input, opts, Math.max(waitMs, busy?.retryAfterMs ?? 0));
     }
+    // A request beyond the announced ones may wait for our own limit within the call's deadline.
+    const deadlineMs = policyDeadlineMs(skill);
     const reservation = await this.limits.reserve(
       principal,
       ref,
       providerUsesOf(skill, input),
       opts.tierHeaders,
+      { deadlineAt: Date.now() + deadlineMs, signal: AbortSignal.timeout(deadlineMs) },
     );
     if (!reservation.meter) return this.startTask(principal, skill, input, opts, reservation.waitMs);
     return this.answerInline(principal, skill, input, opts, reservation.meter);
@@ -154,6 +159,8 @@ export class SkillCallsService {
       await meter.settle();
       const waitMs = limitBeforeSending(err, meter.total());
       if (waitMs !== undefined) return this.startTask(principal, skill, input, opts, waitMs);
+      // Refused by our own limit part-way (its reset would have passed the deadline): not billed.
+      if (err === meter.refusal()) throw err;
       // A failed call is accepted and charged like a failed task was.
       await this.usage.defer(
         this.usageOf(callId, principal, skill, input, opts, false, undefined, meter.decisionUsage()),

@@ -1,11 +1,15 @@
 /**
  * The local cluster under faults: two API and two worker processes on a Temporal server built
- * from its Go module and PostgreSQL (`npm run cluster`'s topology). 200 runs of a quick and a
- * long-running definition start through both APIs while a scheduled definition ticks every
- * minute; meanwhile a worker is SIGKILLed, the Temporal server restarted, PostgreSQL restarted
- * and an API SIGKILLed. Afterwards every run has completed, none is lost or duplicated, each chat
- * message exists once per run and step, and every schedule tick ran once. A limit of 10 then
- * allows 10 requests in total through both APIs.
+ * from its Go module and PostgreSQL (`npm run cluster`'s topology). 200 runs start through both
+ * APIs (quick: a domain search and a chat message; long-running: a 20-s wait between two
+ * messages; a decision on a domain search; a domain search whose upstream always answers 503),
+ * with 20 long-running power-design skill calls beside them, under a power provider limit they
+ * must wait for, while a scheduled definition ticks every minute; meanwhile a worker is
+ * SIGKILLed, the Temporal server restarted, PostgreSQL restarted and an API SIGKILLed.
+ * Afterwards every run and call has completed, except the runs whose upstream failed, which
+ * failed with UPSTREAM_UNAVAILABLE; none is lost or duplicated; each chat message exists once
+ * per run and step; each call and each decision is billed once; every schedule tick ran once.
+ * A limit of 10 then allows 10 requests in total through both APIs.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,6 +28,13 @@ import { startLoopbackCluster, type LoopbackCluster } from '../../scripts/cluste
 
 const RUNS = 200;
 
+/** How a run whose domain search upstream always answers 503 fails. */
+const FAULT_ERROR = {
+  code: 'UPSTREAM_UNAVAILABLE',
+  message: 'A step failed: All 1 domain search(es) failed upstream; nothing could be checked.',
+  details: { step: 'search' },
+};
+
 /** A domain search, then a chat message with its count. */
 const QUICK = readFileSync(path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml'), 'utf8');
 const LONG = `title: Chaos long
@@ -41,6 +52,63 @@ steps:
       title: Long
       message: done
 `;
+/** A domain search, then a decision on its results, then a message on either branch. */
+const DECIDE = `title: Chaos decide
+start_when:
+  manual: {}
+steps:
+  - id: search
+    use_app_skill: hosting.search_domains
+    input:
+      requests:
+        - query: cedar
+          tlds: [com]
+  - id: worth_it
+    decide:
+      type: noul
+      question: "Is cedar.com among the results?"
+      context: "{{json steps.search}}"
+      fallback: false
+  - id: notify
+    if: $nodes.worth_it.output.answer == true
+    send_chat_message:
+      title: Decided
+      message: "yes"
+  - id: not_found
+    if: "!$nodes.worth_it.output.answer"
+    send_chat_message:
+      title: Decided
+      message: "no"
+`;
+/** A domain search whose upstream answers 503 to every request (the shop simulator's magic name). */
+const FAULT = `title: Chaos upstream fault
+start_when:
+  manual: {}
+steps:
+  - id: search
+    use_app_skill: hosting.search_domains
+    input:
+      requests:
+        - query: fault-503.com
+  - id: notify
+    send_chat_message:
+      title: Never
+      message: never
+`;
+const POWER_CALLS = 20;
+const POWER = '/v1/apps/electronics/skills/search_power_designs';
+/** Call `i`'s requirement: each one its own, so none is answered from the design cache. */
+const powerRequest = (i: number) => ({
+  requests: [{ vinMin: 10, vinMax: 24, vout: [3 + i / 10], iout: [2], max_results: 2 }],
+});
+
+type Kind = 'quick' | 'long' | 'decide' | 'fault';
+/** The kind of run `n`: 120 quick, 40 long-running, 30 decisions, 10 upstream faults. */
+const kindOf = (n: number): Kind =>
+  n % 20 === 19 ? 'fault' : n % 5 === 4 ? 'decide' : n % 5 === 3 ? 'long' : 'quick';
+/** Chat messages a completed run of each kind leaves. */
+const MESSAGES: Record<Kind, number> = { quick: 1, long: 2, decide: 1, fault: 0 };
+
 const SCHEDULED = `title: Chaos scheduled
 start_when:
   schedule:
@@ -67,6 +135,11 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
         RATE_LIMIT_PRO_PER_MINUTE: '100000',
         RATE_LIMIT_FREE_PER_MINUTE: '10',
         OWNER_MAX_RUNNING_RUNS: '1000',
+        // 20 power calls send 40 requests (a search and a schematic each): past 30 a minute
+        // they wait for the limit's reset within their deadline.
+        PROVIDER_RATE_LIMITS: 'shop=6000/60,decision=600/60,power=30/60,*=300/60',
+        OWNER_PROVIDER_SHARE_PERCENT: '100',
+        POWER_SIM_LATENCY_MS: '500',
       },
     });
     cluster = loopback.cluster;
@@ -99,21 +172,18 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   };
 
-  /** Starts a run through `api`, retried through either API with the same key until it answers 202. */
-  const startRun = async (first: number, defId: string): Promise<string> => {
+  /**
+   * POSTs `body` to `route` through API `first`, retried through either API with one
+   * Idempotency-Key until it answers 202; resolves to the task id.
+   */
+  const startTask = async (first: number, route: string, body: unknown): Promise<string> => {
     const key = randomUUID();
     let last = '';
     for (let attempt = 0; attempt < 240; attempt++) {
       const api = (first + attempt) % cluster.apis.length;
       if (!cluster.apis[api]!.running) continue;
       try {
-        const res = await call(
-          api,
-          'POST',
-          `/v1/workflows/${defId}/runs`,
-          { inputs: {} },
-          { 'idempotency-key': key },
-        );
+        const res = await call(api, 'POST', route, body, { 'idempotency-key': key });
         if (res.status === 202) return res.body.task_id as string;
         last = `api ${api}: ${res.status} ${JSON.stringify(res.body)}`;
       } catch (err) {
@@ -122,12 +192,13 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
       }
       await sleep(500);
     }
-    throw new Error(`a run start was never answered; last: ${last}`);
+    throw new Error(`a start was never answered; last: ${last}`);
   };
 
   it('completes every run exactly once through a worker kill, Temporal and PostgreSQL restarts and an API kill', async () => {
     const defs: Record<string, string> = {};
-    for (const [name, source] of Object.entries({ quick: QUICK, long: LONG, scheduled: SCHEDULED })) {
+    const sources = { quick: QUICK, long: LONG, decide: DECIDE, fault: FAULT, scheduled: SCHEDULED };
+    for (const [name, source] of Object.entries(sources)) {
       const res = await call(0, 'POST', '/v1/workflows', source);
       expect(res.status).toBe(201);
       defs[name] = res.body.id as string;
@@ -146,38 +217,50 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
         setTimeout(() => cluster.apis[1]!.start(), 10_000);
       },
     };
-    const started: { id: string; quick: boolean }[] = [];
+    const started: { id: string; kind: Kind }[] = [];
+    const calls: string[] = [];
     let next = 0;
     const starter = async () => {
       while (next < RUNS) {
         const n = next++;
         const fault = chaos[n];
         if (fault) await fault();
-        const quick = n % 5 < 3;
-        started.push({ id: await startRun(n % 2, quick ? defs.quick! : defs.long!), quick });
+        const kind = kindOf(n);
+        const id = await startTask(n % 2, `/v1/workflows/${defs[kind]}/runs`, { inputs: {} });
+        started.push({ id, kind });
+        if (n % (RUNS / POWER_CALLS) === 0)
+          calls.push(await startTask(n % 2, POWER, powerRequest(n / (RUNS / POWER_CALLS))));
       }
     };
     await Promise.all([starter(), starter(), starter(), starter()]);
     const taskIds = started.map((s) => s.id);
     expect(new Set(taskIds).size).toBe(RUNS);
+    expect(new Set(calls).size).toBe(POWER_CALLS);
 
     // Every run reaches an end; the APIs answer again after their restarts.
     const finished = new Map<string, Record<string, unknown>>();
     const deadline = Date.now() + 300_000;
-    while (finished.size < RUNS && Date.now() < deadline) {
-      for (const id of taskIds.filter((t) => !finished.has(t))) {
+    const all = [...taskIds, ...calls];
+    while (finished.size < all.length && Date.now() < deadline) {
+      for (const id of all.filter((t) => !finished.has(t))) {
         const res = await call(0, 'GET', `/v1/tasks/${id}`).catch(() => undefined);
         if (res?.status === 200 && ['completed', 'failed', 'cancelled'].includes(res.body.status as string))
           finished.set(id, res.body);
       }
-      if (finished.size < RUNS) await sleep(2_000);
+      if (finished.size < all.length) await sleep(2_000);
     }
-    // Every run ended, and completed: a failure shows its steps' errors here.
-    expect(finished.size).toBe(RUNS);
-    const notCompleted = [...finished.values()]
-      .filter((t) => t.status !== 'completed')
+    // Every run and call ended, and completed, except the runs whose upstream failed: those
+    // failed with the upstream's code. Anything else shows its steps' errors here.
+    expect(finished.size).toBe(all.length);
+    const faultIds = new Set(started.filter((s) => s.kind === 'fault').map((s) => s.id));
+    const unexpected = [...finished.values()]
+      .filter((t) => t.status !== (faultIds.has(t.task_id as string) ? 'failed' : 'completed'))
       .map((t) => ({ task_id: t.task_id, status: t.status, steps: t.steps, error: t.error }));
-    expect(notCompleted).toEqual([]);
+    expect(unexpected).toEqual([]);
+    const faultErrors = new Set([...faultIds].map((id) => JSON.stringify(finished.get(id)!.error)));
+    expect([...faultErrors].map((e) => JSON.parse(e) as unknown)).toEqual([FAULT_ERROR]);
+    for (const id of calls)
+      expect((finished.get(id)!.result as { output: { result_count: number } }).output.result_count).toBe(2);
 
     // At least two schedule ticks have passed since the schedule was saved.
     const waitTicks = scheduleStart + 150_000 - Date.now();
@@ -205,8 +288,11 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
     await db.connect();
     try {
       // None lost or duplicated: Temporal holds exactly the 200 started runs of the two definitions.
-      const ids = await workflowIds(`DefinitionId IN ('${defs.quick}', '${defs.long}')`);
+      const runDefs = [defs.quick, defs.long, defs.decide, defs.fault].map((d) => `'${d}'`).join(', ');
+      const ids = await workflowIds(`DefinitionId IN (${runDefs})`);
       expect(ids.sort()).toEqual([...taskIds].sort());
+      const callIds = await workflowIds(`TaskKind = 'skill_call'`);
+      expect(callIds.sort()).toEqual([...calls].sort());
 
       // Each schedule tick started one run (a tick's workflow id carries its scheduled time).
       const schedule = await connection.workflowService.describeSchedule({
@@ -224,8 +310,31 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
         `SELECT task_id, step_id, count(*) AS n FROM chat_messages WHERE owner_id = 'cluster' GROUP BY 1, 2`,
       );
       expect(rows.rows.filter((r) => r.n !== '1')).toEqual([]);
-      const quick = started.filter((s) => s.quick).length;
-      expect(rows.rows.length).toBe(quick + 2 * (RUNS - quick) + ticks.length);
+      const messages = started.reduce((sum, s) => sum + MESSAGES[s.kind], 0);
+      expect(rows.rows.length).toBe(messages + ticks.length);
+
+      // Billed once: one record per power call (one credit, one requirement), and one
+      // decision record per decide run (one request each).
+      const usage = await db.query<{ task_id: string; skill: string; n: string; credits: string }>(
+        `SELECT task_id, skill, count(*) AS n, sum(credits) AS credits FROM usage_records
+          WHERE owner_id = 'cluster' GROUP BY 1, 2`,
+      );
+      const byTask = (a: { task_id: string }, b: { task_id: string }) =>
+        a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0;
+      const decideIds = started.filter((s) => s.kind === 'decide').map((s) => s.id);
+      expect(
+        usage.rows.map((r) => ({ ...r, n: Number(r.n), credits: Number(r.credits) })).sort(byTask),
+      ).toEqual(
+        [
+          ...calls.map((id) => ({
+            task_id: id,
+            skill: 'electronics.search_power_designs',
+            n: 1,
+            credits: 1,
+          })),
+          ...decideIds.map((id) => ({ task_id: id, skill: 'workflow.decide', n: 1, credits: 0 })),
+        ].sort(byTask),
+      );
     } finally {
       await db.end();
       await connection.close();

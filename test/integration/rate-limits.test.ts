@@ -268,3 +268,70 @@ describe('fair use of a provider between owners', () => {
     expect(done.result.output).toEqual({ results: [{ text: 'A' }] });
   });
 });
+
+describe('a provider limit used up in the middle of a quick call answered inline', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    // One `sim` request per 3 s: each ping item past the first waits for the next window.
+    h = await startEngine({ config: { PROVIDER_RATE_LIMITS: 'sim=1/3', OWNER_PROVIDER_SHARE_PERCENT: 100 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const usageOf = async (ownerId: string) =>
+    (
+      await h.api.deps.store.db
+        .selectFrom('usage_records')
+        .select(['task_id', 'credits', 'request_items'])
+        .where('owner_id', '=', ownerId)
+        .execute()
+    ).map((r) => ({ ...r, credits: Number(r.credits) }));
+
+  it('waits for the reset within the call deadline, sends the second request and answers 200', async () => {
+    const started = Date.now();
+    const res = await h.request('POST', '/v1/apps/metered/skills/ping', {
+      requests: [{ text: 'a' }, { text: 'b' }],
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(res.json.results).toEqual([{ text: 'A' }, { text: 'B' }]);
+    // The second request waited for the next 3-s window (at most 3 s).
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await usageOf('owner_a')).toEqual([{ task_id: res.json.call_id, credits: 4, request_items: 2 }]);
+  });
+
+  it('fails a call whose wait would pass its 10-s deadline with 429, and does not bill it', async () => {
+    // Five requests past the first need five more windows (over 12 s): the wait that would pass
+    // the deadline refuses at once. A fresh window first, so the call is not queued.
+    await new Promise((r) => setTimeout(r, 3100));
+    const started = Date.now();
+    const res = await h.request(
+      'POST',
+      '/v1/apps/metered/skills/ping',
+      { requests: ['a', 'b', 'c', 'd', 'e'].map((text) => ({ text })) },
+      undefined,
+      h.otherToken,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect([res.status, res.json]).toEqual([
+      429,
+      {
+        error: {
+          code: 'UPSTREAM_RATE_LIMITED',
+          message: expect.stringMatching(
+            /^The sim provider limit for metered\.ping is reached; retry in \d s\.$/,
+          ),
+          details: {
+            provider: 'sim',
+            skill: 'metered.ping',
+            model: 'sim-model-1',
+            retry_after_seconds: expect.any(Number),
+          },
+        },
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await usageOf('owner_b')).toEqual([]);
+  });
+});
