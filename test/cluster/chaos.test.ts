@@ -21,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleIdOf } from '../../api/services/runs.js';
 import { createKey } from '../../lib/keys.js';
 import { openStore } from '../../lib/store/db.js';
+import { domainSearchDefinition } from '../helpers/definitions.js';
 import { postgresAvailable } from '../helpers/postgres.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
@@ -53,17 +54,10 @@ steps:
       message: done
 `;
 /** A domain search, then a decision on its results, then a message on either branch. */
-const DECIDE = `title: Chaos decide
-start_when:
-  manual: {}
-steps:
-  - id: search
-    use_app_skill: hosting.search_domains
-    input:
-      requests:
-        - query: cedar
-          tlds: [com]
-  - id: worth_it
+const DECIDE = domainSearchDefinition(
+  'Chaos decide',
+  'cedar.com',
+  `  - id: worth_it
     decide:
       type: noul
       question: "Is cedar.com among the results?"
@@ -79,22 +73,18 @@ steps:
     send_chat_message:
       title: Decided
       message: "no"
-`;
+`,
+);
 /** A domain search whose upstream answers 503 to every request (the shop simulator's magic name). */
-const FAULT = `title: Chaos upstream fault
-start_when:
-  manual: {}
-steps:
-  - id: search
-    use_app_skill: hosting.search_domains
-    input:
-      requests:
-        - query: fault-503.com
-  - id: notify
+const FAULT = domainSearchDefinition(
+  'Chaos upstream fault',
+  'fault-503.com',
+  `  - id: notify
     send_chat_message:
       title: Never
       message: never
-`;
+`,
+);
 const POWER_CALLS = 20;
 const POWER = '/v1/apps/electronics/skills/search_power_designs';
 /** Call `i`'s requirement: each one its own, so none is answered from the design cache. */

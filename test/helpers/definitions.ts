@@ -35,3 +35,20 @@ ${schedule.map((line) => `    ${line}\n`).join('')}steps:
         - text: tick
 `;
 }
+
+/**
+ * A manual definition whose first step `search` is a domain search for `query`; `rest` (YAML
+ * step lines, each starting with `  - id:`) follows it.
+ */
+export function domainSearchDefinition(title: string, query: string, rest: string): string {
+  return `title: ${title}
+start_when:
+  manual: {}
+steps:
+  - id: search
+    use_app_skill: hosting.search_domains
+    input:
+      requests:
+        - query: ${query}
+${rest}`;
+}

@@ -14,6 +14,7 @@ import { createKey } from '../../lib/keys.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { shoutWordDefinition } from '../helpers/definitions.js';
 import { runCli } from '../helpers/stack.js';
+import { usageRows } from '../helpers/usage.js';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 const DEFINITION = shoutWordDefinition('Idempotent runs');
@@ -168,14 +169,7 @@ describe('Idempotency-Key', () => {
   };
 
   /** The acceptance (usage) records of a call or task id. */
-  const usageRowsOf = async (taskId: string) =>
-    (
-      await h.api.deps.store.db
-        .selectFrom('usage_records')
-        .select(['task_id', 'credits', 'request_items'])
-        .where('task_id', '=', taskId)
-        .execute()
-    ).map((r) => ({ ...r, credits: Number(r.credits) }));
+  const usageRowsOf = (taskId: string) => usageRows(h.api.deps.store, { taskId });
 
   it('finds a run start whose answer was lost again after its 30-second lease: the same task, one run', async () => {
     const id = await c.newWorkflow();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderLimits, parseProviderRules } from '../../lib/limits/provider-limits.js';
 import { createKey } from '../../lib/keys.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { usageRows } from '../helpers/usage.js';
 
 describe('per-tier rate limits and provider limits on the authenticated routes', () => {
   let h: EngineHarness;
@@ -279,14 +280,7 @@ describe('a provider limit used up in the middle of a quick call answered inline
     await h?.close();
   });
 
-  const usageOf = async (ownerId: string) =>
-    (
-      await h.api.deps.store.db
-        .selectFrom('usage_records')
-        .select(['task_id', 'credits', 'request_items'])
-        .where('owner_id', '=', ownerId)
-        .execute()
-    ).map((r) => ({ ...r, credits: Number(r.credits) }));
+  const usageOf = (ownerId: string) => usageRows(h.api.deps.store, { ownerId });
 
   it('waits for the reset within the call deadline, sends the second request and answers 200', async () => {
     const started = Date.now();
