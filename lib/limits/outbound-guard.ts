@@ -19,7 +19,8 @@ import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexib
 import { errors } from '../errors/errors.js';
 import { SkillflowError } from '../errors/skillflow-error.js';
 import type { Store } from '../store/db.js';
-import { closeGate, gateOpensAt, isRejection, storeLimiter } from '../store/owners/rate-limits.js';
+import { isRejection, storeLimiter } from '../store/owners/rate-limits.js';
+import { CoolDownGate } from './cool-down-gate.js';
 import { MemorySlots, StoreSlots, type Slots, type StoreSlotsOptions } from './upstream-slots.js';
 
 export const BUDGET_WINDOW_SECONDS = 60;
@@ -42,8 +43,7 @@ export class OutboundGuard {
   private readonly budget: RateLimiterAbstract | undefined;
   private readonly slots: Slots;
   private readonly now: () => number;
-  private readonly gateKey: string;
-  private coolDownUntil = 0;
+  private readonly gate: CoolDownGate;
   private inFlight = 0;
   /** Most requests of this guard ever in flight at once (for tests and diagnostics). */
   maxInFlight = 0;
@@ -51,7 +51,7 @@ export class OutboundGuard {
   constructor(private readonly options: GuardOptions) {
     const { store, provider, outboundPerMinute, maxConcurrency } = options;
     this.now = options.now ?? Date.now;
-    this.gateKey = `gate:${provider}`;
+    this.gate = new CoolDownGate(provider, store, this.now);
     const window = { points: outboundPerMinute, duration: BUDGET_WINDOW_SECONDS };
     this.budget =
       outboundPerMinute <= 0
@@ -95,19 +95,15 @@ export class OutboundGuard {
   }
 
   private async checkCoolDown(): Promise<void> {
-    const { store, upstream, provider } = this.options;
-    if (store && this.coolDownUntil <= this.now())
-      this.coolDownUntil = Math.max(this.coolDownUntil, await gateOpensAt(store, this.gateKey));
-    const wait = this.coolDownUntil - this.now();
+    const { upstream, provider } = this.options;
+    const wait = await this.gate.remainingMs();
     if (wait <= 0) return;
     throw errors.upstreamSlowDown({ upstream, provider, retryAfterMs: wait });
   }
 
   /** Closes the gate here and, with the store, for every process. */
   private async coolDown(until: number): Promise<void> {
-    this.coolDownUntil = Math.max(this.coolDownUntil, until);
-    // The caller's answer is the upstream's 429 either way; a failed write only keeps it local.
-    if (this.options.store) await closeGate(this.options.store, this.gateKey, until).catch(() => undefined);
+    await this.gate.close(until);
   }
 
   private async charge(): Promise<void> {

@@ -10,6 +10,7 @@ import { errors } from '../../../lib/errors/errors.js';
 import { SkillflowError } from '../../../lib/errors/skillflow-error.js';
 import { recordCacheLookup } from '../../../lib/metrics/upstream.js';
 import { sanitizeSvg, UnsafeSvgError } from '../../../lib/sanitize/svg.js';
+import type { Store } from '../../../lib/store/db.js';
 import { POLICY_PROFILES } from '../../policy.js';
 import { iconProviderFor, type IconProvider, type SvgOptions } from './upstream/index.js';
 
@@ -26,9 +27,14 @@ export class IconSvgService {
   private readonly cache: ByteLru<ServedSvg>;
   private readonly provider: IconProvider;
 
-  constructor(config: Pick<DesignConfig, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>, provider?: IconProvider) {
+  /** `store` shares the icon upstream's Retry-After gate with every process on it. */
+  constructor(
+    config: Pick<DesignConfig, 'ICON_URL' | 'ICON_SVG_CACHE_BYTES'>,
+    provider?: IconProvider,
+    store?: Store,
+  ) {
     this.provider =
-      provider ?? iconProviderFor(config, POLICY_PROFILES['upstream-lookup'].deadlines.idleTimeoutMs);
+      provider ?? iconProviderFor(config, POLICY_PROFILES['upstream-lookup'].deadlines.idleTimeoutMs, store);
     this.cache = new ByteLru(config.ICON_SVG_CACHE_BYTES);
   }
 

@@ -51,10 +51,11 @@ export const designRoutes: AppRoutes<DesignAppConfig> = { plugin: (ctx) => iconR
 /** The icon SVG route; it needs only these parts of the context. */
 export const iconRoutes =
   (
-    ctx: Pick<AppRouteContext<DesignAppConfig>, 'config' | 'clientKey' | 'errorResponses' | 'limits'>,
+    ctx: Pick<AppRouteContext<DesignAppConfig>, 'config' | 'clientKey' | 'errorResponses' | 'limits'> &
+      Partial<Pick<AppRouteContext<DesignAppConfig>, 'store'>>,
   ): FastifyPluginAsyncZod =>
   async (app) => {
-    const service = new IconSvgService(ctx.config);
+    const service = new IconSvgService(ctx.config, undefined, ctx.store);
     app.addHook('onRequest', async (req) => ctx.limits.charge('icon_svg_ip', ctx.clientKey(req)));
     app.get(
       ICON_SVG_PATH,

@@ -1,12 +1,15 @@
 /**
  * The Iconify-API-compatible upstream client (`ICON_URL`): undici, the zod wire types in
  * ./wire.ts, a timeout per request, and 429 `Retry-After` honoured: after a 429 no request is
- * sent until the time it names has passed (calls fail at once with UPSTREAM_RATE_LIMITED).
+ * sent until the time it names has passed (calls fail at once with UPSTREAM_RATE_LIMITED); with
+ * the platform store, by any process (lib/limits/cool-down-gate.ts).
  * Errors are catalogue errors; messages never quote the query or the upstream body.
  */
 import { request } from 'undici';
 import type { z } from 'zod';
 import { errors } from '../../../../lib/errors/errors.js';
+import { CoolDownGate } from '../../../../lib/limits/cool-down-gate.js';
+import type { Store } from '../../../../lib/store/db.js';
 import type { SkillflowError } from '../../../../lib/errors/skillflow-error.js';
 import { parseWire } from '../../../parse-wire.js';
 import type { IconCallContext, IconCollection, IconProvider, IconSize } from './provider.js';
@@ -24,6 +27,8 @@ export interface IconClientOptions {
   timeoutMs: number;
   /** Clock for the Retry-After gate (tests). */
   now?: () => number;
+  /** Shares the Retry-After gate with every process on this store. */
+  store?: Store | undefined;
 }
 
 function unavailable(message: string, details: Record<string, unknown> = {}): SkillflowError {
@@ -45,18 +50,17 @@ function toCollection(prefix: string, c: WireCollection): IconCollection {
   return { prefix, name: c.name, license: c.license, author: c.author };
 }
 
-/** Creates the upstream provider. One instance per process keeps one Retry-After gate. */
+/** Creates the upstream provider, with its Retry-After gate. */
 export function createIconClient(opts: IconClientOptions): IconProvider {
   const base = opts.baseUrl.replace(/\/+$/u, '');
   const timeoutMs = opts.timeoutMs;
   const now = opts.now ?? Date.now;
-  let blockedUntil = 0;
+  const gate = new CoolDownGate('icons', opts.store, now);
 
   /** GET one path; undefined on 404. */
   async function get(path: string, ctx: IconCallContext): Promise<string | undefined> {
-    if (now() < blockedUntil) {
-      throw slowDown(blockedUntil - now());
-    }
+    const closedFor = await gate.remainingMs();
+    if (closedFor > 0) throw slowDown(closedFor);
     await ctx.beforeRequest?.();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
     let res;
@@ -79,7 +83,7 @@ export function createIconClient(opts: IconClientOptions): IconProvider {
     if (res.statusCode === 429) {
       await res.body.dump();
       const seconds = retryAfterSeconds(res.headers['retry-after'], now());
-      blockedUntil = now() + seconds * 1000;
+      await gate.close(now() + seconds * 1000);
       throw slowDown(seconds * 1000);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {

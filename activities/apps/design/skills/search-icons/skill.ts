@@ -37,7 +37,7 @@ export function createSearchIconsSkill(
   deadlines: SkillDeadlines,
 ): SearchIconsSkill {
   const { config, secrets, logger } = platform;
-  const provider = iconProviderFor(config, deadlines.idleTimeoutMs);
+  const provider = iconProviderFor(config, deadlines.idleTimeoutMs, platform.store);
   if (provider.kind === 'offline') {
     const idx = offlineIndex();
     // Counts and timing only.
