@@ -51,8 +51,15 @@ describe('docker-compose.yml agrees with npm run cluster', () => {
     );
     const env = svc('temporal').environment!;
     // What defines the store is equal; addresses and ports are the topology's own.
-    for (const k of ['DB', 'POSTGRES_USER', 'DBNAME', 'VISIBILITY_DBNAME', 'NUM_HISTORY_SHARDS'])
-      expect([k, String(env[k])]).toEqual([k, local[k]]);
+    const same = [
+      'DB',
+      'POSTGRES_USER',
+      'DBNAME',
+      'VISIBILITY_DBNAME',
+      'NUM_HISTORY_SHARDS',
+      'TEMPORAL_ALLOW_NO_AUTH',
+    ];
+    for (const k of same) expect([k, String(env[k])]).toEqual([k, local[k]]);
     for (const k of ['POSTGRES_SEEDS', 'DB_PORT', 'POSTGRES_PWD', 'BIND_ON_IP', 'DYNAMIC_CONFIG_FILE_PATH'])
       expect(Object.keys(env)).toContain(k);
     const mounted = svc('temporal').volumes!.find((v) => v.endsWith(`:${env.DYNAMIC_CONFIG_FILE_PATH}:ro`));

@@ -55,6 +55,9 @@ export function temporalServerEnv(db: TemporalDatabase, basePort: number): Recor
     NUM_HISTORY_SHARDS: '4',
     LOG_LEVEL: 'warn',
     DYNAMIC_CONFIG_FILE_PATH: DYNAMIC_CONFIG,
+    // No authorizer, said so explicitly: the frontend listens on a private address only
+    // (loopback here, the compose network there); docs/deployment.md says what exposing it needs.
+    TEMPORAL_ALLOW_NO_AUTH: 'true',
   };
 }
 
