@@ -18,6 +18,7 @@ import { startTracing } from '../lib/tracing/index.js';
 import { createPlatform } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
 import { startWorker } from '../worker/index.js';
+import { onStopSignals } from '../lib/stop-signals.js';
 import { startBanner } from './banner.js';
 
 type Stopper = { name: string; stop: () => Promise<void> };
@@ -65,12 +66,7 @@ async function main(): Promise<void> {
   setInterval(() => {
     if (process.ppid !== parent) void shutdown('parent process exited', 0);
   }, 500).unref();
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(sig, () => {
-      if (stopping) process.exit(130); // a second Ctrl-C forces it
-      void shutdown(sig, 0);
-    });
-  }
+  onStopSignals((sig) => void shutdown(sig, 0));
 
   try {
     const apiBase = `http://${config.api.HOST === '0.0.0.0' ? '127.0.0.1' : config.api.HOST}:${config.api.PORT}`;

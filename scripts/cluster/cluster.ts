@@ -66,6 +66,11 @@ export interface Cluster {
   restartTemporal(): Promise<void>;
   restartPostgres(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Synchronous last resort (a second Ctrl-C): SIGKILL to the API and worker processes, SIGTERM
+   * to the Temporal server, PostgreSQL's fast shutdown (SIGINT); waits for nothing.
+   */
+  forceStop(): void;
 }
 
 /** A secret of the cluster's data directory: read, or generated once (mode 0600). */
@@ -213,6 +218,16 @@ export async function startCluster(
     await Promise.all(apis.map((a, i) => waitHealthy(a, apiUrls[i]!, 120_000)));
 
     const apiKey = await clusterKey(dir, databaseUrl);
+    const serverPids = () => {
+      let postgres: number | undefined;
+      try {
+        postgres =
+          Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+      } catch {
+        // not running
+      }
+      return { temporal: temporal.child.pid, postgres };
+    };
     return {
       settings,
       apis,
@@ -222,11 +237,21 @@ export async function startCluster(
       databaseUrl,
       apiKey,
       logDir,
-      serverPids: () => ({
-        temporal: temporal.child.pid,
-        postgres:
-          Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined,
-      }),
+      serverPids,
+      forceStop() {
+        const signal = (pid: number | undefined, sig: NodeJS.Signals) => {
+          if (pid === undefined) return;
+          try {
+            process.kill(pid, sig);
+          } catch {
+            // already gone
+          }
+        };
+        for (const p of [...apis, ...workers]) signal(p.pid, 'SIGKILL');
+        const pids = serverPids();
+        signal(pids.temporal, 'SIGTERM');
+        signal(pids.postgres, 'SIGINT');
+      },
       async restartTemporal() {
         await temporal.stop();
         temporal = await startTemporal();

@@ -4,6 +4,7 @@
  * in the environment is passed to the API and worker processes.
  */
 import { CONFIG_SLICES } from '../../lib/config.js';
+import { onStopSignals } from '../../lib/stop-signals.js';
 import { clusterSettingsSchema, startCluster, type Cluster } from './cluster.js';
 
 const log = (m: string) => process.stderr.write(`cluster: ${m}\n`);
@@ -22,13 +23,17 @@ const passOn = Object.fromEntries(
 let cluster: Cluster | undefined;
 let stopping = false;
 const shutdown = async (code: number) => {
-  if (stopping) process.exit(130);
+  if (stopping) return;
   stopping = true;
   log('stopping…');
   await cluster?.stop();
   process.exit(code);
 };
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void shutdown(0));
+// A second Ctrl-C stops the servers and processes without waiting for them, never orphans them.
+onStopSignals(
+  () => void shutdown(0),
+  () => cluster?.forceStop(),
+);
 
 try {
   cluster = await startCluster(parsed.data, { log, extraEnv: passOn });
