@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { isTerminal, type Task } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
-import { EXIT, out, printJson } from '../output.js';
+import { CliError, EXIT, out, printJson } from '../output.js';
 import { LiveProgress, renderTask } from '../progress.js';
 
 /** Options shared by every command that can wait for a task. */
@@ -71,11 +71,22 @@ export function registerTasks(
 
   tasks
     .command('cancel <task_id>')
-    .description('Request cancellation; the run stops at its current step')
+    .description(
+      'Request cancellation; the run stops at its current step (exit 1 if it had already finished)',
+    )
     .option('--json', 'print the task JSON')
     .action((taskId: string, flags: { json?: boolean }) =>
       run(async () => {
-        const task = await context().client.tasks.cancel(taskId);
+        const { client } = context();
+        // A finished task has nothing to cancel: say so and fail, rather than report a request.
+        const current = await client.tasks.get(taskId);
+        if (isTerminal(current))
+          throw new CliError(
+            `${current.task_id} had already finished (${current.status}); nothing to cancel.`,
+            EXIT.FAILURE,
+            'ALREADY_FINISHED',
+          );
+        const task = await client.tasks.cancel(taskId);
         if (flags.json) printJson(task);
         else out(`cancellation requested: ${task.task_id} is ${task.status}`);
         return EXIT.OK;

@@ -161,6 +161,12 @@ describe('CLI and SDK against npm start', () => {
     expect(JSON.parse(again.stdout)).toEqual(await client.tasks.get(task.task_id));
     const human = await cli('tasks', 'get', task.task_id);
     expect(human.stdout).toMatch(/^ {2}✔ search +completed +\d+\.\ds +result_count=\d+$/m);
+    // A finished task has nothing to cancel: exit 1 and say so.
+    expect(await cli('tasks', 'cancel', task.task_id)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ALREADY_FINISHED: ${task.task_id} had already finished (completed); nothing to cancel.\n`,
+    });
 
     const list = await cli('workflows', 'list', '--json');
     expect((JSON.parse(list.stdout) as { workflows: { id: string }[] }).workflows.map((w) => w.id)).toContain(
