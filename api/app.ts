@@ -28,6 +28,7 @@ import { RoutePatternLogController } from './request-log.js';
 import { traceRequests } from './request-trace.js';
 import { activeTracing } from '../lib/tracing/index.js';
 import { PrincipalCache } from '../lib/key-cache.js';
+import { KeyUseRecorder } from '../lib/key-use.js';
 import { watchKeyRevocations } from '../lib/key-revocations.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
@@ -125,7 +126,12 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
 
   // Verified keys for API_KEY_CACHE_TTL_MS; a key revoked here is dropped at once, one revoked
   // through another API process as soon as its NOTIFY arrives (docs/api.md).
-  const principals = new PrincipalCache(deps.store, { ttlMs: deps.config.api.API_KEY_CACHE_TTL_MS });
+  // Each key's last use is recorded to a minute (lib/key-use.ts).
+  const keyUse = new KeyUseRecorder(deps.store);
+  const principals = new PrincipalCache(deps.store, {
+    ttlMs: deps.config.api.API_KEY_CACHE_TTL_MS,
+    onUse: (keyId) => keyUse.touch(keyId),
+  });
   app.decorate('principals', principals);
   const revocations = watchKeyRevocations(deps.store, principals, logger);
   app.addHook('onClose', async () => revocations?.close());

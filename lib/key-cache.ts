@@ -27,6 +27,8 @@ export interface PrincipalCacheOptions {
   maxEntries?: number;
   /** The clock, in ms (tests inject one). */
   now?: () => number;
+  /** Told the key id of every token verified, from the cache or the store (lib/key-use.ts). */
+  onUse?: (keyId: string) => void;
 }
 
 export class PrincipalCache {
@@ -34,6 +36,7 @@ export class PrincipalCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly onUse: ((keyId: string) => void) | undefined;
   /** Bumped by every forgetKey and suspend: a lookup that raced either is not cached. */
   private forgets = 0;
   private suspended = false;
@@ -45,10 +48,17 @@ export class PrincipalCache {
     this.ttlMs = opts.ttlMs;
     this.maxEntries = opts.maxEntries ?? KEY_CACHE_MAX_ENTRIES;
     this.now = opts.now ?? Date.now;
+    this.onUse = opts.onUse;
   }
 
   /** The principal behind a token (from the cache while fresh), or undefined as {@link verifyToken}. */
   async verify(token: string): Promise<Principal | undefined> {
+    const principal = await this.lookup(token);
+    if (principal) this.onUse?.(principal.keyId);
+    return principal;
+  }
+
+  private async lookup(token: string): Promise<Principal | undefined> {
     if (this.ttlMs === 0 || this.suspended) return verifyToken(this.store, token);
     const hash = hashToken(token);
     const hit = this.entries.get(hash);

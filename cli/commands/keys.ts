@@ -57,7 +57,7 @@ export function registerKeys(
 
   keys
     .command('list')
-    .description('List API keys (never their tokens)')
+    .description('List API keys with their status and last use, to the minute (never their tokens)')
     .option('--json', 'print the REST body { keys: [...] }')
     .action((flags: { json?: boolean }) =>
       run(async () => {
@@ -68,8 +68,15 @@ export function registerKeys(
         if (flags.json) printJson({ keys: list });
         else if (list.length === 0) out('no API keys');
         else
-          for (const k of list)
-            out(`${k.id}  ${k.tier.padEnd(8)}  ${k.scopes.join(',').padEnd(20)}  ${k.name}`);
+          for (const k of list) {
+            const status = k.revoked_at ? 'revoked' : 'active';
+            const used = k.last_used_at
+              ? `last used ${k.last_used_at.slice(0, 16).replace('T', ' ')} UTC`
+              : 'never used';
+            out(
+              `${k.id}  ${status.padEnd(7)}  ${k.tier.padEnd(8)}  ${k.scopes.join(',').padEnd(20)}  ${k.name}  (${used})`,
+            );
+          }
         return EXIT.OK;
       }),
     );

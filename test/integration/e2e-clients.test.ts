@@ -617,12 +617,24 @@ steps:
     expect(created.stderr).toMatch(/only time the token is shown/);
     const key = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
     expect(key.scopes).toEqual(['workflows', 'app:hosting']);
+    const line = async () => (await cli('keys', 'list')).stdout.split('\n').find((l) => l.startsWith(key.id));
     const list = await cli('keys', 'list');
-    expect(list.stdout).toContain(key.id);
     expect(list.stdout).not.toContain(key.token);
+    expect(await line()).toMatch(/^\S+ {2}active {3}\S+ +workflows,app:hosting +e2e {2}\(never used\)$/);
     const scoped = createClient({ baseUrl: stack.url, token: key.token });
+    const usedAt = Date.now();
     expect(Array.isArray(await scoped.workflows.list())).toBe(true);
+    // The use is recorded in the background, to the minute.
+    let shown: string | undefined;
+    for (let i = 0; i < 20 && !shown?.includes('last used'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      shown = await line();
+    }
+    const minute = / {2}active {3}.* \(last used (\d{4}-\d\d-\d\d) (\d\d:\d\d) UTC\)$/.exec(shown ?? '');
+    expect(minute, shown).not.toBeNull();
+    expect(Math.abs(Date.parse(`${minute![1]}T${minute![2]}:00Z`) - usedAt)).toBeLessThan(120_000);
     expect((await cli('keys', 'revoke', key.id)).code).toBe(0);
     await expect(scoped.workflows.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(await line()).toMatch(/^\S+ {2}revoked {2}\S+ +workflows,app:hosting +e2e {2}\(last used /);
   });
 });

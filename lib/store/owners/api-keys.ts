@@ -107,3 +107,18 @@ export async function revokeApiKey(store: Store, ownerId: string, keyId: string)
     return revoked;
   });
 }
+
+/**
+ * Sets the key's `last_used_at` to `at`, unless it is already within `precisionMs` of it: a
+ * busy key costs one write per precision window, not one per request.
+ */
+export async function markApiKeyUsed(store: Store, id: string, at: Date, precisionMs: number): Promise<void> {
+  await store.db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - precisionMs))]),
+    )
+    .execute();
+}
