@@ -34,19 +34,31 @@ describe('keys, embeds, chats and workspace results', () => {
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
       const token = created.json.token as string;
-      expect((await h.request('GET', '/v1/apps/echo', undefined, undefined, token)).status).toBe(200);
-      const list = await h.request('GET', '/v1/keys');
-      expect(list.status).toBe(200);
-      const mine = list.json.keys.find((k: { id: string }) => k.id === created.json.id);
-      expect(mine).toEqual({
+      const listed = async () => {
+        const res = await h.request('GET', '/v1/keys');
+        expect(res.status).toBe(200);
+        return { res, mine: res.json.keys.find((k: { id: string }) => k.id === created.json.id) };
+      };
+      const view = (lastUsed: unknown) => ({
         id: created.json.id,
         name: 'cli',
         scopes: ['app:echo'],
         tier: 'free',
         created_at: created.json.created_at,
-        last_used_at: null,
+        last_used_at: lastUsed,
         revoked_at: null,
       });
+      expect((await listed()).mine).toEqual(view(null));
+      const before = Date.now();
+      expect((await h.request('GET', '/v1/apps/echo', undefined, undefined, token)).status).toBe(200);
+      // The use is written in the background, to the minute.
+      let { res: list, mine } = await listed();
+      for (let i = 0; i < 20 && mine.last_used_at === null; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        ({ res: list, mine } = await listed());
+      }
+      expect(mine).toEqual(view(expect.stringMatching(/^\d{4}-\d\d-\d\dT/)));
+      expect(Date.parse(mine.last_used_at) - before).toBeGreaterThanOrEqual(-1000);
       expect(list.body).not.toContain(token);
       expect(list.body).not.toContain('token_hash');
       expect(list.json.keys.every((k: { id: string }) => k.id !== 'other')).toBe(true);
