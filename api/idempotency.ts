@@ -188,7 +188,19 @@ export function installIdempotency(
     if (!held) return payload;
     req.idempotency!.claim = undefined;
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    // A platform 5xx (not an upstream's answer) of a route whose work is keyed by its claim
+    // (`leaseMs`) may come after that work started (a lost answer from Temporal): the claim stays
+    // until its short lease ends, so the retry takes it over with the same seed and finds the
+    // work instead of doing it twice.
+    const option = req.routeOptions.config.idempotent;
+    const keepClaim =
+      !ok &&
+      reply.statusCode >= 500 &&
+      typeof option === 'object' &&
+      option.leaseMs !== undefined &&
+      !(typeof payload === 'string' && payload.includes('"code":"UPSTREAM_'));
     try {
+      if (keepClaim) return payload;
       if (!ok) await keys.release(held);
       else {
         const type = reply.getHeader('content-type');

@@ -74,6 +74,9 @@ export type ClaimOutcome =
   | { kind: 'answered'; answer: IdempotentAnswer };
 
 /** The store owner of `idempotency_keys`; `now` is passed in so tests can move the clock. */
+/** How long an expired row is kept before a sweep deletes it. */
+export const SWEEP_GRACE_MS = 10 * 60_000;
+
 export class IdempotencyKeys {
   constructor(
     private readonly store: Store,
@@ -196,12 +199,17 @@ export class IdempotencyKeys {
       .execute();
   }
 
-  /** Deletes up to `limit` expired rows; returns how many. */
+  /**
+   * Deletes up to `limit` rows expired for over {@link SWEEP_GRACE_MS}; returns how many. The
+   * grace keeps an unanswered claim whose lease has just ended (and its seed) for the retry that
+   * takes it over.
+   */
   async sweep(now: Date, limit = SWEEP_BATCH): Promise<number> {
+    const before = new Date(now.getTime() - SWEEP_GRACE_MS);
     const res = await this.store.db
       .deleteFrom('idempotency_keys')
       .where('key_hash', 'in', (db) =>
-        db.selectFrom('idempotency_keys').select('key_hash').where('expires_at', '<=', now).limit(limit),
+        db.selectFrom('idempotency_keys').select('key_hash').where('expires_at', '<=', before).limit(limit),
       )
       .executeTakeFirst();
     return Number(res.numDeletedRows);
