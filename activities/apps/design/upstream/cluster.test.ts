@@ -4,20 +4,12 @@
  * store) sends nothing until the wait has passed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SkillflowError, toEnvelope } from '../../../../lib/errors/skillflow-error.js';
 import { startIconSimulator, type IconSimulator } from '../../../../simulators/icons/server.js';
+import { envelope } from '../../../../test/helpers/envelope.js';
 import { storeEngines, useEngineStore } from '../../../../test/helpers/store-engines.js';
 import { createIconClient } from './client.js';
 
 const ctx = () => ({ signal: new AbortController().signal });
-
-async function envelope(p: Promise<unknown>): Promise<unknown> {
-  const err = await p.then(
-    () => 'not refused',
-    (e: unknown) => e,
-  );
-  return err instanceof SkillflowError ? toEnvelope(err) : err;
-}
 
 describe.each(storeEngines())('the icon Retry-After gate across processes on $name', (engine) => {
   const current = useEngineStore(engine);

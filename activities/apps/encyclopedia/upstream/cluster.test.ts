@@ -6,26 +6,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/config.js';
-import { SkillflowError, toEnvelope } from '../../../../lib/errors/skillflow-error.js';
 import { takeLease } from '../../../../lib/store/owners/rate-limits.js';
 import {
   startEncyclopediaSimulator,
   type EncyclopediaSimulator,
 } from '../../../../simulators/encyclopedia/server.js';
+import { envelope } from '../../../../test/helpers/envelope.js';
 import { storeEngines, useEngineStore } from '../../../../test/helpers/store-engines.js';
 import { encyclopediaConfig } from '../config.js';
 import { createEncyclopediaService, type EncyclopediaService } from './service.js';
 
 const signal = new AbortController().signal;
 const en = 'en' as const;
-
-async function envelope(p: Promise<unknown>): Promise<unknown> {
-  const err = await p.then(
-    () => 'not refused',
-    (e: unknown) => e,
-  );
-  return err instanceof SkillflowError ? toEnvelope(err) : err;
-}
 
 describe.each(storeEngines())('the encyclopedia guard across processes on $name', (engine) => {
   const current = useEngineStore(engine);
