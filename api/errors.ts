@@ -15,6 +15,13 @@ import { errors } from '../lib/errors/errors.js';
 import { issuesFromZod, SkillflowError, toEnvelope } from '../lib/errors/skillflow-error.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The catalogue code of the error this request was answered with, once answered with one. */
+    failedWith?: ErrorCode;
+  }
+}
+
 /** `/requests/0/tlds` → `['requests', 0, 'tlds']` */
 function pointerSegments(pointer: string): PropertyKey[] {
   return pointer
@@ -130,6 +137,7 @@ export function toSkillflowError(err: unknown): SkillflowError {
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
 export function sendError(reply: FastifyReply, err: SkillflowError): FastifyReply {
+  reply.request.failedWith = err.code;
   if (err.retryAfterMs !== undefined) {
     reply.header('retry-after', Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
   } else if (err.status === 429) {

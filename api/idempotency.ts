@@ -26,6 +26,9 @@
  *   IDEMPOTENCY_KEY_REUSED; while the first is in flight, 409 IDEMPOTENCY_KEY_IN_FLIGHT with
  *   `Retry-After: 1`.
  * - An answer that is not 2xx is not remembered: the key is released, so a retry may succeed.
+ *   Except on a route whose work is keyed by its claim (`leaseMs`), after a failure that leaves
+ *   open whether the work started (OUTCOME_UNKNOWN): the claim is kept until its lease ends,
+ *   and the retry that takes it over finds that work.
  *   So is a 2xx answer whose body is over 64 KiB (MAX_IDEMPOTENT_ANSWER_BYTES): a truncated
  *   replay would be a wrong answer. Only the status, the content type and the body replay;
  *   other headers of the first answer do not.
@@ -33,6 +36,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
+import type { ErrorCode } from '../lib/errors/catalogue.js';
 import { errors } from '../lib/errors/errors.js';
 import { SkillflowError } from '../lib/errors/skillflow-error.js';
 import { mayGrant, type Principal } from '../lib/keys.js';
@@ -64,6 +68,14 @@ declare module 'fastify' {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/**
+ * The failures after which the work may have started although the answer is an error: an
+ * unexpected error or an unavailable part of the platform (the work's start reached Temporal,
+ * then its answer was lost). Every other error (bad input, a limit, an upstream's answer, a
+ * deadline) says the work did not happen or has ended.
+ */
+const OUTCOME_UNKNOWN: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INTERNAL', 'SERVICE_UNAVAILABLE']);
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** The header as a route's schema declares it. */
@@ -188,17 +200,16 @@ export function installIdempotency(
     if (!held) return payload;
     req.idempotency!.claim = undefined;
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
-    // A platform 5xx (not an upstream's answer) of a route whose work is keyed by its claim
-    // (`leaseMs`) may come after that work started (a lost answer from Temporal): the claim stays
-    // until its short lease ends, so the retry takes it over with the same seed and finds the
-    // work instead of doing it twice.
+    // A failure that leaves open whether the work started (see OUTCOME_UNKNOWN) on a route whose
+    // work is keyed by its claim (`leaseMs`): the claim stays until its short lease ends, so the
+    // retry takes it over with the same seed and finds the work instead of doing it twice.
     const option = req.routeOptions.config.idempotent;
     const keepClaim =
       !ok &&
-      reply.statusCode >= 500 &&
       typeof option === 'object' &&
       option.leaseMs !== undefined &&
-      !(typeof payload === 'string' && payload.includes('"code":"UPSTREAM_'));
+      req.failedWith !== undefined &&
+      OUTCOME_UNKNOWN.has(req.failedWith);
     try {
       if (keepClaim) return payload;
       if (!ok) await keys.release(held);

@@ -179,6 +179,10 @@ export async function startCluster(
       ...simEnv,
       ...opts.extraEnv,
     };
+    const reportExit = (name: string) => (how: string, restartInMs: number) =>
+      opts.log(
+        `${name} exited unexpectedly (${how}); starting it again in ${restartInMs / 1000} s; see ${path.join(logDir, `${name}.log`)}`,
+      );
     const apiUrls: string[] = [];
     const apis = Array.from({ length: settings.CLUSTER_APIS }, (_, i) => {
       const port = settings.CLUSTER_API_PORT + i;
@@ -187,6 +191,7 @@ export async function startCluster(
         name: `api-${i + 1}`,
         role: 'api',
         logFile: path.join(logDir, `api-${i + 1}.log`),
+        onUnexpectedExit: reportExit(`api-${i + 1}`),
         env: {
           ...common,
           RUN_API: 'true',
@@ -203,6 +208,7 @@ export async function startCluster(
           name: `worker-${i + 1}`,
           role: 'worker',
           logFile: path.join(logDir, `worker-${i + 1}.log`),
+          onUnexpectedExit: reportExit(`worker-${i + 1}`),
           env: {
             ...common,
             RUN_API: 'false',

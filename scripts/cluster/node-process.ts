@@ -16,11 +16,26 @@ export interface NodeProcessSpec {
   role: Role;
   env: Record<string, string>;
   logFile: string;
+  /** The script node runs (through tsx); `scripts/main.ts` by default. */
+  entry?: string;
+  /**
+   * Told when the process exits without being asked to (a crash): its exit code or signal, and
+   * in how many ms it is started again.
+   */
+  onUnexpectedExit?: (how: string, restartInMs: number) => void;
 }
+
+/** The first restart after a crash waits a second, each further one within 5 minutes twice as long, up to 30 s. */
+const FIRST_RESTART_MS = 1_000;
+const MAX_RESTART_MS = 30_000;
+const CRASH_MEMORY_MS = 5 * 60_000;
 
 export class NodeProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
+  private stopRequested = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly crashes: number[] = [];
 
   constructor(readonly spec: NodeProcessSpec) {}
 
@@ -34,26 +49,55 @@ export class NodeProcess {
 
   start(): void {
     if (this.running) return;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/main.ts')], {
-      cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', this.spec.entry ?? path.join(PROJECT_ROOT, 'scripts/main.ts')],
+      {
+        cwd: PROJECT_ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.spec.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     appendOutputToLog(child, this.spec.logFile);
     this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.stopRequested = false;
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        if (!this.stopRequested) this.restartAfterCrash(signal ? `signal ${signal}` : `exit code ${code}`);
+        resolve();
+      }),
+    );
+  }
+
+  /**
+   * Starts a process that exited by itself again after a back-off (as a container's
+   * `restart: unless-stopped` does), and says so.
+   */
+  private restartAfterCrash(how: string): void {
+    const now = Date.now();
+    while (this.crashes.length > 0 && now - this.crashes[0]! > CRASH_MEMORY_MS) this.crashes.shift();
+    const delay = Math.min(MAX_RESTART_MS, FIRST_RESTART_MS * 2 ** this.crashes.length);
+    this.crashes.push(now);
+    this.spec.onUnexpectedExit?.(how, delay);
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => this.start(), delay);
+    this.restartTimer.unref();
   }
 
   /** SIGKILL: no shutdown hook runs (a crashed host). */
   async kill(): Promise<void> {
+    clearTimeout(this.restartTimer);
     if (!this.running) return;
+    this.stopRequested = true;
     this.child!.kill('SIGKILL');
     await this.exited;
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. */
   async stop(graceMs = 30_000): Promise<void> {
+    clearTimeout(this.restartTimer);
     if (!this.running) return;
+    this.stopRequested = true;
     this.child!.kill('SIGTERM');
     const timer = setTimeout(() => this.child?.kill('SIGKILL'), graceMs);
     await this.exited;

@@ -12,7 +12,13 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-export async function freePortBase(offsets: number[], range = { min: 20_000, max: 40_000 }): Promise<number> {
+/**
+ * Below Linux's default ephemeral range (32768-60999): a port there may be taken by an outgoing
+ * connection while its server is down, and a restarted server could not bind it again.
+ */
+const BELOW_EPHEMERAL = { min: 20_000, max: 32_000 };
+
+export async function freePortBase(offsets: number[], range = BELOW_EPHEMERAL): Promise<number> {
   for (;;) {
     const base = range.min + Math.floor(Math.random() * (range.max - range.min));
     const free = await Promise.all(offsets.map((o) => portFree(base + o)));

@@ -12,7 +12,7 @@
  * A limit of 10 then allows 10 requests in total through both APIs.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
@@ -142,7 +142,18 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
   afterAll(async () => {
     // A failed run keeps its logs for a look (the path is printed).
     await loopback?.close({ keepLogs: failed });
-    if (failed && loopback) process.stderr.write(`cluster logs kept in ${loopback.dataDir}/logs\n`);
+    if (failed && loopback) {
+      // What the cluster said (a process that died names itself) and the end of each log, so a
+      // failure on CI, where the directory is gone, shows its cause.
+      const logDir = path.join(loopback.dataDir, 'logs');
+      const tails = readdirSync(logDir).map((name) => {
+        const lines = readFileSync(path.join(logDir, name), 'utf8').trimEnd().split('\n');
+        return `--- ${name} (last 40 of ${lines.length} lines)\n${lines.slice(-40).join('\n')}`;
+      });
+      process.stderr.write(
+        `cluster:\n${log.join('\n')}\n${tails.join('\n')}\ncluster logs kept in ${logDir}\n`,
+      );
+    }
   }, 120_000);
 
   const call = async (api: number, method: string, route: string, body?: unknown, headers = {}) => {
@@ -171,7 +182,11 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
     let last = '';
     for (let attempt = 0; attempt < 240; attempt++) {
       const api = (first + attempt) % cluster.apis.length;
-      if (!cluster.apis[api]!.running) continue;
+      if (!cluster.apis[api]!.running) {
+        last = `api ${api}: not running`;
+        await sleep(250);
+        continue;
+      }
       try {
         const res = await call(api, 'POST', route, body, { 'idempotency-key': key });
         if (res.status === 202) return res.body.task_id as string;
@@ -339,6 +354,8 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
       await db.end();
       await connection.close();
     }
+    // No process died by itself (the cluster would have started it again, and said so).
+    expect(log.filter((line) => line.includes('exited unexpectedly'))).toEqual([]);
   }, 1_200_000);
 
   it('counts a limit of 10 once across both APIs: 10 answers in total, then 429', async () => {

@@ -188,6 +188,72 @@ describe('Idempotency-Key', () => {
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
   });
 
+  /**
+   * Makes the API's next Temporal start reach the server, then fail as a lost answer would (the
+   * connection dropped after the server took the start).
+   */
+  const loseNextStartAnswer = () => {
+    const workflow = h.api.deps.temporal.client.workflow;
+    const start = workflow.start.bind(workflow);
+    const started: string[] = [];
+    workflow.start = (async (...args: Parameters<typeof start>) => {
+      workflow.start = start;
+      const handle = await start(...args);
+      started.push(handle.workflowId);
+      throw new Error('connection lost after the start');
+    }) as typeof start;
+    return started;
+  };
+  const INTERNAL_ERROR = {
+    error: { code: 'INTERNAL', message: ERROR_CATALOGUE.INTERNAL.message, details: {} },
+  };
+
+  it('keeps the claim of a run start that reached Temporal but answered 500: a retry after the lease finds that run', async () => {
+    const id = await c.newWorkflow();
+    const key = newKey();
+    const body = { inputs: { word: 'cedar' } };
+    const started = loseNextStartAnswer();
+    const first = await c.post(runs(id), body, key);
+    expect([first.status, first.json]).toEqual([500, INTERNAL_ERROR]);
+    // Within the lease the key stays claimed: the first attempt's run may exist.
+    const early = await c.post(runs(id), body, key);
+    expect([early.status, early.json, early.headers.get('retry-after')]).toEqual([
+      409,
+      {
+        error: {
+          code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+          message: ERROR_CATALOGUE.IDEMPOTENCY_KEY_IN_FLIGHT.message,
+          details: { retry_after_seconds: 1 },
+        },
+      },
+      '1',
+    ]);
+    await loseNewestAnswer(30_000);
+    const retry = await c.post(runs(id), body, key);
+    expect(retry.status, retry.body).toBe(202);
+    expect(started).toEqual([retry.json.task_id]);
+    expect(await c.runIds(id, 1)).toEqual([retry.json.task_id]);
+  });
+
+  it('keeps the claim of a long-running skill call that reached Temporal but answered 500: a retry finds that task, billed once', async () => {
+    const key = newKey();
+    const body = { requests: [{ text: 'lost start' }] };
+    const started = loseNextStartAnswer();
+    const first = await c.post('/v1/apps/echo/skills/slow_echo', body, key);
+    expect([first.status, first.json]).toEqual([500, INTERNAL_ERROR]);
+    const early = await c.post('/v1/apps/echo/skills/slow_echo', body, key);
+    expect([early.status, early.json.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_FLIGHT']);
+    await loseNewestAnswer(30_000);
+    const retry = await c.post('/v1/apps/echo/skills/slow_echo', body, key);
+    expect(retry.status, retry.body).toBe(202);
+    // The retry's task is the one the lost start began.
+    expect(started).toEqual([retry.json.task_id]);
+    await h.waitForTask(retry.json.task_id, (t) => t.status === 'completed');
+    expect(await usageRowsOf(retry.json.task_id)).toEqual([
+      { task_id: retry.json.task_id, credits: 2, request_items: 1 },
+    ]);
+  });
+
   it('finds a long-running skill call whose answer was lost after its lease: the same task and embed, billed once', async () => {
     const key = newKey();
     const body = { requests: [{ text: 'lost' }] };
