@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
+import { registerChats } from './commands/chats.js';
 import { registerEncyclopedia } from './commands/encyclopedia.js';
 import { registerEvents } from './commands/events.js';
 import { registerKeys } from './commands/keys.js';
@@ -44,6 +45,7 @@ export function buildProgram(exit: (code: number) => void = (code) => (process.e
   registerRuns(program, context, run);
   registerEvents(program, context, run);
   registerKeys(program, context, run);
+  registerChats(program, context, run);
   registerEncyclopedia(program, context, run);
   return program;
 }

@@ -3,6 +3,7 @@
  * message (and each failing path) to stderr, never a stack trace. Only unexpected bugs print
  * a stack, and only with SKILLFLOW_DEBUG=1.
  */
+import { diagnosticText, type Diagnostic } from '../definitions/diagnostics.js';
 import { SkillflowApiError, SkillflowClientError } from '../sdk/index.js';
 
 /** Exit codes of every command (docs/cli-and-sdk.md). */
@@ -42,6 +43,15 @@ export function err(line: string): void {
   process.stderr.write(line + '\n');
 }
 
+/**
+ * Text from a run or an upstream made safe for a terminal: control characters (escape sequences
+ * could move the cursor, retitle the window or hide lines) become U+FFFD; line breaks and tabs stay.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
+}
+
 /** Pretty JSON to stdout: exactly the value, nothing else. */
 export function printJson(value: unknown): void {
   out(JSON.stringify(value, null, 2));
@@ -51,9 +61,7 @@ function detailLines(e: SkillflowApiError): string[] {
   const lines = e.issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`);
   const diagnostics = e.details.diagnostics;
   if (Array.isArray(diagnostics)) {
-    for (const d of diagnostics as { line?: number; column?: number; code?: string; message?: string }[]) {
-      lines.push(`  ${d.line ?? '?'}:${d.column ?? '?'}: ${d.code ?? ''} ${d.message ?? ''}`);
-    }
+    for (const d of diagnostics as Diagnostic[]) lines.push(`  ${diagnosticText(d)}`);
   }
   const scope = e.details.required_scope;
   if (scope !== undefined)
@@ -61,12 +69,20 @@ function detailLines(e: SkillflowApiError): string[] {
   return lines;
 }
 
+const hints = new WeakMap<object, string>();
+
+/** Attaches a hint to an API error a command rethrows: {@link report} prints it under the error. */
+export function withHint<E extends object>(e: E, hint: string): E {
+  hints.set(e, hint);
+  return e;
+}
+
 /** Reports any thrown value and returns the exit code to use. */
 export function report(e: unknown, hint?: (e: SkillflowApiError) => string | undefined): number {
   if (e instanceof SkillflowApiError) {
     err(`error: ${e.code} (HTTP ${e.status}): ${e.message}`);
     for (const line of detailLines(e)) err(line);
-    const h = hint?.(e);
+    const h = hints.get(e) ?? hint?.(e);
     if (h) err(`hint: ${h}`);
     return EXIT.FAILURE;
   }

@@ -75,6 +75,13 @@ export const DiagnosticSchema = z.object({
   path: z.string().describe('Path of the offending node, e.g. steps[0].input.requests[0].max_results.'),
   line: z.number().int().describe('1-based line.'),
   column: z.number().int().describe('1-based column.'),
+  suggestions: z
+    .array(z.string())
+    .max(3)
+    .optional()
+    .describe(
+      'For an unknown skill or step: the known names closest to it, closest first (a step id is never quoted in `message`).',
+    ),
 });
 
 /** One problem found in a definition; `path` is '' for the root. */
@@ -103,7 +110,21 @@ export function listDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   ];
 }
 
+/**
+ * `line:column: CODE message`, and the suggestions the message does not already name (a step
+ * id's: for the person reading their own file, never in an API message).
+ */
+export function diagnosticText(
+  d: Pick<Diagnostic, 'line' | 'column' | 'code' | 'message' | 'suggestions'>,
+): string {
+  const guess =
+    d.suggestions?.length && !d.message.includes('Did you mean')
+      ? ` (did you mean ${d.suggestions.join(', ')}?)`
+      : '';
+  return `${d.line}:${d.column}: ${d.code} ${d.message}${guess}`;
+}
+
 /** Formats diagnostics for a terminal: one `file:line:col: CODE message` line each. */
 export function formatDiagnostics(fileName: string, diagnostics: readonly Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${fileName}:${d.line}:${d.column}: ${d.code} ${d.message}`);
+  return diagnostics.map((d) => `${fileName}:${diagnosticText(d)}`);
 }

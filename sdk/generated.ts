@@ -219,6 +219,8 @@ export type ValidationResult = {
     line: number;
     /** 1-based column. */
     column: number;
+    /** For an unknown skill or step: the known names closest to it, closest first (a step id is never quoted in `message`). */
+    suggestions?: string[];
   }[];
   steps: number | null;
 };
@@ -290,6 +292,20 @@ export type RotatedHook = {
   previous_secret_expires_at: string | null;
   /** The HMAC key, exactly this string. Present only in the answer that made it (the save that gave the definition its webhook trigger, or a rotation); it is never shown again. */
   signing_secret: string;
+};
+
+/** The caller’s chats, most recently active first. */
+export type ChatList = {
+  chats: {
+    chat_id: string;
+    focus_mode: string | null;
+    webhook_configured: boolean;
+    /** Messages delivered to the chat. */
+    messages: number;
+    last_message_at: string | null;
+    /** The later of its last message and its last settings change. */
+    active_at: string;
+  }[];
 };
 
 /** Messages delivered to a chat, newest first. */

@@ -13,6 +13,7 @@
  */
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
 import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
+import { createChatsClient, type ChatsClient } from './chats.js';
 import { createEventsClient, type EventsClient } from './events.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
 import { createKeysClient, type KeysClient } from './keys.js';
@@ -44,6 +45,8 @@ export interface SkillflowClient {
   /** Events: resume runs waiting for one (`wait_for_event`), start definitions it triggers. */
   readonly events: EventsClient;
   readonly keys: KeysClient;
+  /** The chats `send_chat_message` steps deliver to, and their messages. */
+  readonly chats: ChatsClient;
   /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
   readonly encyclopedia: EncyclopediaClient;
 }
@@ -63,6 +66,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     runs: createRunsClient(http),
     events: createEventsClient(http),
     keys: createKeysClient(http),
+    chats: createChatsClient(http),
     encyclopedia: createEncyclopediaClient(http),
   };
 }
@@ -76,6 +80,7 @@ export type * from './generated.js';
 export { KNOWN_SKILLS, API_VERSION } from './generated.js';
 export { normaliseBaseUrl, type TransportOptions } from './http.js';
 export type { KeysClient } from './keys.js';
+export type { ChatPage, ChatsClient } from './chats.js';
 export type { EncyclopediaClient, EncyclopediaSearchResult, EncyclopediaSummary } from './encyclopedia.js';
 export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
 export * from './types.js';

@@ -3,6 +3,7 @@
  * travel in the body, never in the URL, so they stay out of access logs. Needs the
  * `workflows` scope. Chat ids are per owner: another owner's chat of the same id is never reached.
  *
+ * - GET /v1/chats?limit&before: the owner's chats, most recently active first.
  * - POST /v1/chats: `{ chat_id, focus_mode_on: "<app>.<mode>" }` or `{ chat_id, focus_mode_off: true }`.
  * - POST /v1/chats/webhook: `{ chat_id, url }` sets (or with `url: null` clears) the webhook.
  * - POST /v1/chats/messages: `{ chat_id, limit?, before? }` lists delivered messages, newest first.
@@ -59,6 +60,26 @@ const MessagesBody = z
   })
   .strict();
 
+const ListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    before: z.iso
+      .datetime()
+      .optional()
+      .describe(
+        'Only chats last active before this time (paging: the last `active_at` of the previous page).',
+      ),
+  })
+  .strict();
+const ChatSummarySchema = z.object({
+  chat_id: z.string(),
+  focus_mode: z.string().nullable(),
+  webhook_configured: z.boolean(),
+  messages: z.number().int().describe('Messages delivered to the chat.'),
+  last_message_at: z.string().nullable(),
+  active_at: z.string().describe('The later of its last message and its last settings change.'),
+});
+
 const ChatSchema = z.object({
   chat_id: z.string(),
   focus_mode: z.string().nullable(),
@@ -89,6 +110,39 @@ export const chatRoutes =
   async (app) => {
     app.addHook('onRequest', authenticate(deps.store));
     const tags = ['chats'];
+
+    app.get(
+      '/v1/chats',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'List your chats, most recently active first',
+          description:
+            'Chats that `send_chat_message` steps delivered to, and chats with a focus mode or webhook set. Needs the `workflows` scope.',
+          querystring: ListQuery,
+          response: {
+            200: z.object({ chats: z.array(ChatSummarySchema) }),
+            ...errorResponses(400, 401, 403, 429),
+          },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'workflows');
+        const { limit, before } = req.query;
+        const list = await chats.list(p.ownerId, { limit, before: before ? new Date(before) : undefined });
+        return {
+          chats: list.map((c) => ({
+            chat_id: c.chatId,
+            focus_mode: c.focusMode,
+            webhook_configured: c.webhookConfigured,
+            messages: c.messages,
+            last_message_at: c.lastMessageAt?.toISOString() ?? null,
+            active_at: c.activeAt.toISOString(),
+          })),
+        };
+      },
+    );
 
     app.post(
       '/v1/chats',

@@ -10,9 +10,11 @@ import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
 import {
   hasChat,
   listChatMessages,
+  listChats,
   saveChat,
   type ChatMessage,
   type ChatState,
+  type ChatSummary,
 } from '../../lib/store/owners/chats.js';
 import type { ApiDeps } from '../deps.js';
 
@@ -43,6 +45,11 @@ export class ChatsService {
       if (!checked.ok) throw invalidParameter([{ path: 'url', message: checked.problem }]);
     }
     return this.save(ownerId, chatId, { webhookUrl: url });
+  }
+
+  /** The owner's chats, most recently active first. */
+  list(ownerId: string, page: { limit: number; before?: Date | undefined }): Promise<ChatSummary[]> {
+    return listChats(this.deps.store, ownerId, page);
   }
 
   /** The owner's messages in the chat, newest first; NOT_FOUND for a chat the owner never used. */

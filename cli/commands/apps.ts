@@ -1,29 +1,21 @@
 /**
  * `skillflow apps <app> <skill> --input <json|@file> [--json]`: calls
  * POST /v1/apps/{app}/skills/{skill}. With `--json` stdout is exactly the REST body (the same
- * grouped shape as the API and the SDK); otherwise a short human summary.
+ * grouped shape as the API and the SDK); otherwise the previews as a table and the warnings.
  */
 import type { Command } from 'commander';
-import { isCompleted, type SkillCallResponse } from '../../sdk/index.js';
+import { suggestNames } from '../../definitions/suggest.js';
+import { isCompleted, SkillflowApiError, type SkillCallResponse } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { parseJsonInput } from '../input.js';
-import { CliError, EXIT, out, printJson } from '../output.js';
+import { CliError, EXIT, out, printJson, withHint } from '../output.js';
+import { previewTable, warningLines } from '../results.js';
 import { showTask, type WaitFlags, withWaitFlags } from './tasks.js';
-
-function previewLine(p: unknown): string {
-  if (typeof p !== 'object' || p === null) return String(p);
-  const o = p as Record<string, unknown>;
-  const head = o.title ?? o.domain ?? o.name ?? o.id;
-  const rest = Object.entries(o)
-    .filter(([k, v]) => !['title', 'domain', 'name', 'id'].includes(k) && v !== null && typeof v !== 'object')
-    .map(([k, v]) => `${k}: ${String(v)}`);
-  return [typeof head === 'string' ? head : JSON.stringify(o), ...rest].join('  ·  ');
-}
 
 /** Prints a skill-call answer for a person. */
 export function printCallSummary(res: SkillCallResponse): void {
   if (isCompleted(res)) {
-    for (const p of res.previews) out(`  ${previewLine(p)}`);
+    for (const line of [...previewTable(res.previews), ...warningLines(res)]) out(line);
     out(`call ${res.call_id} (full output: --json)`);
   } else if ('embed_id' in res) {
     out(
@@ -32,6 +24,12 @@ export function printCallSummary(res: SkillCallResponse): void {
   } else {
     out(`queued ${res.task_id}; follow it with: skillflow tasks get ${res.task_id} --wait`);
   }
+}
+
+/** The catalogue's skills closest to `<app> <skill>`, as the command to type. */
+async function skillGuesses(ctx: CliContext, app: string, skill: string): Promise<string[]> {
+  const known = (await ctx.client.skills.list()).map((s) => `${s.app_id}.${s.skill_id}`);
+  return suggestNames(`${app}.${skill}`, known).map((name) => `skillflow apps ${name.replace('.', ' ')}`);
 }
 
 /** Registers `apps <app> <skill>`. */
@@ -73,15 +71,18 @@ export function registerApps(
           );
         }
         const ctx = context();
-        const res = await ctx.client.skills.call(
-          app,
-          skill,
-          input as { requests: Record<string, unknown>[] },
-          {
+        const res = await ctx.client.skills
+          .call(app, skill, input as { requests: Record<string, unknown>[] }, {
             ...(flags.team ? { teamId: flags.team } : {}),
             ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}),
-          },
-        );
+          })
+          .catch(async (e: unknown) => {
+            if (e instanceof SkillflowApiError && e.code === 'SKILL_NOT_FOUND') {
+              const guesses = await skillGuesses(ctx, app, skill).catch(() => []);
+              if (guesses.length > 0) throw withHint(e, `did you mean ${guesses.join(' or ')}?`);
+            }
+            throw e;
+          });
         if (flags.wait && !isCompleted(res)) return showTask(ctx, res.task_id, flags);
         if (flags.json) printJson(res);
         else printCallSummary(res);

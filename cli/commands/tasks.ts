@@ -4,6 +4,7 @@ import { isTerminal, type Task } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
 import { LiveProgress, renderTask } from '../progress.js';
+import { skillResultLines } from '../results.js';
 
 /** Options shared by every command that can wait for a task. */
 export interface WaitFlags {
@@ -20,7 +21,10 @@ export function exitCodeOf(task: Pick<Task, 'status'>): number {
   return EXIT.OK;
 }
 
-/** Shows (and with `--wait` follows) a task; returns the exit code. */
+/**
+ * Shows (and with `--wait` follows) a task, and a completed skill call's answer as a quick call
+ * shows it (cli/results.ts); returns the exit code.
+ */
 export async function showTask(ctx: CliContext, taskId: string, flags: WaitFlags): Promise<number> {
   const tty = process.stdout.isTTY === true && !flags.json;
   let task: Task;
@@ -37,10 +41,13 @@ export async function showTask(ctx: CliContext, taskId: string, flags: WaitFlags
     } finally {
       live?.finish();
     }
-    if (live) return exitCodeOf(task);
+    if (live) {
+      for (const line of skillResultLines(task.result)) out(line);
+      return exitCodeOf(task);
+    }
   }
   if (flags.json) printJson(task);
-  else for (const line of renderTask(task, { color: tty })) out(line);
+  else for (const line of [...renderTask(task, { color: tty }), ...skillResultLines(task.result)]) out(line);
   // A snapshot of a task still running is not a failure.
   return isTerminal(task) ? exitCodeOf(task) : EXIT.OK;
 }

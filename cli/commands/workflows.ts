@@ -1,5 +1,6 @@
 /**
- * `skillflow workflows validate|apply|run|list|runs|delete|hook|schedule`. `apply` creates a definition, or
+ * `skillflow workflows validate|apply|run|list|runs|delete|hook|schedule` (schedule: pause, resume,
+ * trigger, backfill). `apply` creates a definition, or
  * saves a new version of the existing one: the one named by `--id`, else the single existing
  * definition with the same `title` (titles are the stable key, as names are for
  * `kubectl apply`); several with that title is an error asking for `--id`.
@@ -8,7 +9,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { formatDiagnostics, type Diagnostic } from '../../definitions/index.js';
 import { SCHEDULE_OVERLAPS, type ScheduleOverlap } from '../../definitions/runtime/plan.js';
-import { SkillflowApiError, type WorkflowDefinition } from '../../sdk/index.js';
+import { SkillflowApiError, type ScheduleState, type WorkflowDefinition } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { definitionFormat, parseJsonInput, readDefinitionFile } from '../input.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
@@ -200,6 +201,25 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
     );
 
   const schedule = wf.command('schedule').description("A scheduled definition's Temporal Schedule");
+  const scheduleOps = {
+    pause: ['Pause the schedule: no tick starts a run until it is resumed', 'paused'],
+    resume: ['Resume a paused schedule', 'resumed'],
+    trigger: ['Start one run now, outside the schedule (also while paused)', 'triggered one run of'],
+  } as const;
+  for (const [op, [description, done]] of Object.entries(scheduleOps)) {
+    schedule
+      .command(`${op} <id>`)
+      .description(description)
+      .option('--json', "print the REST body (the schedule's state)")
+      .action((id: string, flags: { json?: boolean }) =>
+        run(async () => {
+          const state = await context().client.workflows.schedule[op as keyof typeof scheduleOps](id);
+          if (flags.json) printJson(state);
+          else printScheduleState(`${done} ${id}`, state);
+          return EXIT.OK;
+        }),
+      );
+  }
   schedule
     .command('backfill <id>')
     .description("Run the schedule's ticks of a past window now (at most 1,000 ticks)")
@@ -233,6 +253,16 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
         return EXIT.OK;
       }),
     );
+}
+
+/** What a schedule command did, then the schedule's state. */
+function printScheduleState(done: string, state: ScheduleState): void {
+  out(done);
+  out(
+    `schedule ${state.schedule_id}: ${state.paused ? 'paused' : 'active'}${state.timezone ? ` (${state.timezone})` : ''}`,
+  );
+  out(`next runs: ${state.next_runs.length > 0 ? state.next_runs.join(', ') : 'none'}`);
+  if (state.recent_task_ids.length > 0) out(`recent runs: ${state.recent_task_ids.join(', ')}`);
 }
 
 /** A hook's URL, and its secret when the answer holds it (only once). */

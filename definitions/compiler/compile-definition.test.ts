@@ -197,6 +197,38 @@ describe('compileDefinition', () => {
     );
   });
 
+  it('suggests the closest skill in the message and in suggestions', () => {
+    const [d] = diagnosticsOf(withSteps('  - id: a\n    use_app_skill: hosting.search_domain\n'));
+    expect(d).toEqual({
+      code: 'UNKNOWN_SKILL',
+      message:
+        'Unknown skill. Did you mean hosting.search_domains? Known skills: billing.charge_card, design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.',
+      path: 'steps[0].use_app_skill',
+      line: 6,
+      column: 20,
+      suggestions: ['hosting.search_domains'],
+    });
+  });
+
+  it('suggests the closest step ids of an unknown step in suggestions only, never in the message', () => {
+    const diagnostics = diagnosticsOf(
+      withSteps(
+        SEARCH_STEP +
+          "  - id: notify\n    send_chat_message:\n      title: t\n      message: '{{steps.serch.result_count}}'\n",
+      ),
+    );
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'UNKNOWN_STEP',
+        message: 'The reference names a step that does not exist.',
+        suggestions: ['search'],
+      }),
+    ]);
+    expect(formatDiagnostics('a.yaml', diagnostics)[0]).toMatch(
+      /^a\.yaml:\d+:\d+: UNKNOWN_STEP The reference names a step that does not exist\. \(did you mean search\?\)$/,
+    );
+  });
+
   it('checks step ids and actions', () => {
     const steps = [
       SEARCH_STEP,

@@ -24,6 +24,7 @@ import { parseDuration } from './duration.js';
 import { compileEventWait } from './compile-event-wait.js';
 import { compileApproval, compileFail, compileRetry, compileWait } from './compile-flow.js';
 import { isReservedName, NAME_PATTERN } from '../runtime/names.js';
+import { suggestNames } from '../suggest.js';
 import {
   checkReference,
   referenceWalk,
@@ -188,8 +189,13 @@ function collectStep(
     entry.skill = catalog.get(source.use_app_skill);
     if (!entry.skill) {
       const known = catalog.list();
+      const suggestions = suggestNames(source.use_app_skill, known);
+      const guess = suggestions.length > 0 ? ` Did you mean ${suggestions.join(' or ')}?` : '';
       const hint = known.length > 0 && known.length <= 20 ? ` Known skills: ${known.join(', ')}.` : '';
-      diagnostics.push(map.diagnostic('UNKNOWN_SKILL', `Unknown skill.${hint}`, [...path, 'use_app_skill']));
+      diagnostics.push({
+        ...map.diagnostic('UNKNOWN_SKILL', `Unknown skill.${guess}${hint}`, [...path, 'use_app_skill']),
+        ...(suggestions.length > 0 && { suggestions }),
+      });
     } else {
       output = [entry.skill.workflowOutput];
       if (ctx.scheduled && !entry.skill.unattended) {

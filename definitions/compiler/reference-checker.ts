@@ -3,6 +3,7 @@
  * declared workflow output, declared run inputs, the current `for_each` element and the current
  * `#each` element. What a step can see follows its position ({@link visibility}).
  */
+import { suggestNames } from '../suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { FORBIDDEN_SEGMENTS } from '../runtime/lookup.js';
 import type { Reference } from '../runtime/plan.js';
@@ -146,8 +147,11 @@ export function checkReference(
   let after: string;
   if (ref.root === 'steps') {
     const step = scope.steps.get(ref.step);
-    if (!step)
-      return reportAt(scope, site, 'UNKNOWN_STEP', 'The reference names a step that does not exist.');
+    if (!step) {
+      reportAt(scope, site, 'UNKNOWN_STEP', 'The reference names a step that does not exist.');
+      suggestSteps(scope, ref.step);
+      return undefined;
+    }
     const seen = visibility(step.position, scope.position);
     if (seen !== 'visible') {
       const [code, message] = HIDDEN[seen];
@@ -206,6 +210,23 @@ function reportAt(
 ): undefined {
   scope.diagnostics.push(scope.map.diagnostic(code, message, site.path, { offset: site.offset }));
   return undefined;
+}
+
+/** Unknown-step diagnostics of one compile that get suggestions (the rest only their message). */
+const SUGGESTED_PER_COMPILE = 10;
+const suggested = new WeakMap<Diagnostic[], number>();
+
+/**
+ * Adds to the UNKNOWN_STEP diagnostic just reported the step ids closest to the unknown one (in
+ * `suggestions` only: a message never quotes the definition), for the first few of a compile.
+ */
+function suggestSteps(scope: ReferenceScope, name: string): void {
+  const count = suggested.get(scope.diagnostics) ?? 0;
+  if (count >= SUGGESTED_PER_COMPILE) return;
+  suggested.set(scope.diagnostics, count + 1);
+  const suggestions = suggestNames(name, scope.steps.keys());
+  const last = scope.diagnostics[scope.diagnostics.length - 1];
+  if (last && suggestions.length > 0) last.suggestions = suggestions;
 }
 
 /** The walk of a reference's path, without reporting anything; undefined when it is broken. */

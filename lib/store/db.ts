@@ -33,8 +33,9 @@ export interface OpenStoreOptions {
   pgliteDir?: string;
   migrate?: boolean;
   /**
-   * Told when an idle PostgreSQL connection fails (server restart, network cut). The pool always
-   * listens, so such an error never crashes the process; the pool replaces the connection.
+   * Told when a PostgreSQL connection fails (server restart, network cut), idle or checked out.
+   * Every connection has a listener, so such an error never crashes the process; the pool
+   * replaces the connection.
    */
   onPoolError?: (err: Error) => void;
   /** Told of every query after it ran, with its duration (tracing: lib/tracing/store-queries.ts). */
@@ -54,6 +55,20 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     const connectionString = opts.databaseUrl;
     const pool = new pg.Pool({ connectionString, max: 10 });
     pool.on('error', (err) => opts.onPoolError?.(err));
+    // The pool listens for errors only on idle connections: one the server drops while it is
+    // checked out (inside a transaction, between its statements) would emit 'error' with no
+    // listener and crash the process. Every connection keeps a listener of its own; the query
+    // that uses it next fails, and the pool discards it when it comes back.
+    pool.on('connect', (client) => {
+      let reported = false;
+      client.on('error', (err) => {
+        // Once per connection (the socket's end follows the server's message); when idle, the
+        // pool's own listener is there too and reports it.
+        if (reported) return;
+        reported = true;
+        if (client.listenerCount('error') === 1) opts.onPoolError?.(err);
+      });
+    });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...logOption(opts) });
     engine = 'postgres';
     dedicatedClient = (applicationName) =>

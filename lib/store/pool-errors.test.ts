@@ -1,6 +1,7 @@
 /**
- * An idle PostgreSQL connection that the server drops must not crash the process: the pool's
- * 'error' event has a listener (without one, Node throws it as an uncaught exception).
+ * A PostgreSQL connection that the server drops must not crash the process, whether idle in the
+ * pool or checked out between two statements of a transaction (without an 'error' listener, Node
+ * throws it as an uncaught exception).
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,26 @@ describe.skipIf(process.env.CI !== 'true' && !postgresAvailable())('store pool e
     expect(killed.rows[0]!.n).toBeGreaterThanOrEqual(1);
     for (let i = 0; i < 50 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(errors[0]).toEqual({ code: '57P01' }); // admin_shutdown
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('reports a connection dropped inside a transaction, fails that transaction, and keeps serving', async () => {
+    errors.length = 0;
+    const outcome = store.db
+      .transaction()
+      .execute(async (trx) => {
+        const me = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // Another connection terminates this one while it waits between statements.
+        await sql`select pg_terminate_backend(${me.rows[0]!.pid})`.execute(store.db);
+        await new Promise((r) => setTimeout(r, 300));
+        await sql`select 1`.execute(trx);
+      })
+      .then(
+        () => 'committed',
+        (err: { code?: string; message?: string }) => err.code ?? err.message,
+      );
+    expect(await outcome).not.toBe('committed');
+    expect(errors).toEqual([{ code: '57P01' }]);
     await expect(store.ping()).resolves.toBeUndefined();
   });
 });

@@ -53,6 +53,7 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
     '200',
     'A webhook trigger’s hook with its new signing secret, shown this once.',
   ],
+  ['ChatList', '/v1/chats', 'get', '200', 'The caller’s chats, most recently active first.'],
   ['ChatMessageList', '/v1/chats/messages', 'post', '200', 'Messages delivered to a chat, newest first.'],
   ['AppView', '/v1/apps/{app_id}', 'get', '200', 'An app and its skills.'],
   ['SkillView', '/v1/apps/{app_id}/skills/{skill_id}', 'get', '200', 'A skill.'],

@@ -416,6 +416,64 @@ describe('keys, embeds, chats and workspace results', () => {
       const still = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three' });
       expect(still.json.messages).toHaveLength(2);
     });
+
+    it('lists the owner chats, most recently active first, with their message counts; pages by activity', async () => {
+      const owner = 'owner_list';
+      const { token } = await createKey(h.api.deps.store, {
+        name: 'lister',
+        scopes: ['workflows'],
+        ownerId: owner,
+      });
+      const get = (query = '') => h.request('GET', `/v1/chats${query}`, undefined, undefined, token);
+      expect((await get()).json).toEqual({ chats: [] });
+      const send = (chatId: string, step: string) =>
+        deliver(
+          h.api.deps.store,
+          TEST_KEYRING,
+          { ownerId: owner, chatId, title: 'T', message: 'M', taskId: 'task_l', stepId: step },
+          webhookPolicy(h.api.deps.config.security, TEST_RESOLVE),
+        );
+      await send('chat_old', 's1');
+      await send('chat_old', 's2');
+      await new Promise((r) => setTimeout(r, 20));
+      // A chat with settings only, then one with a message.
+      await h.request(
+        'POST',
+        '/v1/chats',
+        { chat_id: 'chat_settings', focus_mode_on: 'echo.loud' },
+        undefined,
+        token,
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      await send('chat_new', 's3');
+      const list = await get();
+      expect(list.status).toBe(200);
+      const chats = list.json.chats as Record<string, unknown>[];
+      expect(chats.map((c) => [c.chat_id, c.messages, c.focus_mode, c.webhook_configured])).toEqual([
+        ['chat_new', 1, null, false],
+        ['chat_settings', 0, 'echo.loud', false],
+        ['chat_old', 2, null, false],
+      ]);
+      expect(chats[1]!.last_message_at).toBeNull();
+      expect(chats[0]!.active_at).toBe(chats[0]!.last_message_at);
+      // The next page starts below the last activity of the previous one.
+      const page = await get(`?limit=2`);
+      expect((page.json.chats as { chat_id: string }[]).map((c) => c.chat_id)).toEqual([
+        'chat_new',
+        'chat_settings',
+      ]);
+      const next = await get(`?limit=2&before=${encodeURIComponent(page.json.chats[1].active_at)}`);
+      expect((next.json.chats as { chat_id: string }[]).map((c) => c.chat_id)).toEqual(['chat_old']);
+      // Another owner's chats are not listed.
+      const other = await h.request('GET', '/v1/chats', undefined, undefined, h.otherToken);
+      expect((other.json.chats as { chat_id: string }[]).map((c) => c.chat_id)).not.toContain('chat_old');
+      const bad = await get('?limit=0');
+      expect([bad.status, bad.json.error.code, bad.json.error.details.issues[0].path]).toEqual([
+        400,
+        'INVALID_PARAMETER',
+        'limit',
+      ]);
+    });
   });
 
   describe('workspace results', () => {

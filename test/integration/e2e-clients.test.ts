@@ -161,6 +161,34 @@ describe('CLI and SDK against npm start', () => {
     expect(JSON.parse(again.stdout)).toEqual(await client.tasks.get(task.task_id));
     const human = await cli('tasks', 'get', task.task_id);
     expect(human.stdout).toMatch(/^ {2}✔ search +completed +\d+\.\ds +result_count=\d+$/m);
+    // The run's message is in the definition's chat: listed, and read in order.
+    const chatId = `workflow:${id}`;
+    const chats = await cli('chats', 'list');
+    expect([chats.code, chats.stderr]).toEqual([0, '']);
+    expect(chats.stdout).toMatch(
+      new RegExp(`^${chatId} +1 message {2}last \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`, 'm'),
+    );
+    const read = await cli('chats', 'read', chatId);
+    expect([read.code, read.stderr]).toEqual([0, '']);
+    expect(read.stdout).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}Domains {2}\\(${task.task_id} › notify\\)\\n {2}\\d+ domains found\\n$`,
+      ),
+    );
+    const readJson = await cli('chats', 'read', chatId, '--json');
+    expect(JSON.parse(readJson.stdout)).toEqual({
+      chat_id: chatId,
+      messages: await client.chats.messages(chatId),
+    });
+    expect(await cli('chats', 'read', 'chat_never_used')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: NOT_FOUND (HTTP 404): No chat with this id.\n',
+    });
+    expect((await cli('chats', 'list', '--limit', '0')).stderr).toBe(
+      'error: USAGE: --limit takes a whole number from 1 to 100.\n',
+    );
+
     // A finished task has nothing to cancel: exit 1 and say so.
     expect(await cli('tasks', 'cancel', task.task_id)).toEqual({
       code: 1,
@@ -205,6 +233,38 @@ describe('CLI and SDK against npm start', () => {
     expect(normalise(JSON.parse(hyphen.stdout))).toEqual(normalise(rest));
   });
 
+  it('a person sees a skill answer as a table with its warnings: a quick call, and a long-running call with --wait', async () => {
+    const brief = { requests: [{ query: 'a small bakery named cedar', tlds: ['com'], max_results: 3 }] };
+    const quick = await cli('apps', 'hosting', 'search_domains', '--input', JSON.stringify(brief));
+    expect([quick.code, quick.stderr]).toEqual([0, '']);
+    const lines = quick.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^domain +availability( +price)?$/);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const row of lines.slice(1, -2)) expect(row).toMatch(/^\S+\.com +(available|registered|unknown)\b/);
+    expect(lines.slice(-2)[0]).toBe(
+      'warning: QUERY_REDUCED: The brief was reduced to the keyword "bakerycedar" before searching.',
+    );
+    expect(lines.at(-1)).toMatch(/^call \S+ \(full output: --json\)$/);
+
+    const designs = { requests: [{ vinMin: 10, vinMax: 24, vout: [3.3], iout: [2], max_results: 2 }] };
+    const waited = await cli(
+      'apps',
+      'electronics',
+      'search_power_designs',
+      '--input',
+      JSON.stringify(designs),
+      '--wait',
+    );
+    expect([waited.code, waited.stderr]).toEqual([0, '']);
+    const out = waited.stdout.trimEnd().split('\n');
+    const header = out.findIndex((l) => l.startsWith('id '));
+    expect(out[0]).toMatch(/^task_\S+ +completed /);
+    expect(out[header]).toMatch(/^id +rank +part number +topology +efficiency +source url$/);
+    expect(out.slice(header + 1)).toHaveLength(2);
+    for (const row of out.slice(header + 1))
+      expect(row).toMatch(/^\S+ +[12] +\S+ +\S+ +0\.\d+ +https?:\/\/\S+$/);
+  });
+
   it('validate: file:line:col: CODE lines and exit 1 for a broken file, "ok" and exit 0 otherwise', async () => {
     const broken = path.join(tmp, 'broken.yaml');
     writeFileSync(broken, BROKEN);
@@ -213,7 +273,7 @@ describe('CLI and SDK against npm start', () => {
     const lines = bad.stdout.trimEnd().split('\n');
     expect(lines.every((l) => /^.+:\d+:\d+: [A-Z_]+ /.test(l))).toBe(true);
     expect(lines[0]).toBe(
-      `${broken}:6:20: UNKNOWN_SKILL Unknown skill. Known skills: design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.`,
+      `${broken}:6:20: UNKNOWN_SKILL Unknown skill. Did you mean hosting.search_domains? Known skills: design.search_icons, electronics.get_power_design, electronics.search_power_designs, encyclopedia.get_summary, encyclopedia.search_articles, hosting.search_domains.`,
     );
     expect(lines[1]).toBe(`${broken}:14:24: INVALID_SKILL_INPUT Too big: expected number to be <=20`);
     expect(bad.stderr).toBe(''); // the live catalog was used: no offline note
@@ -497,6 +557,62 @@ steps:
     expect(runs).toBe(4);
   });
 
+  it('schedules: the CLI pauses, triggers and resumes a schedule and prints its state; a definition without one is the API error', async () => {
+    const { id } = await client.workflows.create(`title: Paused (clients)
+start_when:
+  schedule: { every: 1h, timezone: UTC }
+steps:
+  - id: pause
+    wait: { duration: 1s }
+`);
+    const scheduleId = `schedule_${id}`;
+    const paused = await cli('workflows', 'schedule', 'pause', id);
+    expect([paused.code, paused.stderr]).toEqual([0, '']);
+    const lines = paused.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([`paused ${id}`, `schedule ${scheduleId}: paused (UTC)`]);
+    expect(lines[2]).toMatch(/^next runs: (none|\d{4}-\d\d-\d\dT\d\d:00:00\.000Z(, |$))/);
+    expect((await client.workflows.get(id)).schedule?.paused).toBe(true);
+
+    const triggered = await cli('workflows', 'schedule', 'trigger', id, '--json');
+    expect([triggered.code, triggered.stderr]).toEqual([0, '']);
+    expect(JSON.parse(triggered.stdout)).toMatchObject({
+      schedule_id: scheduleId,
+      paused: true,
+      timezone: 'UTC',
+    });
+    // The trigger started one run although the schedule is paused. Visibility trails.
+    let runs = 0;
+    for (let i = 0; i < 50 && runs !== 1; i++) {
+      runs = (await client.workflows.runs(id)).length;
+      if (runs !== 1) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(runs).toBe(1);
+
+    const resumed = await cli('workflows', 'schedule', 'resume', id);
+    expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+    expect(resumed.stdout.split('\n').slice(0, 2)).toEqual([
+      `resumed ${id}`,
+      `schedule ${scheduleId}: active (UTC)`,
+    ]);
+    expect((await client.workflows.get(id)).schedule?.paused).toBe(false);
+    await client.workflows.delete(id);
+
+    const manual = await client.workflows.create(`title: Not scheduled (clients)
+start_when:
+  manual: {}
+steps:
+  - id: pause
+    wait: { duration: 1s }
+`);
+    const refused = await cli('workflows', 'schedule', 'pause', manual.id);
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      1,
+      '',
+      'error: CONFLICT (HTTP 409): This workflow has no schedule (start_when is manual).\n',
+    ]);
+    await client.workflows.delete(manual.id);
+  });
+
   it('schedules: CLI and SDK backfill a past window, one run per tick; a refused window is the API error', async () => {
     const created = await client.workflows.create(`title: Backfilled (clients)
 start_when:
@@ -601,6 +717,14 @@ steps:
     expect(unauth.stderr).toMatch(/^error: UNAUTHENTICATED \(HTTP 401\): /);
     expect(unauth.stderr).not.toContain('sf_nope');
     expect((await cli('workflows', 'bogus')).code).toBe(2);
+    // A mistyped skill: the API's 404, and the closest names of the catalogue.
+    expect(await cli('apps', 'hosting', 'search_domain', '--input', JSON.stringify(INPUT))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: SKILL_NOT_FOUND (HTTP 404): No available skill with that id.\n' +
+        'hint: did you mean skillflow apps hosting search_domains?\n',
+    });
   });
 
   it('keys: create prints the token once, list never does, revoke makes it unusable', async () => {

@@ -453,6 +453,7 @@ const ROWS: Row[] = [
     statuses: [...KEYS(404)],
   },
   // Chats
+  { method: 'GET', route: '/v1/chats', request: () => ({ url: '/v1/chats' }), statuses: [...WORKFLOWS(200)] },
   {
     method: 'POST',
     route: '/v1/chats',

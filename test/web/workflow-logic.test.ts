@@ -26,6 +26,20 @@ describe('diagnostics', () => {
     );
   });
 
+  it('adds the closest names when the message does not say them', () => {
+    const step = {
+      ...d(9, 12, 'The reference names a step that does not exist.'),
+      code: 'UNKNOWN_STEP' as const,
+    };
+    expect(describeDiagnostic({ ...step, suggestions: ['search', 'sarch'] })).toBe(
+      'Line 9, column 12: The reference names a step that does not exist. Did you mean search or sarch?',
+    );
+    const skill = 'Unknown skill. Did you mean hosting.search_domains?';
+    expect(describeDiagnostic({ ...d(6, 20, skill), suggestions: ['hosting.search_domains'] })).toBe(
+      `Line 6, column 20: ${skill}`,
+    );
+  });
+
   it('groups by line for the gutter', () => {
     const lines = byLine([d(2, 1), d(5, 3), d(2, 9)]);
     expect([...lines.keys()]).toEqual([2, 5]);

@@ -6,6 +6,7 @@
  */
 import type { Keyring } from '../../crypto/keyring.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
+import { sql } from 'kysely';
 import type { Store } from '../db.js';
 import { sealedCell } from '../sealed-columns.js';
 
@@ -15,6 +16,17 @@ export interface ChatState {
   focusMode: string | null;
   webhookConfigured: boolean;
   updatedAt: Date;
+}
+
+/** A chat in the owner's list: its settings and how many messages it holds. */
+export interface ChatSummary {
+  chatId: string;
+  focusMode: string | null;
+  webhookConfigured: boolean;
+  messages: number;
+  lastMessageAt: Date | null;
+  /** The later of its last message and its last settings change: the list's order. */
+  activeAt: Date;
 }
 
 /** What a message holds, sealed in `chat_messages.content_sealed`. */
@@ -162,4 +174,43 @@ export async function listChatMessages(
       webhookDelivered: r.webhook_delivered_at !== null,
     };
   });
+}
+
+/**
+ * The owner's chats, most recently active first: those with delivered messages and those with
+ * settings only. `before` pages on the activity time.
+ */
+export async function listChats(
+  store: Store,
+  ownerId: string,
+  page: { limit: number; before?: Date | undefined },
+): Promise<ChatSummary[]> {
+  const before = page.before ?? null;
+  const { rows } = await sql<{
+    chat_id: string;
+    focus_mode: string | null;
+    webhook_configured: boolean | null;
+    messages: string | number;
+    last_message_at: Date | string | null;
+    active_at: Date | string;
+  }>`
+    select coalesce(m.chat_id, c.chat_id) as chat_id, c.focus_mode,
+           c.webhook_url_sealed is not null as webhook_configured,
+           coalesce(m.messages, 0) as messages, m.last_message_at,
+           greatest(m.last_message_at, c.updated_at) as active_at
+      from (select chat_id, count(*) as messages, max(created_at) as last_message_at
+              from chat_messages where owner_id = ${ownerId} group by chat_id) m
+      full join (select chat_id, focus_mode, webhook_url_sealed, updated_at
+                   from chats where owner_id = ${ownerId}) c on c.chat_id = m.chat_id
+     where ${before}::timestamptz is null or greatest(m.last_message_at, c.updated_at) < ${before}::timestamptz
+     order by active_at desc, chat_id
+     limit ${page.limit}`.execute(store.db);
+  return rows.map((r) => ({
+    chatId: r.chat_id,
+    focusMode: r.focus_mode,
+    webhookConfigured: r.webhook_configured === true,
+    messages: Number(r.messages),
+    lastMessageAt: r.last_message_at === null ? null : new Date(r.last_message_at),
+    activeAt: new Date(r.active_at),
+  }));
 }

@@ -3,9 +3,16 @@ import type { ValidationResult } from '../../../sdk/generated.js';
 
 export type Diagnostic = ValidationResult['diagnostics'][number];
 
-/** `Line 7, column 20: <message>`: what the list and the screen reader say. */
+/**
+ * `Line 7, column 20: <message>`: what the list and the screen reader say, with the closest known
+ * names when the message does not name them already (an unknown step's).
+ */
 export function describeDiagnostic(d: Diagnostic): string {
-  return `Line ${d.line}, column ${d.column}: ${d.message}`;
+  const guess =
+    d.suggestions?.length && !d.message.includes('Did you mean')
+      ? ` Did you mean ${d.suggestions.join(' or ')}?`
+      : '';
+  return `Line ${d.line}, column ${d.column}: ${d.message}${guess}`;
 }
 
 /** Diagnostics by 1-based line, for the gutter markers. */
