@@ -594,7 +594,20 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
-  // Messages first: owner B has never used the chat id when it asks for its messages.
+  // The list and the messages first: owner B has never used the chat id when it asks.
+  'GET /v1/chats': [
+    {
+      kind: 'chat',
+      note: "each owner lists its own chats: owner A's delivered chat is not in owner B's list",
+      ...WORKFLOWS,
+      request: () => ({ url: '/v1/chats' }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j) => expect(j.chats.map((c: { chat_id: string }) => c.chat_id)).toContain(CHAT_ID)),
+        ok(200, (j) => expect(j.chats.map((c: { chat_id: string }) => c.chat_id)).not.toContain(CHAT_ID)),
+      ),
+    },
+  ],
   'POST /v1/chats/messages': [
     chatCase(
       '/v1/chats/messages',
