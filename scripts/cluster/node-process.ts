@@ -4,6 +4,7 @@
  * kill, start again with the same environment).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from '../../lib/config.js';
@@ -23,6 +24,15 @@ export interface NodeProcessSpec {
    * in how many ms it is started again.
    */
   onUnexpectedExit?: (how: string, restartInMs: number) => void;
+}
+
+/** The last lines of a log, for an error that says why a process stopped (its log may be gone by then). */
+function logTail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
 }
 
 /** The first restart after a crash waits a second, each further one within 5 minutes twice as long, up to 30 s. */
@@ -108,7 +118,10 @@ export class NodeProcess {
   async waitUntil(probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (!this.running) throw new Error(`${this.spec.name} exited during start; see ${this.spec.logFile}`);
+      if (!this.running)
+        throw new Error(
+          `${this.spec.name} exited during start; the end of ${this.spec.logFile}:\n${logTail(this.spec.logFile)}`,
+        );
       if (await probe().catch(() => false)) return;
       if (Date.now() > deadline)
         throw new Error(`${this.spec.name} did not become ready; see ${this.spec.logFile}`);
