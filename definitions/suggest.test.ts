@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { KNOWN_SKILLS } from '../sdk/generated.js';
 import { boundedDistance, suggestNames } from './suggest.js';
 
-const SKILLS = [
-  'design.search_icons',
-  'electronics.get_power_design',
-  'electronics.search_power_designs',
-  'encyclopedia.get_summary',
-  'encyclopedia.search_articles',
-  'hosting.search_domains',
-];
+const SKILLS = KNOWN_SKILLS;
 
 describe('did you mean', () => {
   it('measures edit distance with swaps, and gives up past the allowance', () => {

@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
       '  manual: {}',
       'steps:',
       '  - id: search',
-      '    use_app_skill: hosting.no_such_skill',
+      '    use_app_skill: hosting.search_domain',
       '    input:',
       '      requests:',
       '        - query: cedar',
@@ -53,6 +53,9 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(await item.getAttribute('data-line')).toBe('6');
     expect(await item.getAttribute('data-column')).toBe('20');
     expect(await item.locator('button').textContent()).toBe(`Line 6, column 20: ${first.message}`);
+    // A typo gets the closest catalogue skill.
+    expect(first.message).toMatch(/^Unknown skill\. Did you mean hosting\.search_domains\? Known skills: /);
+    expect(first.suggestions).toEqual(['hosting.search_domains']);
     // The gutter marks line 6 and no other.
     const gutter = (await page.locator('.gutter').textContent())!.split('\n');
     expect(gutter.filter((l) => l.startsWith('●'))).toEqual(['●6']);
@@ -60,11 +63,11 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     // The diagnostic moves the caret to its place.
     await item.locator('button').click();
     const caret = await editor.evaluate((el: HTMLTextAreaElement) => el.selectionStart);
-    expect(broken.slice(caret).startsWith('hosting.no_such_skill')).toBe(true);
+    expect(broken.slice(caret).startsWith('hosting.search_domain')).toBe(true);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'workflow-diagnostics');
     // Fixing the line clears the diagnostics.
-    await editor.fill(broken.replace('hosting.no_such_skill', 'hosting.search_domains'));
+    await editor.fill(broken.replace('hosting.search_domain', 'hosting.search_domains'));
     await page.getByText('Valid: 1 step.').waitFor();
     expect(await page.locator('.diagnostics li').count()).toBe(0);
     expect(problems).toEqual([]);
