@@ -77,7 +77,17 @@ const httpFramework = ['fastify', 'fastify-*', '@fastify/*'];
 const appRouteModules = ['activities/apps/*/routes*.ts', 'activities/registry/routes.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'web/dist/**', '.data/**', '.tools/**', 'coverage/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'web/dist/**',
+      'sdk/dist/**',
+      '.data/**',
+      '.tools/**',
+      'coverage/**',
+      'bin/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

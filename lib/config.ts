@@ -1,6 +1,6 @@
 /**
  * The one typed configuration object, parsed once at boot from the environment with zod.
- * Pass it down; never read process.env elsewhere. Every variable is listed in the README.
+ * Pass it down; never read process.env elsewhere. Every variable is listed in docs/configuration.md.
  */
 import { isIP } from 'node:net';
 import path from 'node:path';

@@ -31,6 +31,7 @@ import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
+import { START_WAIT_MS } from '../lib/start-wait.js';
 import { connectTemporal, type TemporalClient } from '../lib/temporal/client.js';
 import { storeQueryLogger } from '../lib/tracing/store-queries.js';
 
@@ -82,6 +83,13 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+/** The SQLSTATE or socket code of a store error, or of the error it wraps; never its message. */
+function storeErrorCode(err: Error): string | undefined {
+  const own = (err as { code?: unknown }).code;
+  const inner = (err.cause as { code?: unknown } | undefined)?.code;
+  return typeof own === 'string' ? own : typeof inner === 'string' ? inner : undefined;
+}
+
 /** Opens the configured store and refuses one that still holds values of the old sealed format. */
 async function openConfiguredStore(config: Config, logger: Logger): Promise<Store> {
   const store = await openStore({
@@ -91,6 +99,11 @@ async function openConfiguredStore(config: Config, logger: Logger): Promise<Stor
     // The code only: a driver message may name hosts or users.
     onPoolError: (err) =>
       logger.error({ errName: err.name, errCode: (err as { code?: string }).code }, 'store connection lost'),
+    onWaiting: (err, retryInMs) =>
+      logger.warn(
+        { errCode: storeErrorCode(err), retryInMs },
+        'platform store not reachable yet; trying again',
+      ),
   });
   // Values sealed before context binding cannot open: refuse to start rather than fail later.
   const legacy = await countLegacySealed(store);
@@ -127,9 +140,19 @@ async function temporalClient(
   config: Config,
   keyring: Keyring,
   given: PlatformParts['temporal'],
+  logger: Logger,
 ): Promise<TemporalClient | undefined> {
   if (!given || !('address' in given)) return given;
-  return connectTemporal(given.address, config.temporal.TEMPORAL_NAMESPACE, keyring);
+  return connectTemporal(given.address, config.temporal.TEMPORAL_NAMESPACE, keyring, {
+    waitMs: START_WAIT_MS,
+    onWaiting: temporalWaitLogger(logger),
+  });
+}
+
+/** Logs each wait for a Temporal server that cannot be reached yet (its address is in the banner). */
+export function temporalWaitLogger(logger: Logger): (err: Error, retryInMs: number) => void {
+  return (err, retryInMs) =>
+    logger.warn({ errName: err.name, retryInMs }, 'Temporal server not reachable yet; trying again');
 }
 
 /** Builds the process's parts from `config`; see {@link PlatformParts} for what may be given. */
@@ -159,10 +182,12 @@ export async function createPlatform(config: Config, given: PlatformParts = {}):
     'skills loaded',
   );
   const { resolveHost } = given;
-  const temporal = await temporalClient(config, keyring, given.temporal).catch(async (err: unknown) => {
-    await store.close();
-    throw err;
-  });
+  const temporal = await temporalClient(config, keyring, given.temporal, logger).catch(
+    async (err: unknown) => {
+      await store.close();
+      throw err;
+    },
+  );
   const limits = createLimits({ config, store, keyring, secrets, ...(temporal ? { temporal } : {}) });
   const parts = { config, logger, keyring, secrets, store, registry, resolveHost, temporal, limits };
   const owned = given.temporal && 'address' in given.temporal ? temporal : undefined;

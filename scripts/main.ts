@@ -15,7 +15,8 @@ import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startTracing } from '../lib/tracing/index.js';
-import { createPlatform } from '../platform/create-platform.js';
+import { START_WAIT_MS } from '../lib/start-wait.js';
+import { createPlatform, temporalWaitLogger } from '../platform/create-platform.js';
 import { startDevSimulators } from '../simulators/index.js';
 import { startWorker } from '../worker/index.js';
 import { onStopSignals } from '../lib/stop-signals.js';
@@ -109,7 +110,10 @@ async function main(): Promise<void> {
     for (const line of sims.banner) platform.logger.warn(line);
 
     if (config.process.RUN_WORKER) {
-      const worker = await startWorker(platform, { address });
+      const worker = await startWorker(platform, {
+        address,
+        wait: { waitMs: START_WAIT_MS, onWaiting: temporalWaitLogger(platform.logger) },
+      });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
     let devKey: string | undefined;

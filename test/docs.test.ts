@@ -1,6 +1,6 @@
 /**
- * Keeps the README true: every configuration variable is documented with its default, the apps
- * and skills table equals what the registry loads, the simulators table equals simulators/, and
+ * Keeps the docs true: the configuration reference lists exactly the variables of the code with
+ * their defaults, the README's apps and skills table equals what the registry loads, the simulators table equals simulators/, and
  * a variable documented as reserved is read by no code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,11 +14,12 @@ import { APPS } from '../activities/apps/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const configuration = readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
 
 /** The body rows of the Markdown table between `<!-- name:start -->` and `<!-- name:end -->`. */
-function tableRows(name: string): string[][] {
-  const block = new RegExp(`<!-- ${name}:start -->\\n([\\s\\S]*?)<!-- ${name}:end -->`).exec(readme)?.[1];
-  if (block === undefined) throw new Error(`README has no ${name} table`);
+function tableRows(name: string, doc = readme): string[][] {
+  const block = new RegExp(`<!-- ${name}:start -->\\n([\\s\\S]*?)<!-- ${name}:end -->`).exec(doc)?.[1];
+  if (block === undefined) throw new Error(`the document has no ${name} table`);
   const rows = block
     .split('\n')
     .filter((l) => l.startsWith('|'))
@@ -38,10 +39,52 @@ function sourceFiles(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
+/**
+ * How docs/configuration.md shows a default the code applies: a literal in backticks (a list as
+ * its comma-separated entries), or, for a variable without one, `unset`, `empty`, or what takes
+ * its place at start (the words below).
+ */
+const UNSET_DEFAULTS = new Set([
+  'unset',
+  'empty',
+  'simulator',
+  'generated in dev',
+  'dev server UI',
+  '`http://HOST:PORT`',
+]);
+function shownDefault(value: unknown): string | undefined {
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  const text = Array.isArray(value)
+    ? value.join(',')
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : `${value as string | number | boolean}`;
+  return `\`${text}\``;
+}
+
+describe('docs/configuration.md', () => {
+  const rows = tableRows('configuration', configuration);
+  const defaults = ConfigSchema.parse({}) as Record<string, unknown>;
+
+  it('lists exactly the variables the code reads, once each', () => {
+    const documented = rows.map((r) => r[0]!.replace(/`/g, ''));
+    expect([...documented].sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
+    expect(new Set(documented).size).toBe(documented.length);
+  });
+
+  it('shows the default the code applies for each variable', () => {
+    for (const [cell, shown] of rows) {
+      const name = cell!.replace(/`/g, '');
+      const code = shownDefault(defaults[name]);
+      if (code === undefined) expect(UNSET_DEFAULTS, name).toContain(shown);
+      else expect(shown, name).toBe(code);
+    }
+  });
+});
+
 describe('README', () => {
-  it('lists every configuration variable in the configuration table', () => {
-    const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\|/gm)].map((m) => m[1]);
-    for (const name of Object.keys(ConfigSchema.shape)) expect(documented, name).toContain(name);
+  it('points to the configuration reference', () => {
+    expect(readme).toContain('[docs/configuration.md](docs/configuration.md)');
   });
 
   it('states the two-command quick start', () => {
@@ -85,7 +128,7 @@ describe('README', () => {
   });
 
   it('calls a variable reserved only while no code outside lib/config.ts reads it', () => {
-    const reserved = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\| [^|]*\| Reserved /gm)].map(
+    const reserved = [...configuration.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\| [^|]*\| Reserved /gm)].map(
       (m) => m[1]!,
     );
     const files = ['activities', 'api', 'worker', 'workflows', 'simulators', 'scripts', 'cli', 'lib'].flatMap(

@@ -3,7 +3,7 @@
  * the platform's activities (platform/create-platform.ts) and the payload codec.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { dataConverterFor } from '../lib/temporal/client.js';
+import { dataConverterFor, untilTemporalReachable, type TemporalWait } from '../lib/temporal/client.js';
 import { workerTracing } from '../lib/tracing/temporal.js';
 import type { Platform } from '../platform/create-platform.js';
 import { workflowBundle } from './bundle.js';
@@ -16,6 +16,8 @@ export interface WorkerOptions {
   /** Default: TEMPORAL_TASK_QUEUE. */
   taskQueue?: string;
   maxConcurrentActivityTaskExecutions?: number;
+  /** How long the start waits for a server that cannot be reached yet; default: it tries once. */
+  wait?: TemporalWait;
 }
 export interface RunningWorker {
   worker: Worker;
@@ -34,23 +36,36 @@ export async function startWorker(
   opts: WorkerOptions,
 ): Promise<RunningWorker> {
   const { temporal } = platform.config;
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const wait = opts.wait ?? { waitMs: 0 };
+  const connection = await untilTemporalReachable(
+    () => NativeConnection.connect({ address: opts.address }),
+    wait,
+  );
   // While tracing is on (lib/tracing/), workflows and activities run in spans of their run's trace.
   const tracing = workerTracing();
-  const worker = await Worker.create({
-    connection,
-    namespace: temporal.TEMPORAL_NAMESPACE,
-    taskQueue: opts.taskQueue ?? temporal.TEMPORAL_TASK_QUEUE,
-    workflowBundle: await workflowBundle(tracing !== undefined),
-    ...(tracing ? { interceptors: { activity: tracing.activity }, sinks: tracing.sinks } : {}),
-    activities: platform.activities,
-    dataConverter: dataConverterFor(platform.keyring),
-    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
-    // A heartbeat's details (a long-running skill's stage) reach the server within a second,
-    // not 0.8 × the heartbeat timeout later; skills heartbeat only on a stage change or their
-    // policy's interval, so this adds few requests.
-    maxHeartbeatThrottleInterval: 1000,
-    maxCachedWorkflows: temporal.WORKER_MAX_CACHED_WORKFLOWS,
+  const bundle = await workflowBundle(tracing !== undefined);
+  // Creating the worker asks the server for its namespace.
+  const worker = await untilTemporalReachable(
+    () =>
+      Worker.create({
+        connection,
+        namespace: temporal.TEMPORAL_NAMESPACE,
+        taskQueue: opts.taskQueue ?? temporal.TEMPORAL_TASK_QUEUE,
+        workflowBundle: bundle,
+        ...(tracing ? { interceptors: { activity: tracing.activity }, sinks: tracing.sinks } : {}),
+        activities: platform.activities,
+        dataConverter: dataConverterFor(platform.keyring),
+        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+        // A heartbeat's details (a long-running skill's stage) reach the server within a second,
+        // not 0.8 × the heartbeat timeout later; skills heartbeat only on a stage change or their
+        // policy's interval, so this adds few requests.
+        maxHeartbeatThrottleInterval: 1000,
+        maxCachedWorkflows: temporal.WORKER_MAX_CACHED_WORKFLOWS,
+      }),
+    wait,
+  ).catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
   });
   const done = worker.run().finally(() => connection.close());
   return {

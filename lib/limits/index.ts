@@ -138,7 +138,7 @@ type Chargers = {
 type Readers = { [K in keyof BusyKinds]: (subject: BusyKinds[K]) => Promise<SkillflowError | undefined> };
 type Refunders = { [K in keyof RefundKinds]: (charge: RefundKinds[K]) => Promise<void> };
 
-/** Every limit of one process, from the configuration (README configuration table). */
+/** Every limit of one process, from the configuration (docs/configuration.md). */
 export function createLimits(deps: LimitsDeps): Limits {
   const { config, store } = deps;
   const tier = new TierRateLimits(store, tierLimitsFromConfig(config.limits));

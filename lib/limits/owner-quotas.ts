@@ -18,7 +18,7 @@ import { countDefinitions, type StoredDefinition } from '../store/owners/definit
 import type { TemporalClient } from '../temporal/client.js';
 import { literal } from '../temporal/visibility.js';
 
-/** The caps, from OWNER_MAX_* (README configuration table). */
+/** The caps, from OWNER_MAX_* (docs/configuration.md). */
 export interface OwnerLimits {
   definitions: number;
   schedules: number;

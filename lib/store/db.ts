@@ -10,6 +10,8 @@ import type { Client as PgClient } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
+import { START_WAIT_MS, untilReachable, type StartWait } from '../start-wait.js';
+import { isStoreUnreachable } from './unreachable.js';
 
 export type Db = Kysely<Database>;
 
@@ -40,6 +42,12 @@ export interface OpenStoreOptions {
   onPoolError?: (err: Error) => void;
   /** Told of every query after it ran, with its duration (tracing: lib/tracing/store-queries.ts). */
   onQuery?: ((event: LogEvent) => void) | undefined;
+  /**
+   * How long opening waits for a PostgreSQL server that cannot be reached yet (restarting, or
+   * started after this process) before it gives up; default 60 s. Told of each wait.
+   */
+  waitMs?: number;
+  onWaiting?: StartWait['onWaiting'];
 }
 
 function logOption(opts: OpenStoreOptions): { log?: (event: LogEvent) => void } {
@@ -94,7 +102,13 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   };
   if (opts.migrate !== false) {
     try {
-      await migrateToLatest(db);
+      // PGlite is in this process: nothing to wait for.
+      await untilReachable(() => migrateToLatest(db), {
+        service: 'the platform store',
+        waitMs: engine === 'postgres' ? (opts.waitMs ?? START_WAIT_MS) : 0,
+        unreachable: isStoreUnreachable,
+        onWaiting: opts.onWaiting,
+      });
     } catch (err) {
       await db.destroy();
       throw err;
@@ -109,10 +123,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    const name = failed?.migrationName ?? 'unknown';
-    throw new Error(
-      `store migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const which = failed ? `store migration ${failed.migrationName}` : 'store migration';
+    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -7,7 +7,9 @@ import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec } from '../crypto/codec.js';
 import type { Keyring } from '../crypto/keyring.js';
+import { untilReachable, type StartWait } from '../start-wait.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
+import { isTemporalUnreachable } from './unreachable.js';
 
 /** Module of the failure converter (encoded messages and stack traces); see its header. */
 export const FAILURE_CONVERTER_PATH = path.resolve(import.meta.dirname, 'failure-converter.cjs');
@@ -24,12 +26,24 @@ export interface TemporalClient {
   close(): Promise<void>;
 }
 
+/** How long a start waits for an unreachable server (default: it tries once), told of each wait. */
+export type TemporalWait = Pick<StartWait, 'waitMs' | 'onWaiting'>;
+
 export async function connectTemporal(
   address: string,
   namespace: string,
   keyring: Keyring,
+  wait: TemporalWait = { waitMs: 0 },
 ): Promise<TemporalClient> {
-  const connection = await Connection.connect({ address });
+  // Each try ends within the time left (at least 1 s, at most the SDK's 10 s).
+  const connection = await untilTemporalReachable(
+    (leftMs) =>
+      Connection.connect({
+        address,
+        ...(wait.waitMs > 0 ? { connectTimeout: Math.min(Math.max(leftMs, 1_000), 10_000) } : {}),
+      }),
+    wait,
+  );
   return {
     connection,
     client: clientOn(connection, namespace, keyring),
@@ -50,4 +64,12 @@ export function clientOn(connection: Connection, namespace: string, keyring: Key
     dataConverter: dataConverterFor(keyring),
     ...(interceptors ? { interceptors } : {}),
   });
+}
+
+/** Runs a start step against the Temporal server, waiting for it as `wait` says. */
+export function untilTemporalReachable<T>(
+  op: (leftMs: number) => Promise<T>,
+  wait: TemporalWait,
+): Promise<T> {
+  return untilReachable(op, { service: 'the Temporal server', unreachable: isTemporalUnreachable, ...wait });
 }
