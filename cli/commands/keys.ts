@@ -32,8 +32,14 @@ export function registerKeys(
     .requiredOption('--scopes <a,b>', 'comma-separated: *, workflows, keys, app:<app>, skill:<app>.<skill>')
     .option('--tier <tier>', `rate-limit tier: ${TIERS.join(', ')}`)
     .option('--json', 'print the REST body (token included) as JSON')
-    .action((flags: { name: string; scopes: string; tier?: string; json?: boolean }) =>
+    .option(
+      '-q, --quiet',
+      'print only the token (for scripts: export SKILLFLOW_API_KEY=$(skillflow keys create ... -q))',
+    )
+    .action((flags: { name: string; scopes: string; tier?: string; json?: boolean; quiet?: boolean }) =>
       run(async () => {
+        if (flags.json && flags.quiet)
+          throw new CliError('--json and --quiet exclude each other.', EXIT.USAGE, 'USAGE');
         const scopes = parseScopes(flags.scopes);
         if (scopes.length === 0)
           throw new CliError('--scopes needs at least one scope.', EXIT.USAGE, 'USAGE');
@@ -47,6 +53,7 @@ export function registerKeys(
         });
         err('warning: this is the only time the token is shown; store it now (e.g. in SKILLFLOW_API_KEY).');
         if (flags.json) printJson(key);
+        else if (flags.quiet) out(key.token);
         else {
           out(`created key ${key.id} (${key.name}; scopes ${key.scopes.join(',')}; tier ${key.tier})`);
           out(`token: ${key.token}`);

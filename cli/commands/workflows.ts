@@ -98,12 +98,19 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
     .option('--id <id>', 'update this definition (wf_...)')
     .option('--create', 'always create a new definition')
     .option('--json', 'print the saved definition as JSON')
-    .action((file: string, flags: { id?: string; create?: boolean; json?: boolean }) =>
+    .option(
+      '-q, --quiet',
+      "print only the definition's id (for scripts: WF=$(skillflow workflows apply f.yaml -q))",
+    )
+    .action((file: string, flags: { id?: string; create?: boolean; json?: boolean; quiet?: boolean }) =>
       run(async () => {
         if (flags.id && flags.create)
           throw new CliError('--id and --create exclude each other.', EXIT.USAGE, 'USAGE');
+        if (flags.json && flags.quiet)
+          throw new CliError('--json and --quiet exclude each other.', EXIT.USAGE, 'USAGE');
         const res = await applyFile(context(), file, flags);
         if (flags.json) printJson(res.definition);
+        else if (flags.quiet) out(res.definition.id);
         else {
           out(
             `${res.action} ${res.definition.id} (version ${res.definition.version}, ${res.definition.trigger_type})`,

@@ -149,6 +149,13 @@ describe('CLI and SDK against npm start', () => {
     const id = /^created (wf_[a-z0-9_]+) \(version 1, manual\)$/m.exec(created.stdout)?.[1];
     expect(id).toBeDefined();
     expect((await cli('workflows', 'apply', file)).stdout).toBe(`unchanged ${id} (version 1, manual)\n`);
+    // -q: the id alone, for scripts; not together with --json.
+    expect(await cli('workflows', 'apply', file, '-q')).toEqual({ code: 0, stdout: `${id}\n`, stderr: '' });
+    expect(await cli('workflows', 'apply', file, '-q', '--json')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: USAGE: --json and --quiet exclude each other.\n',
+    });
     writeFileSync(file, source.replace('query: cedar', 'query: juniper'));
     expect((await cli('workflows', 'apply', file)).stdout).toBe(`updated ${id} (version 2, manual)\n`);
 
@@ -745,6 +752,13 @@ steps:
     const list = await cli('keys', 'list');
     expect(list.stdout).not.toContain(key.token);
     expect(await line()).toMatch(/^\S+ {2}active {3}\S+ +workflows,app:hosting +e2e {2}\(never used\)$/);
+    // -q: the token alone on stdout, the warning still on stderr.
+    const quiet = await cli('keys', 'create', '--name', 'e2e-quiet', '--scopes', 'workflows', '-q');
+    expect(quiet).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/only time the token is shown/) as string,
+    });
+    expect(quiet.stdout).toMatch(/^sf_k[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
     const scoped = createClient({ baseUrl: stack.url, token: key.token });
     const usedAt = Date.now();
     expect(Array.isArray(await scoped.workflows.list())).toBe(true);

@@ -1,0 +1,117 @@
+/**
+ * Every example marked `sh runnable` in the README and docs/ runs against the service as
+ * `npm start` starts it, in document order, in one shell per document (so a variable a block
+ * exports is there for the next), and prints each line the document shows after it. The
+ * examples' `http://127.0.0.1:8080` is the test service's address and `npx skillflow` is this
+ * checkout's CLI.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config.js';
+import { runnableBlocks, shownLinePattern, type RunnableBlock } from '../helpers/doc-blocks.js';
+import { startStack, type RunningStack } from '../helpers/stack.js';
+
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(PROJECT_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const withBlocks = DOCUMENTS.map((doc) => ({
+  doc,
+  blocks: runnableBlocks(readFileSync(path.join(PROJECT_ROOT, doc), 'utf8')),
+})).filter((d) => d.blocks.length > 0);
+
+const MARK = '@@skillflow-doc-block@@';
+
+/** Runs the blocks in one bash (`set -euo pipefail`); returns each block's stdout and the exit. */
+function runBlocks(
+  blocks: RunnableBlock[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  url: string,
+): Promise<{ code: number; outputs: string[]; stderr: string }> {
+  const script = [
+    'set -euo pipefail',
+    // On a line of its own even after output without a final newline.
+    ...blocks.flatMap((b, i) => [
+      `printf '\\n%s\\n' '${MARK} ${i}'`,
+      b.code.replaceAll('http://127.0.0.1:8080', url),
+    ]),
+    `printf '\\n%s\\n' '${MARK} end'`,
+  ].join('\n');
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-c', script],
+      { cwd, env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        const outputs = stdout.split(new RegExp(`^${MARK} .*$`, 'm')).slice(1);
+        resolve({ code, outputs, stderr });
+      },
+    );
+  });
+}
+
+describe.skipIf(withBlocks.length === 0)('the runnable examples of the docs', () => {
+  let stack: RunningStack;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    work = mkdtempSync(path.join(os.tmpdir(), 'skillflow-doc-blocks-'));
+    // `npx skillflow` runs this checkout's CLI from the examples' working directory.
+    const bin = path.join(work, 'bin');
+    mkdirSync(bin);
+    writeFileSync(
+      path.join(bin, 'npx'),
+      `#!/bin/sh\nif [ "$1" = skillflow ]; then shift; exec "${process.execPath}" "${path.join(PROJECT_ROOT, 'bin/skillflow.js')}" "$@"; fi\necho "only npx skillflow is available to the examples" >&2; exit 127\n`,
+    );
+    chmodSync(path.join(bin, 'npx'), 0o755);
+    const clean = { ...process.env };
+    delete clean.SKILLFLOW_API_KEY;
+    env = {
+      ...clean,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      SKILLFLOW_URL: stack.url,
+      DATA_DIR: stack.dataDir,
+    };
+  }, 200_000);
+  afterAll(async () => {
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it.each(withBlocks)(
+    '$doc: every runnable block succeeds and prints what the document shows',
+    async ({ doc, blocks }) => {
+      const cwd = mkdtempSync(path.join(work, 'run-'));
+      const { code, outputs, stderr } = await runBlocks(blocks, env, cwd, stack.url);
+      // The last marker printed names the block that failed.
+      const failed = blocks[outputs.length - 1];
+      expect({
+        code,
+        failedBlockAtLine: code === 0 ? undefined : failed?.line,
+        stderr: code === 0 ? '' : stderr,
+      }).toEqual({
+        code: 0,
+        failedBlockAtLine: undefined,
+        stderr: '',
+      });
+      blocks.forEach((block, i) => {
+        const printed = outputs[i]!.split('\n');
+        for (const shown of block.expected) {
+          expect(
+            printed.some((line) => shownLinePattern(shown).test(line)),
+            `${doc}:${block.line}: no printed line matches "${shown}"; printed:\n${outputs[i]}`,
+          ).toBe(true);
+        }
+      });
+    },
+  );
+});
