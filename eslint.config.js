@@ -82,6 +82,7 @@ export default tseslint.config(
       'node_modules/**',
       'web/dist/**',
       'sdk/dist/**',
+      'dist/**',
       '.data/**',
       '.tools/**',
       'coverage/**',

@@ -15,6 +15,7 @@ const benches = [
   'reruns.bench.ts',
   'tracing.bench.ts',
   'cluster.bench.ts',
+  'cli.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

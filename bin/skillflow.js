@@ -1,7 +1,32 @@
 #!/usr/bin/env node
-// Launcher of the skillflow CLI: registers tsx (TypeScript without a build step) in this
-// process and runs cli/main.ts, so `npx skillflow ...` and `npm run skillflow -- ...` work.
-import { register } from 'tsx/esm/api';
+// Launcher of the skillflow CLI: runs the JavaScript build of cli/main.ts in dist/
+// (scripts/build-cli.mjs), building it first when it is missing or older than any of its
+// sources; without esbuild it runs the TypeScript sources through tsx.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-register();
-await import(new URL('../cli/main.ts', import.meta.url).href);
+const root = path.resolve(import.meta.dirname, '..');
+const build = path.join(root, 'dist', 'skillflow-cli.mjs');
+
+function fresh() {
+  try {
+    const built = statSync(build).mtimeMs;
+    const inputs = JSON.parse(readFileSync(path.join(root, 'dist', 'skillflow-cli.inputs.json'), 'utf8'));
+    return inputs.every((file) => statSync(path.join(root, file)).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
+let entry = pathToFileURL(build).href;
+if (!fresh()) {
+  try {
+    await (await import('../scripts/build-cli.mjs')).buildCli();
+  } catch {
+    const { register } = await import('tsx/esm/api');
+    register();
+    entry = pathToFileURL(path.join(root, 'cli', 'main.ts')).href;
+  }
+}
+await import(entry);

@@ -3,7 +3,8 @@
  * message (and each failing path) to stderr, never a stack trace. Only unexpected bugs print
  * a stack, and only with SKILLFLOW_DEBUG=1.
  */
-import { diagnosticText, type Diagnostic } from '../definitions/diagnostics.js';
+import { diagnosticText } from '../definitions/diagnostic-text.js';
+import type { Diagnostic } from '../definitions/diagnostics.js';
 import { SkillflowApiError, SkillflowClientError } from '../sdk/index.js';
 
 /** Exit codes of every command (docs/cli-and-sdk.md). */

@@ -3,7 +3,7 @@
  * non-2xx answers to {@link SkillflowApiError}. The token is sent only in the Authorization
  * header and never appears in an error message.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { SkillflowApiError, SkillflowClientError } from './errors.js';
 
 /** Options of {@link createClient} that reach the transport. */
@@ -70,6 +70,9 @@ export function createTransport(opts: TransportOptions): Transport {
         headers['content-type'] = 'application/json';
       }
       let res: Dispatcher.ResponseData;
+      // Loaded at the first request (cached by the module system): a CLI that only prints its
+      // help never loads the HTTP client.
+      const { request } = await import('undici');
       try {
         res = await request(url, {
           method: spec.method,

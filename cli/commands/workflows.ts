@@ -6,14 +6,14 @@
  * `kubectl apply`); several with that title is an error asking for `--id`.
  */
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
-import { formatDiagnostics, type Diagnostic } from '../../definitions/index.js';
+import { formatDiagnostics } from '../../definitions/diagnostic-text.js';
+import type { Diagnostic } from '../../definitions/diagnostics.js';
 import { SCHEDULE_OVERLAPS, type ScheduleOverlap } from '../../definitions/runtime/plan.js';
 import { SkillflowApiError, type ScheduleState, type WorkflowDefinition } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { definitionFormat, parseJsonInput, readDefinitionFile } from '../input.js';
 import { CliError, EXIT, out, printJson } from '../output.js';
-import { runValidate, type ValidateOptions } from '../validate.js';
+import type { ValidateOptions } from '../validate.js';
 import { showTask, withWaitFlags, type WaitFlags } from './tasks.js';
 
 const isOverlap = (value: string): value is ScheduleOverlap =>
@@ -22,7 +22,9 @@ const isOverlap = (value: string): value is ScheduleOverlap =>
 type Run = (fn: () => Promise<number>) => Promise<void>;
 
 /** The `title` of a definition text, when it parses far enough to have one. */
-export function titleOf(text: string, format: 'yaml' | 'json'): string | undefined {
+export async function titleOf(text: string, format: 'yaml' | 'json'): Promise<string | undefined> {
+  // Loaded when a command needs it: `--help` and the other commands start without it.
+  const { parse: parseYaml } = await import('yaml');
   try {
     const value: unknown = format === 'json' ? JSON.parse(text) : parseYaml(text);
     const title = (value as { title?: unknown } | null)?.title;
@@ -50,7 +52,7 @@ export async function applyFile(
     ? await ctx.client.workflows.get(opts.id)
     : undefined;
   if (!existing && !opts.create) {
-    const title = titleOf(text, format);
+    const title = await titleOf(text, format);
     const same =
       title === undefined ? [] : (await ctx.client.workflows.list()).filter((w) => w.title === title);
     if (same.length > 1) {
@@ -91,7 +93,10 @@ export function registerWorkflows(program: Command, context: () => CliContext, r
     .option('--offline', "use this checkout's skill catalog, not the API's")
     .option('--server', 'let the API compile it (POST /v1/workflows/validate)')
     .option('--json', 'print { file, valid, catalog, diagnostics } as JSON')
-    .action((file: string, flags: ValidateOptions) => run(() => runValidate(context(), file, flags)));
+    .action((file: string, flags: ValidateOptions) =>
+      // The compiler loads only for this command.
+      run(async () => (await import('../validate.js')).runValidate(context(), file, flags)),
+    );
 
   wf.command('apply <file>')
     .description('Create the definition, or save a new version of the one with --id or the same title')
