@@ -1,5 +1,5 @@
 # skillflow API and worker image (one image, two commands). TypeScript runs through tsx; the
-# only build step is the web workspace's static bundle (Vite, a devDependency), made in its own
+# build steps are the CLI's JavaScript build and the web workspace's static bundle (Vite, a devDependency), made in its own
 # stage so the runtime image keeps production dependencies only.
 FROM node:20-bookworm-slim AS web
 WORKDIR /app
@@ -24,7 +24,9 @@ RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
  && npm cache clean --force
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
-RUN mkdir -p /var/lib/skillflow && chown node:node /var/lib/skillflow
+# The CLI's JavaScript build (esbuild, a production dependency), made while /app is writable.
+RUN node scripts/build-cli.mjs \
+ && mkdir -p /var/lib/skillflow && chown node:node /var/lib/skillflow
 USER node
 
 EXPOSE 8080

@@ -23,7 +23,11 @@ let entry = pathToFileURL(build).href;
 if (!fresh()) {
   try {
     await (await import('../scripts/build-cli.mjs')).buildCli();
-  } catch {
+  } catch (err) {
+    // A read-only or partial install: say so once, and run the sources.
+    process.stderr.write(
+      `note: the CLI's JavaScript build could not be made (${err?.code ?? err?.name ?? 'error'}); running the TypeScript sources, which starts slower\n`,
+    );
     const { register } = await import('tsx/esm/api');
     register();
     entry = pathToFileURL(path.join(root, 'cli', 'main.ts')).href;

@@ -3,6 +3,8 @@
  * server), or before that service accepts connections, waits for it instead of exiting: the
  * step is tried again while its error says the service could not be reached, with a back-off of
  * 250 ms doubling to 2 s, up to a bound. Any other error, or the bound passing, ends the wait.
+ * Each step bounds a single try by the time left (`op` receives it), so the bound holds even
+ * against a host that drops packets.
  */
 export interface StartWait {
   /** The service, as the final error names it ("the platform store"). */
@@ -13,15 +15,27 @@ export interface StartWait {
   unreachable: (err: unknown) => boolean;
   /** Told before each new try, with the error that made it necessary. */
   onWaiting?: ((err: Error, retryInMs: number) => void) | undefined;
+  /** A short reason for the final error, never a driver's message; default {@link errorCode}. */
+  reason?: (err: unknown) => string;
 }
 
-/** How long a process that starts waits for each service it needs. */
+/** How long each start step of a process waits for the service it needs. */
 export const START_WAIT_MS = 60_000;
 
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 2_000;
 
-/** Runs `op` (given the time left, to bound a connect attempt) until it succeeds or `wait` ends. */
+/** The code of an error (SQLSTATE, socket code, error name) or of the error it wraps; never its message. */
+export function errorCode(err: unknown): string {
+  const own = (err as { code?: unknown } | undefined)?.code;
+  if (typeof own === 'string' || typeof own === 'number') return String(own);
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  const inner = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof inner === 'string' || typeof inner === 'number') return String(inner);
+  return err instanceof Error ? err.name : 'unknown';
+}
+
+/** Runs `op` (given the time left, to bound one try) until it succeeds or `wait` ends. */
 export async function untilReachable<T>(op: (leftMs: number) => Promise<T>, wait: StartWait): Promise<T> {
   const deadline = Date.now() + wait.waitMs;
   let delay = FIRST_DELAY_MS;
@@ -33,8 +47,9 @@ export async function untilReachable<T>(op: (leftMs: number) => Promise<T>, wait
       const left = deadline - Date.now();
       if (!unreachable || wait.waitMs <= 0) throw err;
       if (left <= 0) {
+        // The code only: a driver's message may name hosts or users; it stays in `cause`.
         throw new Error(
-          `${wait.service} could not be reached within ${Math.round(wait.waitMs / 1000)} s: ${(err as Error).message}`,
+          `${wait.service} could not be reached within ${Math.round(wait.waitMs / 1000)} s (${(wait.reason ?? errorCode)(err)})`,
           { cause: err },
         );
       }

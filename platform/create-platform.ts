@@ -31,7 +31,8 @@ import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
 import { UsageRecords } from '../lib/store/owners/usage-records.js';
 import { countLegacySealed } from '../lib/store/reencrypt.js';
-import { START_WAIT_MS } from '../lib/start-wait.js';
+import { errorCode, START_WAIT_MS } from '../lib/start-wait.js';
+import { temporalWaitLogger } from '../lib/temporal/wait-log.js';
 import { connectTemporal, type TemporalClient } from '../lib/temporal/client.js';
 import { storeQueryLogger } from '../lib/tracing/store-queries.js';
 
@@ -83,13 +84,6 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-/** The SQLSTATE or socket code of a store error, or of the error it wraps; never its message. */
-function storeErrorCode(err: Error): string | undefined {
-  const own = (err as { code?: unknown }).code;
-  const inner = (err.cause as { code?: unknown } | undefined)?.code;
-  return typeof own === 'string' ? own : typeof inner === 'string' ? inner : undefined;
-}
-
 /** Opens the configured store and refuses one that still holds values of the old sealed format. */
 async function openConfiguredStore(config: Config, logger: Logger): Promise<Store> {
   const store = await openStore({
@@ -99,11 +93,9 @@ async function openConfiguredStore(config: Config, logger: Logger): Promise<Stor
     // The code only: a driver message may name hosts or users.
     onPoolError: (err) =>
       logger.error({ errName: err.name, errCode: (err as { code?: string }).code }, 'store connection lost'),
+    waitMs: START_WAIT_MS,
     onWaiting: (err, retryInMs) =>
-      logger.warn(
-        { errCode: storeErrorCode(err), retryInMs },
-        'platform store not reachable yet; trying again',
-      ),
+      logger.warn({ errCode: errorCode(err), retryInMs }, 'platform store not reachable yet; trying again'),
   });
   // Values sealed before context binding cannot open: refuse to start rather than fail later.
   const legacy = await countLegacySealed(store);
@@ -145,14 +137,8 @@ async function temporalClient(
   if (!given || !('address' in given)) return given;
   return connectTemporal(given.address, config.temporal.TEMPORAL_NAMESPACE, keyring, {
     waitMs: START_WAIT_MS,
-    onWaiting: temporalWaitLogger(logger),
+    onWaiting: temporalWaitLogger(logger, given.address),
   });
-}
-
-/** Logs each wait for a Temporal server that cannot be reached yet (its address is in the banner). */
-export function temporalWaitLogger(logger: Logger): (err: Error, retryInMs: number) => void {
-  return (err, retryInMs) =>
-    logger.warn({ errName: err.name, retryInMs }, 'Temporal server not reachable yet; trying again');
 }
 
 /** Builds the process's parts from `config`; see {@link PlatformParts} for what may be given. */

@@ -16,7 +16,8 @@ import { startDevServer } from '../lib/temporal/dev-server.js';
 import { installTemporalRuntime } from '../lib/temporal/runtime.js';
 import { startTracing } from '../lib/tracing/index.js';
 import { START_WAIT_MS } from '../lib/start-wait.js';
-import { createPlatform, temporalWaitLogger } from '../platform/create-platform.js';
+import { createPlatform } from '../platform/create-platform.js';
+import { temporalWaitLogger } from '../lib/temporal/wait-log.js';
 import { startDevSimulators } from '../simulators/index.js';
 import { startWorker } from '../worker/index.js';
 import { onStopSignals } from '../lib/stop-signals.js';
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
     if (config.process.RUN_WORKER) {
       const worker = await startWorker(platform, {
         address,
-        wait: { waitMs: START_WAIT_MS, onWaiting: temporalWaitLogger(platform.logger) },
+        wait: { waitMs: START_WAIT_MS, onWaiting: temporalWaitLogger(platform.logger, address) },
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }

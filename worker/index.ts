@@ -16,7 +16,7 @@ export interface WorkerOptions {
   /** Default: TEMPORAL_TASK_QUEUE. */
   taskQueue?: string;
   maxConcurrentActivityTaskExecutions?: number;
-  /** How long the start waits for a server that cannot be reached yet; default: it tries once. */
+  /** How long the connection waits for a server that cannot be reached yet; default: it tries once. */
   wait?: TemporalWait;
 }
 export interface RunningWorker {
@@ -36,37 +36,35 @@ export async function startWorker(
   opts: WorkerOptions,
 ): Promise<RunningWorker> {
   const { temporal } = platform.config;
-  const wait = opts.wait ?? { waitMs: 0 };
+  // Only the connection waits for a server that is not up yet: once connected, any error of the
+  // worker's creation (a missing namespace, a refused permission, a bad bundle) ends the start.
   const connection = await untilTemporalReachable(
     () => NativeConnection.connect({ address: opts.address }),
-    wait,
+    opts.wait ?? { waitMs: 0 },
   );
-  // While tracing is on (lib/tracing/), workflows and activities run in spans of their run's trace.
-  const tracing = workerTracing();
-  const bundle = await workflowBundle(tracing !== undefined);
-  // Creating the worker asks the server for its namespace.
-  const worker = await untilTemporalReachable(
-    () =>
-      Worker.create({
-        connection,
-        namespace: temporal.TEMPORAL_NAMESPACE,
-        taskQueue: opts.taskQueue ?? temporal.TEMPORAL_TASK_QUEUE,
-        workflowBundle: bundle,
-        ...(tracing ? { interceptors: { activity: tracing.activity }, sinks: tracing.sinks } : {}),
-        activities: platform.activities,
-        dataConverter: dataConverterFor(platform.keyring),
-        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
-        // A heartbeat's details (a long-running skill's stage) reach the server within a second,
-        // not 0.8 × the heartbeat timeout later; skills heartbeat only on a stage change or their
-        // policy's interval, so this adds few requests.
-        maxHeartbeatThrottleInterval: 1000,
-        maxCachedWorkflows: temporal.WORKER_MAX_CACHED_WORKFLOWS,
-      }),
-    wait,
-  ).catch(async (err: unknown) => {
+  let worker: Worker;
+  try {
+    // While tracing is on (lib/tracing/), workflows and activities run in spans of their run's trace.
+    const tracing = workerTracing();
+    worker = await Worker.create({
+      connection,
+      namespace: temporal.TEMPORAL_NAMESPACE,
+      taskQueue: opts.taskQueue ?? temporal.TEMPORAL_TASK_QUEUE,
+      workflowBundle: await workflowBundle(tracing !== undefined),
+      ...(tracing ? { interceptors: { activity: tracing.activity }, sinks: tracing.sinks } : {}),
+      activities: platform.activities,
+      dataConverter: dataConverterFor(platform.keyring),
+      maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+      // A heartbeat's details (a long-running skill's stage) reach the server within a second,
+      // not 0.8 × the heartbeat timeout later; skills heartbeat only on a stage change or their
+      // policy's interval, so this adds few requests.
+      maxHeartbeatThrottleInterval: 1000,
+      maxCachedWorkflows: temporal.WORKER_MAX_CACHED_WORKFLOWS,
+    });
+  } catch (err) {
     await connection.close();
     throw err;
-  });
+  }
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

@@ -10,7 +10,7 @@ import type { Client as PgClient } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
-import { START_WAIT_MS, untilReachable, type StartWait } from '../start-wait.js';
+import { untilReachable, type StartWait } from '../start-wait.js';
 import { isStoreUnreachable } from './unreachable.js';
 
 export type Db = Kysely<Database>;
@@ -44,7 +44,7 @@ export interface OpenStoreOptions {
   onQuery?: ((event: LogEvent) => void) | undefined;
   /**
    * How long opening waits for a PostgreSQL server that cannot be reached yet (restarting, or
-   * started after this process) before it gives up; default 60 s. Told of each wait.
+   * started after this process) before it gives up; default 0 (one try). Told of each wait.
    */
   waitMs?: number;
   onWaiting?: StartWait['onWaiting'];
@@ -58,6 +58,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   let db: Db;
   let engine: Store['engine'];
   let dedicatedClient: Store['dedicatedClient'];
+  let probe: ((leftMs: number) => Promise<void>) | undefined;
   if (opts.databaseUrl) {
     const { default: pg } = await import('pg');
     const connectionString = opts.databaseUrl;
@@ -81,6 +82,20 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     engine = 'postgres';
     dedicatedClient = (applicationName) =>
       new pg.Client({ connectionString, application_name: applicationName, keepAlive: true });
+    // One connection within the time left (at least 1 s, at most 10 s), then closed.
+    probe = async (leftMs) => {
+      const client = new pg.Client({
+        connectionString,
+        application_name: 'skillflow-start',
+        connectionTimeoutMillis: Math.min(Math.max(leftMs, 1_000), 10_000),
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
   } else {
     const dir = opts.pgliteDir ?? 'memory://';
     if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
@@ -101,14 +116,23 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     },
   };
   if (opts.migrate !== false) {
+    // PGlite is in this process: nothing to wait for.
+    const waitMs = engine === 'postgres' ? (opts.waitMs ?? 0) : 0;
     try {
-      // PGlite is in this process: nothing to wait for.
-      await untilReachable(() => migrateToLatest(db), {
-        service: 'the platform store',
-        waitMs: engine === 'postgres' ? (opts.waitMs ?? START_WAIT_MS) : 0,
-        unreachable: isStoreUnreachable,
-        onWaiting: opts.onWaiting,
-      });
+      await untilReachable(
+        async (leftMs) => {
+          // While waiting, a connect bounded by the time left first (the pool's own connect has
+          // no bound, so a host that drops packets would hold one try for minutes).
+          if (waitMs > 0) await probe?.(leftMs);
+          await migrateToLatest(db);
+        },
+        {
+          service: 'the platform store',
+          waitMs,
+          unreachable: isStoreUnreachable,
+          onWaiting: opts.onWaiting,
+        },
+      );
     } catch (err) {
       await db.destroy();
       throw err;

@@ -9,7 +9,7 @@ import { AesGcmPayloadCodec } from '../crypto/codec.js';
 import type { Keyring } from '../crypto/keyring.js';
 import { untilReachable, type StartWait } from '../start-wait.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
-import { isTemporalUnreachable } from './unreachable.js';
+import { isTemporalUnreachable, temporalUnreachableReason } from './unreachable.js';
 
 /** Module of the failure converter (encoded messages and stack traces); see its header. */
 export const FAILURE_CONVERTER_PATH = path.resolve(import.meta.dirname, 'failure-converter.cjs');
@@ -35,15 +35,21 @@ export async function connectTemporal(
   keyring: Keyring,
   wait: TemporalWait = { waitMs: 0 },
 ): Promise<TemporalClient> {
-  // Each try ends within the time left (at least 1 s, at most the SDK's 10 s).
-  const connection = await untilTemporalReachable(
-    (leftMs) =>
-      Connection.connect({
-        address,
-        ...(wait.waitMs > 0 ? { connectTimeout: Math.min(Math.max(leftMs, 1_000), 10_000) } : {}),
-      }),
-    wait,
-  );
+  // Each try ends within the time left (at least 1 s, at most the SDK's 10 s), and a try that
+  // fails closes its channel.
+  const connection = await untilTemporalReachable(async (leftMs) => {
+    const conn = Connection.lazy({
+      address,
+      ...(wait.waitMs > 0 ? { connectTimeout: Math.min(Math.max(leftMs, 1_000), 10_000) } : {}),
+    });
+    try {
+      await conn.ensureConnected();
+      return conn;
+    } catch (err) {
+      await conn.close().catch(() => undefined);
+      throw err;
+    }
+  }, wait);
   return {
     connection,
     client: clientOn(connection, namespace, keyring),
@@ -71,5 +77,10 @@ export function untilTemporalReachable<T>(
   op: (leftMs: number) => Promise<T>,
   wait: TemporalWait,
 ): Promise<T> {
-  return untilReachable(op, { service: 'the Temporal server', unreachable: isTemporalUnreachable, ...wait });
+  return untilReachable(op, {
+    service: 'the Temporal server',
+    unreachable: isTemporalUnreachable,
+    reason: temporalUnreachableReason,
+    ...wait,
+  });
 }

@@ -57,7 +57,7 @@ function runBlocks(
   });
 }
 
-describe.skipIf(withBlocks.length === 0)('the runnable examples of the docs', () => {
+describe('the runnable examples of the docs', () => {
   let stack: RunningStack;
   let work: string;
   let env: NodeJS.ProcessEnv;
@@ -85,6 +85,12 @@ describe.skipIf(withBlocks.length === 0)('the runnable examples of the docs', ()
   afterAll(async () => {
     await stack?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('finds the README tour (a mistyped marker would drop its blocks silently)', () => {
+    const readme = withBlocks.find((d) => d.doc === 'README.md');
+    expect(readme?.blocks.length ?? 0).toBeGreaterThanOrEqual(5);
+    expect(readme!.blocks.filter((b) => b.expected.length > 0).length).toBeGreaterThanOrEqual(5);
   });
 
   it.each(withBlocks)(
