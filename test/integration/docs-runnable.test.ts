@@ -2,11 +2,20 @@
  * Every example marked `sh runnable` in the README and docs/ runs against the service as
  * `npm start` starts it, in document order, in one shell per document (so a variable a block
  * exports is there for the next), and prints each line the document shows after it. The
- * examples' `http://127.0.0.1:8080` is the test service's address and `npx skillflow` is this
- * checkout's CLI.
+ * examples' `http://127.0.0.1:8080` is the test service's address, `.data/` its data directory
+ * and `npx skillflow` this checkout's CLI.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  symlinkSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +106,8 @@ describe('the runnable examples of the docs', () => {
     '$doc: every runnable block succeeds and prints what the document shows',
     async ({ doc, blocks }) => {
       const cwd = mkdtempSync(path.join(work, 'run-'));
+      // `.data/` of the examples (the development key): the test service's data directory.
+      symlinkSync(stack.dataDir, path.join(cwd, '.data'));
       const { code, outputs, stderr } = await runBlocks(blocks, env, cwd, stack.url);
       // The last marker printed names the block that failed.
       const failed = blocks[outputs.length - 1];
