@@ -34,6 +34,9 @@ const tempDir = (): string => {
   return dir;
 };
 
+// Needs a real PostgreSQL server (PGlite is in-process: nothing to wait for). CI always has one
+// (.ci/run installs it), so this never skips there; only a developer machine without PostgreSQL
+// skips it, as the PostgreSQL store tests do.
 describe.skipIf(process.env.CI !== 'true' && !postgresAvailable())('a start waits for PostgreSQL', () => {
   it('opens the store once a server that was down accepts connections', async () => {
     const base = tempDir();
