@@ -1,6 +1,6 @@
 /**
  * Development bootstrap: without any API key nobody could call the API on a fresh clone, so
- * outside production `npm start` keeps one admin key (scopes `*` and `admin`) for the dev owner and writes
+ * outside production `npm start` keeps one admin key (scopes `*`, `admin` and `icons:all-licenses`) for the dev owner and writes
  * its token to DATA_DIR/dev-api-key (mode 0600). The CLI reads it from there by default.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ export async function ensureDevKey(store: Store, dataDir: string, ownerId: strin
   const file = devKeyFile(dataDir);
   await ensureKeyFile(store, file, {
     name: 'development admin key',
-    scopes: ['*', 'admin'],
+    scopes: ['*', 'admin', 'icons:all-licenses'],
     ownerId,
     tier: 'pro',
   });

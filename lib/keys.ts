@@ -2,8 +2,9 @@
  * API keys. A token is `sf_<key id>_<43 chars of base64url randomness>` (256 bits); only its
  * SHA-256 is stored (a fast hash is enough for a full-entropy secret; no password stretching
  * needed). Keys are scoped: `*` (everything a tenant may do), `workflows`, `keys` (manage keys),
- * `app:<app_id>` or `skill:<app_id>.<skill_id>`; and `admin` (operator: health details), which
- * `*` does not include.
+ * `app:<app_id>` or `skill:<app_id>.<skill_id>`; and the operator-granted scopes, which `*` does
+ * not include: `admin` (health details) and the approved-client options of
+ * {@link RESTRICTED_SCOPES} (`icons:all-licenses`: icon searches with `license_policy: all`).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -13,10 +14,29 @@ import { apiKeyById, insertApiKey } from './store/owners/api-keys.js';
 export const ScopeSchema = z
   .string()
   .regex(
-    /^(\*|workflows|keys|admin|app:[a-z][a-z0-9_]{0,63}|skill:[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63})$/,
-    'must be *, workflows, keys, admin, app:<app_id> or skill:<app_id>.<skill_id>',
+    /^(\*|workflows|keys|admin|icons:all-licenses|app:[a-z][a-z0-9_]{0,63}|skill:[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63})$/,
+    'must be *, workflows, keys, admin, icons:all-licenses, app:<app_id> or skill:<app_id>.<skill_id>',
   );
 export type Scope = z.infer<typeof ScopeSchema>;
+
+/**
+ * Scopes that unlock an input option of a skill for approved client flows (a skill manifest's
+ * `restrictedOptions` names them). Like `admin`, `*` does not include them: a key holds one only
+ * when a key that holds it, or the operator, granted it by name.
+ */
+export const RESTRICTED_SCOPES = ['icons:all-licenses'] as const;
+export type RestrictedScope = (typeof RESTRICTED_SCOPES)[number];
+
+/** The restricted scopes a principal holds by name. */
+export function restrictedScopesOf(p: Pick<Principal, 'scopes'>): RestrictedScope[] {
+  return RESTRICTED_SCOPES.filter((s) => p.scopes.includes(s));
+}
+
+/** `{ grants }` for a task or run the principal starts: its restricted scopes, when it holds any. */
+export function grantsOf(p: Pick<Principal, 'scopes'>): { grants?: RestrictedScope[] } {
+  const grants = restrictedScopesOf(p);
+  return grants.length > 0 ? { grants } : {};
+}
 
 /** A key's label: not blank, at most 100 characters, no control characters (trimmed). */
 export const KeyNameSchema = z
@@ -122,11 +142,12 @@ export function allowsSkillRef(p: Principal, ref: string): boolean {
 
 /**
  * May the principal hand out this scope to a new key? Only what it holds itself: `*` covers
- * every tenant scope but not `admin`, `app:x` covers `skill:x.*`.
+ * every tenant scope but not `admin` or a restricted scope, `app:x` covers `skill:x.*`.
  */
 export function mayGrant(p: Principal, scope: Scope): boolean {
   if (p.scopes.includes(scope)) return true;
-  if (scope === 'admin' || scope === '*') return false;
+  if (scope === 'admin' || scope === '*' || (RESTRICTED_SCOPES as readonly string[]).includes(scope))
+    return false;
   if (p.scopes.includes('*')) return true;
   const m = /^skill:([a-z0-9_]+)\./.exec(scope);
   return m !== null && p.scopes.includes(`app:${m[1]}`);

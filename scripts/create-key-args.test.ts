@@ -22,7 +22,7 @@ describe('parseCreateKeyArgs', () => {
       problems: [
         '--owner: must be 1 to 64 letters, digits, _ or -',
         '--name: is required',
-        '--scopes (item 2): must be *, workflows, keys, admin, app:<app_id> or skill:<app_id>.<skill_id>',
+        '--scopes (item 2): must be *, workflows, keys, admin, icons:all-licenses, app:<app_id> or skill:<app_id>.<skill_id>',
         '--tier: Invalid option: expected one of "free"|"standard"|"pro"',
       ],
     });

@@ -598,7 +598,7 @@ export type DesignSearchIconsInput = {
     collections?: string[];
     /** Never return icons of these collections. */
     exclude_collections?: string[];
-    /** permissive (default): MIT, ISC, Apache-2.0, BSD-*, CC0, CC0-1.0, Unlicense, OFL-1.1 only; all: every license. */
+    /** permissive (default): MIT, ISC, Apache-2.0, BSD-*, CC0, CC0-1.0, Unlicense, OFL-1.1 only; all: every license, for approved client flows (needs the icons:all-licenses scope). */
     license_policy?: 'permissive' | 'all';
     /** Free text; a non-blank value triggers one relevance decision that reorders the candidates. */
     relevance_criteria?: string;

@@ -80,6 +80,7 @@ export async function childRunStep(
     inputs: checked.inputs,
     policies: child.policies,
     ...(child.children && { children: child.children }),
+    ...(ctx.facts.grants && { grants: ctx.facts.grants }),
   };
   try {
     const result = await executeChild<(input: RunDefinitionInput) => Promise<RunDefinitionResult>>(

@@ -71,6 +71,7 @@ export async function activityStep(
       view: 'workflow',
       ownerId: args.ownerId,
       stepId: ctx.prefix + step.id,
+      ...(args.grants && { grants: args.grants }),
     });
   }
   if (step.kind === 'decide') {

@@ -20,6 +20,8 @@ export interface RunFacts {
   policies: Record<string, ActivityPolicy>;
   /** The children of its `use_workflow` steps, resolved at start. */
   children?: Record<string, ChildRunSnapshot>;
+  /** The restricted scopes the run was granted; its skill steps and child runs get them. */
+  grants?: string[];
 }
 
 export interface RunContext {

@@ -61,6 +61,12 @@ export interface RunDefinitionInput {
    * started; absent: the run does not count toward it (a child run, or no cap).
    */
   ownerCap?: number;
+  /**
+   * The restricted scopes the run was granted (activities/registry/restricted-options.ts): the
+   * starting key's, or for a run with no key (a schedule's, a webhook's) those its definition
+   * writes literally, which the saving key was checked for.
+   */
+  grants?: string[];
 }
 
 /** One `use_workflow` step's child, as resolved when the run started. */
@@ -121,6 +127,7 @@ export async function runDefinition(args: RunDefinitionInput): Promise<RunDefini
       taskId,
       policies: args.policies,
       ...(args.children && { children: args.children }),
+      ...(args.grants && { grants: args.grants }),
     },
     prefix: '',
     stateOf: (step) => states.get(step)!,

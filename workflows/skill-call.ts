@@ -21,6 +21,8 @@ export interface SkillCallInput {
   embedId?: string;
   /** The calling owner, for its share of provider budgets (lib/limits/owner-provider-share.ts). */
   ownerId?: string;
+  /** The restricted scopes of the calling key (activities/registry/restricted-options.ts). */
+  grants?: string[];
 }
 
 export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResult> {
@@ -42,6 +44,7 @@ export async function runSkillCall(args: SkillCallInput): Promise<FullSkillResul
       input: args.input,
       view: 'full',
       ...(args.ownerId ? { ownerId: args.ownerId } : {}),
+      ...(args.grants ? { grants: args.grants } : {}),
     });
     if (args.embedId) {
       const { saveEmbed } = proxyActivities<EmbedStore>(activityOptions(args.policy));

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { PolicyNameSchema } from '../policy.js';
+import { RESTRICTED_SCOPES } from '../../lib/keys.js';
 
 const identifier = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a lower_snake identifier');
 
@@ -45,6 +46,20 @@ export const SkillMetaSchema = z
       .array(z.string().min(1))
       .default([])
       .describe("Dotted paths of the request item's primary fields (e.g. `query`)."),
+    restrictedOptions: z
+      .array(
+        z
+          .object({
+            field: identifier.describe('A field of one request item (e.g. `license_policy`).'),
+            value: z.string().min(1).describe('The value only approved client flows may send.'),
+            scope: z.enum(RESTRICTED_SCOPES).describe('The scope a key needs to send it.'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe(
+        'Request-item values that need a restricted scope (activities/registry/restricted-options.ts).',
+      ),
   })
   .strict();
 

@@ -21,6 +21,7 @@ import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.j
 import type { ProviderLimits } from '../../lib/limits/provider-limits.js';
 import { recordTaskDecisionUsage, type TaskUsageTarget } from '../task-decision-usage.js';
 import { refundRefusedTask } from '../task-usage-refund.js';
+import { refuseUngranted } from '../registry/restricted-options.js';
 import { toApplicationFailure } from './boundary.js';
 import { providerWait } from './provider-uses.js';
 import { runSkill, type OutputView, type RunnableSkill } from './run-skill.js';
@@ -34,6 +35,11 @@ export interface SkillActivityInput {
   ownerId?: string;
   /** The plan step that scheduled it (a workflow run's skill step): a label on its trace span only. */
   stepId?: string;
+  /**
+   * The restricted scopes the call or run was granted (activities/registry/restricted-options.ts):
+   * an input that sends a restricted value without its scope is refused before anything is sent.
+   */
+  grants?: string[];
 }
 
 /** What a skill activity charges per upstream request (see activities/index.ts). */
@@ -69,6 +75,7 @@ export function skillActivity(skill: RunnableSkill, limits?: ActivityLimits, usa
     let input: unknown;
     try {
       input = parseOrThrow(skill.impl.input, req.input);
+      refuseUngranted(skill.manifest, input, req.grants ?? []);
       const wait = providerLimits ? await providerWait(skill, input, providerLimits, share) : undefined;
       // Nothing was sent: Temporal retries at the reset time (nextRetryDelay); after the last
       // attempt the refusal is final and the call is not billed.

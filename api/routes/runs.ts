@@ -12,7 +12,7 @@ import type { Limits } from '../../lib/limits/index.js';
 import { authenticate, BEARER, principalOf } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import { requirePlanScopes } from '../scopes.js';
+import { optionRulesOf, requirePlanScopes } from '../scopes.js';
 import type { RerunsService } from '../services/reruns.js';
 import { jsonBodiesAsText, optionalJsonBody, parseJsonBody } from './json-body.js';
 
@@ -99,7 +99,7 @@ export const runRoutes =
         const body = parseJsonBody(RerunBody, req.body);
         const principal = principalOf(req);
         const started = await reruns.rerun(principal, req.params.run_id, body, async (decided) => {
-          requirePlanScopes(principal, decided.plan, { skills: decided.childSkills });
+          requirePlanScopes(principal, decided.plan, decided.children, optionRulesOf(deps.registry));
           await limits.charge('owner_quota', { ownerId: decided.ownerId, quota: 'running_runs' });
         });
         return reply.status(202).send({

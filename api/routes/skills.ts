@@ -12,6 +12,8 @@ import type { LoadedSkill, SkillImplementation } from '../../activities/registry
 import { policyDeadlineMs } from '../../activities/runtime/run-skill.js';
 import { errors } from '../../lib/errors/errors.js';
 import { parseOrThrow } from '../../lib/errors/skillflow-error.js';
+import { refuseUngranted } from '../../activities/registry/restricted-options.js';
+import { restrictedScopesOf } from '../../lib/keys.js';
 import { authenticate, BEARER, chargeDeferredTier, requireSkillScope, takeDeferredTier } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { claimSeed } from '../idempotency.js';
@@ -124,6 +126,7 @@ export const skillRoutes =
       teamId?: string,
     ) => {
       const principal = requireSkillScope(req, skill.manifest.appId, skill.manifest.id);
+      refuseUngranted(skill.manifest, input, restrictedScopesOf(principal));
       if (teamId) await teams.requireSpender(principal, teamId);
       const outcome = await calls.call(principal, skill, input, {
         payer: teamId ? { type: 'team', id: teamId } : { type: 'owner', id: principal.ownerId },

@@ -16,7 +16,7 @@ import { MAX_BACKFILL_TICKS } from '../services/schedule-backfill.js';
 import { parseSource } from '../../definitions/source/parse-source.js';
 import { errors } from '../../lib/errors/errors.js';
 import { authenticate, BEARER, principalOf, requireScope } from '../auth.js';
-import { requirePlanScopes } from '../scopes.js';
+import { optionRulesOf, requirePlanScopes } from '../scopes.js';
 import type { ApiDeps } from '../deps.js';
 import { definitionJsonSchema } from './definition-body.js';
 import { jsonBodiesAsText, jsonBody, optionalJsonBody, parseJsonBody } from './json-body.js';
@@ -123,6 +123,7 @@ export const workflowRoutes =
     });
     const tags = ['workflows'];
     const definitionSchema = definitionJsonSchema(catalogFromRegistry(deps.registry).list());
+    const rules = optionRulesOf(deps.registry);
     const owner = (req: { principal?: { ownerId: string } }) => req.principal!.ownerId;
     /**
      * The save-time check: the saving key must be scoped to every skill the plan uses, and the
@@ -135,7 +136,7 @@ export const workflowRoutes =
         plan.trigger.type === 'schedule' || plan.trigger.type === 'webhook'
           ? await engine.runs.resolveChildren(owner(req), plan, current?.id)
           : undefined;
-      const p = requirePlanScopes(principalOf(req), plan, children);
+      const p = requirePlanScopes(principalOf(req), plan, children, rules);
       await limits.charge('owner_quota', { ownerId: p.ownerId, quota: 'definitions', plan, current });
     };
 
@@ -284,9 +285,16 @@ export const workflowRoutes =
         const { inputs } = parseJsonBody(RunBody, req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
-        requirePlanScopes(principalOf(req), def.plan, children);
+        requirePlanScopes(principalOf(req), def.plan, children, rules);
         await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
-        const taskId = await engine.runs.startRun(def, inputs, children, 'manual', claimedTaskId(req));
+        const taskId = await engine.runs.startRun(
+          def,
+          inputs,
+          children,
+          'manual',
+          claimedTaskId(req),
+          principalOf(req),
+        );
         return reply.status(202).send({ task_id: taskId, links: { task: `/v1/tasks/${taskId}` } });
       },
     );
@@ -342,7 +350,7 @@ export const workflowRoutes =
         const def = await engine.definitions.get(owner(req), req.params.id);
         engine.hooks.requireWebhook(def);
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
-        requirePlanScopes(principalOf(req), def.plan, children);
+        requirePlanScopes(principalOf(req), def.plan, children, rules);
         const hook = await engine.hooks.rotate(def, keep_previous_seconds);
         return { ...hook, signing_secret: hook.signing_secret! };
       },
@@ -364,7 +372,7 @@ export const workflowRoutes =
           const def = await engine.definitions.get(owner(req), req.params.id);
           if (op === 'trigger') {
             const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
-            requirePlanScopes(principalOf(req), def.plan, children);
+            requirePlanScopes(principalOf(req), def.plan, children, rules);
             await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
           }
           return engine.runs.controlSchedule(def, op);
@@ -404,7 +412,7 @@ export const workflowRoutes =
         const body = parseJsonBody(BackfillBody, req.body);
         const def = await engine.definitions.get(owner(req), req.params.id);
         const children = await engine.runs.resolveChildren(def.ownerId, def.plan, def.id);
-        requirePlanScopes(principalOf(req), def.plan, children);
+        requirePlanScopes(principalOf(req), def.plan, children, rules);
         await limits.charge('owner_quota', { ownerId: def.ownerId, quota: 'running_runs' });
         const start = new Date(body.start);
         const end = new Date(body.end);

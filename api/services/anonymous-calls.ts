@@ -14,6 +14,7 @@ import {
 } from '../../activities/runtime/run-skill.js';
 import { createUpstreamMeter } from '../../activities/runtime/upstream-meter.js';
 import { errors } from '../../lib/errors/errors.js';
+import { refuseUngranted } from '../../activities/registry/restricted-options.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { LimitReason } from '../../lib/limits/anonymous-credits.js';
 import { ANONYMOUS_OWNER, type Limits } from '../../lib/limits/index.js';
@@ -96,6 +97,8 @@ export class AnonymousCallsService {
         { path: 'requests', message: 'the anonymous route takes exactly one request item' },
       ]);
     }
+    // A guest holds no restricted scope.
+    refuseUngranted(skill.manifest, data, []);
     return data;
   }
 

@@ -64,7 +64,7 @@ export class EventsService {
     const resumed = await this.resume(ownerId, event);
     let started = 0;
     for (const s of starts) {
-      await this.runs.startRun(s.def, s.inputs, s.children, 'event');
+      await this.runs.startRun(s.def, s.inputs, s.children, 'event', undefined, principal);
       started += 1;
     }
     this.sweepSometimes();
@@ -94,7 +94,7 @@ export class EventsService {
         details: { definition_id: def.id },
       });
       const children = await this.runs.resolveChildren(def.ownerId, def.plan, def.id);
-      requirePlanScopes(principal, def.plan, children);
+      requirePlanScopes(principal, def.plan, children, this.runs.optionRules);
       out.push({ def, inputs, children });
     }
     return out;

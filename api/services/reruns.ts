@@ -45,7 +45,11 @@ export class RerunsService {
     principal: Principal,
     taskId: string,
     request: RerunRequest,
-    admit: (decided: { ownerId: string; plan: Plan; childSkills: string[] }) => Promise<void>,
+    admit: (decided: {
+      ownerId: string;
+      plan: Plan;
+      children: { skills: string[]; children?: Record<string, ChildRunSnapshot> };
+    }) => Promise<void>,
   ): Promise<RerunStarted> {
     const desc = await this.tasks.describeOwned(principal, taskId);
     if (desc.typedSearchAttributes.get(TaskKind) === 'skill_call')
@@ -57,9 +61,13 @@ export class RerunsService {
       const [app = '', skill = ''] = ref.split('.');
       return this.registry.get(app, skill)?.impl?.input;
     });
-    const childSkills = skillsOf(decision.input.children);
-    await admit({ ownerId: decision.input.ownerId, plan: decision.input.plan, childSkills });
-    const started = await this.runs.startRerun(decision.input, taskId);
+    const children = decision.input.children;
+    await admit({
+      ownerId: decision.input.ownerId,
+      plan: decision.input.plan,
+      children: { skills: skillsOf(children), ...(children && { children }) },
+    });
+    const started = await this.runs.startRerun(decision.input, taskId, principal);
     const { input: _input, ...rest } = decision;
     return { ...rest, taskId: started };
   }

@@ -46,6 +46,8 @@ import { overlapOf, schedulePolicies } from './schedule-policy.js';
 import { backfillSchedule, checkWindowBounds, type BackfillWindow } from './schedule-backfill.js';
 import { deleteScheduleUpTo, syncScheduleVersion } from './schedule-sync.js';
 import type { ScheduleOverlap } from '../../definitions/runtime/plan.js';
+import { grantsOf, type Principal } from '../../lib/keys.js';
+import { literalGrants, optionRulesOf, type OptionRules } from '../scopes.js';
 
 /** How a run started, as its TriggerType search attribute says. */
 type RunTrigger = 'manual' | 'schedule' | 'event' | 'webhook';
@@ -116,11 +118,25 @@ export class RunsService {
     return this.children.resolve(ownerId, plan, (p) => this.policiesFor(p), definitionId);
   }
 
+  /** The restricted options of the registry's skills (api/scopes.ts). */
+  get optionRules(): OptionRules {
+    return optionRulesOf(this.registry);
+  }
+
+  /**
+   * The restricted scopes a run is granted: its starting key's; a run with no key (a schedule's,
+   * a webhook's) gets those its definition writes literally, which the saving key was checked for.
+   */
+  private grants(plan: Plan, children: ResolvedChildren['children'], by?: Principal): { grants?: string[] } {
+    return by ? grantsOf(by) : literalGrants(plan, children, this.optionRules);
+  }
+
   private runInput(
     def: StoredDefinition,
     inputs: Record<string, unknown>,
     trigger: RunTrigger,
     { children }: ResolvedChildren,
+    by?: Principal,
   ): RunDefinitionInput {
     return {
       plan: def.plan,
@@ -132,6 +148,7 @@ export class RunsService {
       policies: this.policiesFor(def.plan),
       ...(children && { children }),
       ...this.ownerCap(),
+      ...this.grants(def.plan, children, by),
     };
   }
 
@@ -160,6 +177,8 @@ export class RunsService {
     resolved?: ResolvedChildren,
     trigger: Exclude<RunTrigger, 'schedule'> = 'manual',
     claimedId?: string,
+    /** The key that starts it (none for a webhook's run): its restricted scopes are granted. */
+    by?: Principal,
   ): Promise<string> {
     const inputs = checkedRunInputs(def.plan, provided);
     const children = resolved ?? (await this.resolveChildren(def.ownerId, def.plan, def.id));
@@ -168,7 +187,7 @@ export class RunsService {
       await this.temporal.client.workflow.start('runDefinition', {
         taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
         workflowId: taskId,
-        args: [this.runInput(def, inputs, trigger, children)],
+        args: [this.runInput(def, inputs, trigger, children, by)],
         typedSearchAttributes: this.searchAttributes(def, trigger),
         memo: { ...this.initialMemo(def.plan), ...traceMemo() },
         // A task id from an idempotency key names one run for good, even once it has closed.
@@ -186,10 +205,11 @@ export class RunsService {
    * Starts a re-run of `rerunOf` from its decided input (the earlier run's snapshot with what it
    * takes over); its TriggerType is `rerun` and its RerunOf names the earlier run.
    */
-  async startRerun(snapshot: RunDefinitionInput, rerunOf: string): Promise<string> {
+  async startRerun(snapshot: RunDefinitionInput, rerunOf: string, by: Principal): Promise<string> {
     const taskId = `task_${randomUUID()}`;
-    const { ownerCap: _earlier, ...rest } = snapshot;
-    const input: RunDefinitionInput = { ...rest, ...this.ownerCap() };
+    const { ownerCap: _earlier, grants: _theirs, ...rest } = snapshot;
+    // The re-running key's restricted scopes, not the earlier run's.
+    const input: RunDefinitionInput = { ...rest, ...this.ownerCap(), ...grantsOf(by) };
     await this.temporal.client.workflow.start('runDefinition', {
       taskQueue: this.config.temporal.TEMPORAL_TASK_QUEUE,
       workflowId: taskId,

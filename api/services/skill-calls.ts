@@ -39,7 +39,7 @@ import {
 import type { CallMeter } from '../../activities/runtime/upstream-meter.js';
 import type { Config } from '../../lib/config.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
-import type { Principal } from '../../lib/keys.js';
+import { grantsOf, type Principal } from '../../lib/keys.js';
 import type { Limits } from '../../lib/limits/index.js';
 import type { RateLimitHeaders } from '../../lib/limits/tier-limits.js';
 import type { Store } from '../../lib/store/db.js';
@@ -205,6 +205,7 @@ export class SkillCallsService {
       policy: skill.policy.activity,
       ...(embedId ? { embedId } : {}),
       ownerId: principal.ownerId,
+      ...grantsOf(principal),
     };
     try {
       await this.temporal.client.workflow.start('runSkillCall', {

@@ -17,5 +17,7 @@ export const searchIcons = defineSkill({
   models: ['decision-v1-2026-01'],
   policy: 'upstream-lookup',
   primaryFields: ['query'],
+  // Every license, not only the permissive ones, is for approved client flows.
+  restrictedOptions: [{ field: 'license_policy', value: 'all', scope: 'icons:all-licenses' }],
   create: createSearchIconsSkill,
 });

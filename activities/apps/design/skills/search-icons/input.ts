@@ -43,7 +43,7 @@ export const IconSearchRequestSchema = z
       .enum(LICENSE_POLICIES, `license_policy must be one of ${LICENSE_POLICIES.join(', ')}.`)
       .default('permissive')
       .describe(
-        'permissive (default): MIT, ISC, Apache-2.0, BSD-*, CC0, CC0-1.0, Unlicense, OFL-1.1 only; all: every license.',
+        'permissive (default): MIT, ISC, Apache-2.0, BSD-*, CC0, CC0-1.0, Unlicense, OFL-1.1 only; all: every license, for approved client flows (needs the icons:all-licenses scope).',
       ),
     relevance_criteria: z
       .string()
