@@ -658,6 +658,7 @@ export type DesignSearchIconsOutput = {
 
 /** Input of `electronics.get_power_design` (Get power design): the body of POST /v1/apps/electronics/skills/get_power_design. */
 export type ElectronicsGetPowerDesignInput = {
+  /** One to five solution ids, fetched concurrently; the output keeps this order. */
   requests: {
     /** A solution id from electronics.search_power_designs. */
     solution_id: string;
@@ -666,43 +667,47 @@ export type ElectronicsGetPowerDesignInput = {
 
 /** Output of `electronics.get_power_design` (without `previews` and `call_id`). */
 export type ElectronicsGetPowerDesignOutput = {
-  solution_id: string;
-  schematic: {
+  /** One design per request, in order. */
+  results: {
     solution_id: string;
-    content_type: 'image/svg+xml';
-    /** The schematic picture, sanitised (lib/sanitize/svg.ts). */
-    svg: string;
-    /** The picture's own title, when it has one. */
-    title: string | null;
-    /** A picture with metadata, not a netlist. */
-    note: string;
-  };
-  /** The normalised parts list. */
-  parts: {
-    /** Reference designator on the schematic, e.g. U1. */
-    reference: string | null;
-    /** Manufacturer part number. */
-    part: string | null;
-    description: string | null;
-    quantity: number;
-    /** Value as the provider writes it, e.g. 10uF. */
-    value: string | null;
-    manufacturer: string | null;
-    /** Component ratings, null when the provider gives none. */
-    limits: {
-      voltage_v: number | null;
-      current_a: number | null;
-      power_w: number | null;
-      tolerance: string | null;
+    schematic: {
+      solution_id: string;
+      content_type: 'image/svg+xml';
+      /** The schematic picture, sanitised (lib/sanitize/svg.ts). */
+      svg: string;
+      /** The picture's own title, when it has one. */
+      title: string | null;
+      /** A picture with metadata, not a netlist. */
+      note: string;
     };
+    /** The normalised parts list. */
+    parts: {
+      /** Reference designator on the schematic, e.g. U1. */
+      reference: string | null;
+      /** Manufacturer part number. */
+      part: string | null;
+      description: string | null;
+      quantity: number;
+      /** Value as the provider writes it, e.g. 10uF. */
+      value: string | null;
+      manufacturer: string | null;
+      /** Component ratings, null when the provider gives none. */
+      limits: {
+        voltage_v: number | null;
+        current_a: number | null;
+        power_w: number | null;
+        tolerance: string | null;
+      };
+    }[];
+    part_count: number;
   }[];
-  part_count: number;
   /** Candidates, not PCB layouts; the schematic is a picture, not a netlist. */
   note: string;
 };
 
 /** Input of `electronics.search_power_designs` (Search power designs): the body of POST /v1/apps/electronics/skills/search_power_designs. */
 export type ElectronicsSearchPowerDesignsInput = {
+  /** One to five requirements, searched concurrently; the output keeps this order. */
   requests: {
     /** Minimum input voltage, volts. */
     vinMin: number;

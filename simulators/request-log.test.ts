@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_LOG_MAX, RequestLog } from './request-log.js';
 
@@ -25,5 +26,21 @@ describe('a simulator request log', () => {
     const kept = log.entries();
     expect(kept).toHaveLength(REQUEST_LOG_MAX);
     expect([kept[0], kept.at(-1)]).toEqual([25, REQUEST_LOG_MAX + 24]);
+  });
+
+  it('counts the most requests in flight at once, until each answer closes', () => {
+    const log = new RequestLog<number>();
+    const answers = [new EventEmitter(), new EventEmitter(), new EventEmitter()];
+    log.track(answers[0]!);
+    log.track(answers[1]!);
+    answers[0]!.emit('close');
+    log.track(answers[2]!);
+    expect(log.peakInFlight()).toBe(2);
+    log.clear();
+    expect(log.peakInFlight()).toBe(2); // two are still open
+    answers[1]!.emit('close');
+    answers[2]!.emit('close');
+    log.clear();
+    expect(log.peakInFlight()).toBe(0);
   });
 });

@@ -5,8 +5,15 @@
  */
 export const REQUEST_LOG_MAX = 10_000;
 
+/** What {@link RequestLog.track} needs of an answer: its close event. */
+interface Closable {
+  once(event: 'close', listener: () => void): unknown;
+}
+
 export class RequestLog<T> {
   private items: T[] = [];
+  private open = 0;
+  private peak = 0;
 
   constructor(private readonly max = REQUEST_LOG_MAX) {}
 
@@ -21,7 +28,22 @@ export class RequestLog<T> {
     return [...this.items];
   }
 
+  /** Counts a request as in flight until its answer closes (see {@link peakInFlight}). */
+  track(res: Closable): void {
+    this.open += 1;
+    this.peak = Math.max(this.peak, this.open);
+    res.once('close', () => {
+      this.open -= 1;
+    });
+  }
+
+  /** The most requests in flight at once since the last {@link clear}: how concurrent a client was. */
+  peakInFlight(): number {
+    return this.peak;
+  }
+
   clear(): void {
     this.items = [];
+    this.peak = this.open;
   }
 }

@@ -32,7 +32,13 @@ function slowSkill(policy: PolicyName, ms: number): LoadedSkill & { impl: SkillI
     toWorkflowOutput: (o) => o,
     previews: () => [],
   };
-  const manifest = { appId: 'probe', id: 'slow', policy, capabilities: { mode: 'sync' } } as SkillManifest;
+  const manifest = {
+    appId: 'probe',
+    id: 'slow',
+    policy,
+    capabilities: { mode: 'sync' },
+    restrictedOptions: [],
+  } as unknown as SkillManifest;
   return { manifest, policy: resolvePolicy(policy), impl, loadError: undefined };
 }
 

@@ -42,6 +42,8 @@ export interface EncyclopediaSimulator {
   imageHost: string;
   setFault(fault: EncyclopediaFault | undefined): void;
   requests(): EncyclopediaRequestRecord[];
+  /** The most requests in flight at once since the last reset. */
+  peakInFlight(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -124,6 +126,7 @@ export async function startEncyclopediaSimulator(
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', origin);
     const ua = req.headers['user-agent'];
+    log.track(res);
     log.push({
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -270,6 +273,7 @@ export async function startEncyclopediaSimulator(
       fault = f && { ...f };
     },
     requests: () => log.entries(),
+    peakInFlight: () => log.peakInFlight(),
     reset: () => {
       log.clear();
       fault = undefined;

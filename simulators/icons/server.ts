@@ -32,6 +32,8 @@ export interface IconSimulator {
   url: string;
   setFaults(faults: IconFault[]): void;
   requests(): IconRequestRecord[];
+  /** The most requests in flight at once since the last reset. */
+  peakInFlight(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function startIconSimulator(opts: { port?: number } = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sim');
     const route = routeOf(url.pathname);
+    log.track(res);
     log.push({ route, path: url.pathname, query: Object.fromEntries(url.searchParams) });
     for (const f of faults) {
       if (f.type === 'slow' && applies(f, route)) await new Promise((r) => setTimeout(r, f.ms));
@@ -160,6 +163,7 @@ export async function startIconSimulator(opts: { port?: number } = {}): Promise<
       faults = f;
     },
     requests: () => log.entries(),
+    peakInFlight: () => log.peakInFlight(),
     reset: () => {
       faults = [];
       log.clear();

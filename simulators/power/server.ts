@@ -45,6 +45,8 @@ export interface PowerSimulator {
   setLatency(ms: number): void;
   setContainer(container: 'array' | 'object'): void;
   requests(): PowerRequestRecord[];
+  /** The most requests in flight at once since the last reset. */
+  peakInFlight(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function startPowerSimulator(opts: PowerSimulatorOptions = {}): Pro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://sim').pathname;
     const contentType = req.headers['content-type'];
+    log.track(res);
     log.push({ method: req.method ?? '', path, contentType, referer: req.headers.referer });
     const body = req.method === 'POST' ? await readBody(req) : '';
     await sleep(latencyMs);
@@ -175,6 +178,7 @@ export async function startPowerSimulator(opts: PowerSimulatorOptions = {}): Pro
       container = c;
     },
     requests: () => log.entries(),
+    peakInFlight: () => log.peakInFlight(),
     reset: () => {
       log.clear();
       fault = undefined;

@@ -189,6 +189,20 @@ describe('design icons against the icon API simulator (ICON_URL set)', () => {
   });
   beforeEach(() => sim.reset());
 
+  it('runs the five searches of one call at once and answers them in request order', async () => {
+    sim.setFaults([{ type: 'slow', ms: 300, route: 'search' }]);
+    const queries = ['home', 'star', 'user', 'mail', 'bell'];
+    const res = await h.request('POST', SKILL, { requests: queries.map((query) => ({ query, limit: 1 })) });
+    expect(res.status).toBe(200);
+    expect(res.json.results).toHaveLength(5);
+    const searched = sim.requests().filter((r) => r.route === 'search');
+    expect(searched.map((r) => r.query.query).sort()).toEqual([...queries].sort());
+    expect(sim.peakInFlight()).toBe(5);
+    expect(res.json.results.map((r: { results: Array<{ name: string }> }) => r.results[0]?.name)).toEqual(
+      queries,
+    );
+  });
+
   it(`serves every one of the ${SVG_XSS_CORPUS.length} XSS vectors sanitised or not at all`, async () => {
     expect(SVG_XSS_CORPUS.length).toBeGreaterThanOrEqual(30);
     for (const [i, vector] of SVG_XSS_CORPUS.entries()) {

@@ -104,6 +104,23 @@ describe('encyclopedia over HTTP', () => {
     expect(sim.requests().map((r) => r.userAgent)).toEqual([UA, UA]);
   });
 
+  it('runs the items of one call at once, at most ENCYCLOPEDIA_MAX_CONCURRENCY (4) upstream requests in flight', async () => {
+    sim.setFault({ type: 'slow', ms: 300 });
+    const titles = [
+      'Ada (programming language)',
+      'Ada Yonath',
+      'Mercury (mythology)',
+      'Paris Hilton',
+      'Marie Curie',
+    ];
+    const res = await h.request('POST', '/v1/apps/encyclopedia/skills/get_summary', {
+      requests: titles.map((title) => ({ title })),
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.results.map((r: { title: string }) => r.title)).toEqual(titles);
+    expect(sim.peakInFlight()).toBe(4);
+  });
+
   it('search: an ambiguous name is marked as a disambiguation page, a partial name ranks prefix matches next', async () => {
     const res = await get('/v1/encyclopedia/search?query=Mercury&limit=4');
     expect(res.json.results.map((r: any) => [r.title, r.disambiguation])).toEqual([

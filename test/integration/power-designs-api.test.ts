@@ -217,7 +217,9 @@ describe('electronics: power designs', () => {
     const res = await h.request('POST', DESIGN, { requests: [{ solution_id: id }] });
     expect(res.status).toBe(202);
     const t = await h.waitForTask(res.json.task_id, (x) => x.status === 'completed');
-    const out = t.result.output;
+    expect(t.result.output.results).toHaveLength(1);
+    const out = t.result.output.results[0];
+    expect(out.solution_id).toBe(id);
     expect(out.schematic.svg).not.toMatch(/<script|onload|javascript:|attacker\.invalid|<image/i);
     expect(out.schematic.svg).toContain('TPS62933');
     expect(out.schematic.note).toBe('A picture with metadata, not a netlist.');
@@ -335,7 +337,65 @@ steps:
     expect(t.status).toBe('completed');
     const first = t.result.outputs.search.results[0];
     expect(t.result.outputs.search.result_count).toBe(2);
-    expect(t.result.outputs.design.raw.solution_id).toBe(first.id);
+    expect(t.result.outputs.design.raw.results[0].solution_id).toBe(first.id);
     expect(t.result.outputs.design.result_count).toBe(6);
+    expect(t.result.outputs.design.designs).toEqual([
+      { solution_id: first.id, schematic: t.result.outputs.design.schematic, part_count: 6 },
+    ]);
+  }, 60_000);
+
+  it("takes five requirements and five solution ids per call, and sends each call's items at once", async () => {
+    sim.setLatency(300);
+    const requirements = [5, 6, 9, 12, 15].map((vinMin) => ({
+      vinMin,
+      vinMax: 24,
+      vout: [3.3],
+      iout: [1],
+      max_results: 1,
+    }));
+    const search = await h.request('POST', SEARCH, { requests: requirements });
+    expect(search.status).toBe(202);
+    const found = await h.waitForTask(
+      search.json.task_id,
+      (x) => x.status === 'completed' || x.status === 'failed',
+      30_000,
+    );
+    expect(found.status).toBe('completed');
+    expect(found.result.output.results).toHaveLength(5);
+    const posts = sim.requests().filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(5);
+    expect(sim.peakInFlight()).toBe(5);
+
+    sim.reset();
+    const ids = found.result.output.results.map(
+      (r: { solutions: Array<{ id: string }> }) => r.solutions[0]!.id,
+    );
+    const design = await h.request('POST', DESIGN, {
+      requests: ids.map((id: string) => ({ solution_id: id })),
+    });
+    expect(design.status).toBe(202);
+    const t = await h.waitForTask(
+      design.json.task_id,
+      (x) => x.status === 'completed' || x.status === 'failed',
+      30_000,
+    );
+    expect(t.status).toBe('completed');
+    expect(t.result.output.results.map((d: { solution_id: string }) => d.solution_id)).toEqual(ids);
+    expect(sim.requests()).toHaveLength(10);
+    expect(sim.peakInFlight()).toBe(5);
+
+    const six = await h.request('POST', DESIGN, {
+      requests: [...ids, ids[0]].map((id: string) => ({ solution_id: id })),
+    });
+    expect(six.status).toBe(400);
+    expect(six.json).toEqual({
+      error: {
+        code: 'INVALID_PARAMETER',
+        message: 'Invalid body at requests: At most 5 requests are allowed.',
+        details: {
+          issues: [{ path: 'requests', message: 'At most 5 requests are allowed.', location: 'body' }],
+        },
+      },
+    });
   }, 60_000);
 });

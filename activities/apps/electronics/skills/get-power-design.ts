@@ -1,6 +1,7 @@
 /**
  * `electronics.get_power_design` (long-running): the sanitised schematic picture and the
- * normalised parts list of one solution. Stages: `fetching_schematic`, `fetching_parts`.
+ * normalised parts list of one to five solutions, fetched concurrently. Stages:
+ * `fetching_schematic`, `fetching_parts`.
  */
 import { CANDIDATES_NOTE } from '../upstream/designs.js';
 import { createPowerService } from '../upstream/service.js';
@@ -19,6 +20,7 @@ import {
 } from './schemas.js';
 import { powerContext } from './search-power-designs.js';
 import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+import { eachItem } from '../../../runtime/each-item.js';
 
 export type GetPowerDesignSkill = SkillImplementation<
   GetPowerDesignInput,
@@ -39,24 +41,40 @@ function createGetPowerDesignSkill(
     output: GetPowerDesignOutputSchema,
     workflowOutput: DesignWorkflowOutputSchema,
     async run(input, ctx) {
-      const id = input.requests[0]!.solution_id;
-      const call = powerContext(ctx);
-      ctx.heartbeat({ stage: 'fetching_schematic' });
-      const schematic = await service.schematic(id, call);
-      ctx.heartbeat({ stage: 'fetching_parts' });
-      const parts = await service.parts(id, call);
-      return { solution_id: id, schematic, parts, part_count: parts.length, note: CANDIDATES_NOTE };
+      const { charge } = powerContext(ctx);
+      const results = await eachItem(
+        input.requests,
+        async ({ solution_id: id }, _, signal) => {
+          ctx.heartbeat({ stage: 'fetching_schematic' });
+          const schematic = await service.schematic(id, { signal, charge });
+          ctx.heartbeat({ stage: 'fetching_parts' });
+          const parts = await service.parts(id, { signal, charge });
+          return { solution_id: id, schematic, parts, part_count: parts.length };
+        },
+        { signal: ctx.signal },
+      );
+      return { results, note: CANDIDATES_NOTE };
     },
-    toWorkflowOutput: (output) => ({
-      results: output.parts,
-      result_count: output.part_count,
-      schematic: output.schematic,
-      raw: output,
-    }),
-    previews: (output) => [
-      { solution_id: output.solution_id, part_count: output.part_count, title: output.schematic.title },
-    ],
-    embedFile: (format, output) => schematicEmbedFile(format, output.schematic),
+    toWorkflowOutput: (output) => {
+      const results = output.results.flatMap((d, i) =>
+        d.parts.map((part) => ({ ...part, request_index: i, solution_id: d.solution_id })),
+      );
+      return {
+        results,
+        result_count: results.length,
+        schematic: output.results[0]!.schematic,
+        designs: output.results.map(({ parts: _parts, ...design }) => design),
+        raw: output,
+      };
+    },
+    previews: (output) =>
+      output.results.map((d) => ({
+        solution_id: d.solution_id,
+        part_count: d.part_count,
+        title: d.schematic.title,
+      })),
+    // The embed's file is the first design's schematic.
+    embedFile: (format, output) => schematicEmbedFile(format, output.results[0]?.schematic ?? null),
   };
 }
 
@@ -64,7 +82,7 @@ export const getPowerDesign = defineSkill({
   id: 'get_power_design',
   title: 'Get power design',
   description:
-    'The sanitised schematic picture (with metadata, not a netlist) and the normalised parts list of one solution id from electronics.search_power_designs. Long-running: answers 202 with task_id and embed_id.',
+    'The sanitised schematic picture (with metadata, not a netlist) and the normalised parts list of one to five solution ids from electronics.search_power_designs, fetched concurrently. Long-running: answers 202 with task_id and embed_id.',
   capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: { creditsPerRequest: 1, notes: 'One credit per design.' },

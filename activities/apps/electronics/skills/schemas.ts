@@ -8,7 +8,8 @@ import { PartSchema, PowerSolutionSchema, SchematicSchema } from '../upstream/de
 import { RelevanceAppliedSchema } from '../../../decision/relevance.js';
 import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
 
-export const MAX_SEARCH_REQUESTS = 3;
+/** Request items per call: the same 1 to 5 as every skill; they run concurrently. */
+export const MAX_REQUESTS = 5;
 /** Spec document 2, 8: power results in chat use, at most 20. */
 export const MAX_RESULTS = 20;
 export const DEFAULT_MAX_RESULTS = 10;
@@ -60,7 +61,11 @@ export const SearchRequestSchema = z
   });
 
 export const SearchPowerDesignsInputSchema = z.object({
-  requests: z.array(SearchRequestSchema).min(1).max(MAX_SEARCH_REQUESTS),
+  requests: z
+    .array(SearchRequestSchema)
+    .min(1, 'At least one request is required.')
+    .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
+    .describe('One to five requirements, searched concurrently; the output keeps this order.'),
 });
 export type SearchPowerDesignsInput = z.output<typeof SearchPowerDesignsInputSchema>;
 
@@ -107,23 +112,38 @@ export const DesignRequestSchema = z
   })
   .strict();
 
-export const GetPowerDesignInputSchema = z.object({ requests: z.array(DesignRequestSchema).min(1).max(1) });
+export const GetPowerDesignInputSchema = z.object({
+  requests: z
+    .array(DesignRequestSchema)
+    .min(1, 'At least one request is required.')
+    .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
+    .describe('One to five solution ids, fetched concurrently; the output keeps this order.'),
+});
 export type GetPowerDesignInput = z.output<typeof GetPowerDesignInputSchema>;
 
-export const GetPowerDesignOutputSchema = z.object({
+export const PowerDesignSchema = z.object({
   solution_id: z.string(),
   schematic: SchematicSchema,
   parts: z.array(PartSchema).describe('The normalised parts list.'),
   part_count: z.number().int().nonnegative(),
+});
+
+export const GetPowerDesignOutputSchema = z.object({
+  results: z.array(PowerDesignSchema).describe('One design per request, in order.'),
   note,
 });
 export type GetPowerDesignOutput = z.infer<typeof GetPowerDesignOutputSchema>;
 
 export const DesignWorkflowOutputSchema = z
   .object({
-    results: z.array(PartSchema).describe('The parts list.'),
+    results: z
+      .array(PartSchema.extend({ request_index: z.number().int(), solution_id: z.string() }))
+      .describe("Every design's parts list, in request order."),
     result_count: z.number().int().nonnegative(),
-    schematic: SchematicSchema,
+    schematic: SchematicSchema.describe("The first request's schematic."),
+    designs: z
+      .array(z.object({ solution_id: z.string(), schematic: SchematicSchema, part_count: z.number().int() }))
+      .describe('Each design without its parts, in request order.'),
     raw: GetPowerDesignOutputSchema,
   })
   .describe('Workflow-visible output of electronics.get_power_design.');

@@ -23,6 +23,7 @@ import {
   type SearchWorkflowOutput,
 } from './schemas.js';
 import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+import { eachItem } from '../../../runtime/each-item.js';
 
 export type SearchPowerDesignsSkill = SkillImplementation<
   SearchPowerDesignsInput,
@@ -60,25 +61,28 @@ function createSearchPowerDesignsSkill(
     workflowOutput: SearchWorkflowOutputSchema,
     async run(input, ctx) {
       const call = powerContext(ctx);
-      const results: SearchPowerDesignsOutput['results'] = [];
-      for (const { max_results: max, relevance_criteria: criteria, ...requirement } of input.requests) {
-        ctx.heartbeat({ stage: 'checking_cache' });
-        const found = await service.search(requirement, {
-          ...call,
-          charge: async () => {
-            ctx.heartbeat({ stage: 'querying_upstream' });
-            await call.charge();
-          },
-        });
-        if (criteria?.trim()) ctx.heartbeat({ stage: 'ranking' });
-        const ranked = await rank(criteria, found.solutions, ctx.meter, ctx.signal);
-        results.push({
-          cached: found.cached,
-          solutions: ranked.ordered.slice(0, max),
-          relevance_applied: ranked.applied,
-          warnings: ranked.warnings,
-        });
-      }
+      const results: SearchPowerDesignsOutput['results'] = await eachItem(
+        input.requests,
+        async ({ max_results: max, relevance_criteria: criteria, ...requirement }, _, signal) => {
+          ctx.heartbeat({ stage: 'checking_cache' });
+          const found = await service.search(requirement, {
+            signal,
+            charge: async () => {
+              ctx.heartbeat({ stage: 'querying_upstream' });
+              await call.charge();
+            },
+          });
+          if (criteria?.trim()) ctx.heartbeat({ stage: 'ranking' });
+          const ranked = await rank(criteria, found.solutions, ctx.meter, signal);
+          return {
+            cached: found.cached,
+            solutions: ranked.ordered.slice(0, max),
+            relevance_applied: ranked.applied,
+            warnings: ranked.warnings,
+          };
+        },
+        { signal: ctx.signal },
+      );
       const top = results.find((r) => r.solutions.length > 0)?.solutions[0];
       ctx.heartbeat({ stage: 'fetching_schematic' });
       const top_schematic = top ? await service.schematic(top.id, call) : null;
@@ -113,7 +117,7 @@ export const searchPowerDesigns = defineSkill({
   id: 'search_power_designs',
   title: 'Search power designs',
   description:
-    'Ranked power-converter reference designs for one to three requirements (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
+    'Ranked power-converter reference designs for one to five requirements, searched concurrently (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
   capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: {

@@ -16,6 +16,7 @@ import {
   type SummaryWorkflowOutput,
 } from './schemas.js';
 import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+import { eachItem } from '../../../runtime/each-item.js';
 
 export type GetSummarySkill = SkillImplementation<GetSummaryInput, GetSummaryOutput, SummaryWorkflowOutput>;
 
@@ -32,14 +33,18 @@ function createGetSummarySkill(
     async run(input, ctx) {
       const service = platform.services;
       const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
-      const results: GetSummaryOutput['results'] = [];
-      for (const [i, r] of input.requests.entries()) {
-        const { value, cached } = await service.summary(
-          { title: r.title, language: languages[i]! },
-          { signal: ctx.signal, charge: () => ctx.meter.charge('encyclopedia') },
-        );
-        results.push({ ...value, cached });
-      }
+      const charge = () => ctx.meter.charge('encyclopedia');
+      const results: GetSummaryOutput['results'] = await eachItem(
+        input.requests,
+        async (r, i, signal) => {
+          const { value, cached } = await service.summary(
+            { title: r.title, language: languages[i]! },
+            { signal, charge },
+          );
+          return { ...value, cached };
+        },
+        { signal: ctx.signal },
+      );
       return { results };
     },
     toWorkflowOutput(output) {

@@ -16,6 +16,7 @@ import {
   type SearchWorkflowOutput,
 } from './schemas.js';
 import { defineSkill, readOnlyCapabilities } from '../../../registry/define.js';
+import { eachItem } from '../../../runtime/each-item.js';
 
 export type SearchArticlesSkill = SkillImplementation<
   SearchArticlesInput,
@@ -36,14 +37,18 @@ function createSearchArticlesSkill(
     async run(input, ctx) {
       const service = platform.services;
       const languages = input.requests.map((r, i) => requireLanguage(r.language, `requests[${i}].language`));
-      const results: SearchArticlesOutput['results'] = [];
-      for (const [i, r] of input.requests.entries()) {
-        const { value, cached } = await service.search(
-          { query: r.query, language: languages[i]!, limit: r.limit },
-          { signal: ctx.signal, charge: () => ctx.meter.charge('encyclopedia') },
-        );
-        results.push({ ...value, cached });
-      }
+      const charge = () => ctx.meter.charge('encyclopedia');
+      const results: SearchArticlesOutput['results'] = await eachItem(
+        input.requests,
+        async (r, i, signal) => {
+          const { value, cached } = await service.search(
+            { query: r.query, language: languages[i]!, limit: r.limit },
+            { signal, charge },
+          );
+          return { ...value, cached };
+        },
+        { signal: ctx.signal },
+      );
       return { results };
     },
     toWorkflowOutput(output) {

@@ -26,6 +26,7 @@ import {
   type SearchIconsOutput,
   type WorkflowOutput,
 } from './output.js';
+import { eachItem } from '../../../../runtime/each-item.js';
 import { createRelevanceRanker } from './relevance.js';
 import { searchIcons } from './search.js';
 
@@ -54,11 +55,19 @@ export function createSearchIconsSkill(
 
   async function run(input: SearchIconsInput, ctx: SkillContext): Promise<SearchIconsOutput> {
     const started = performance.now();
-    const call = { signal: ctx.signal, beforeRequest: () => ctx.meter.charge('icons') };
-    const results = [];
-    for (const request of input.requests) {
-      results.push(await searchIcons(request, { provider, rank, publicBase, ctx: call, meter: ctx.meter }));
-    }
+    const beforeRequest = () => ctx.meter.charge('icons');
+    const results = await eachItem(
+      input.requests,
+      (request, _, signal) =>
+        searchIcons(request, {
+          provider,
+          rank,
+          publicBase,
+          ctx: { signal, beforeRequest },
+          meter: ctx.meter,
+        }),
+      { signal: ctx.signal },
+    );
     logger.debug(
       {
         skill: 'design.search_icons',
