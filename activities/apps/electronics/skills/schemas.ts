@@ -60,12 +60,16 @@ export const SearchRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['vinMin'], message: 'must not exceed vinMax' });
   });
 
-export const SearchPowerDesignsInputSchema = z.object({
-  requests: z
-    .array(SearchRequestSchema)
+/** The `requests` list of a call: 1 to {@link MAX_REQUESTS} items. */
+const requestList = <T extends z.ZodType>(item: T, what: string) =>
+  z
+    .array(item)
     .min(1, 'At least one request is required.')
     .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
-    .describe('One to five requirements, searched concurrently; the output keeps this order.'),
+    .describe(`One to five ${what}; the output keeps this order.`);
+
+export const SearchPowerDesignsInputSchema = z.object({
+  requests: requestList(SearchRequestSchema, 'requirements, searched concurrently'),
 });
 export type SearchPowerDesignsInput = z.output<typeof SearchPowerDesignsInputSchema>;
 
@@ -113,11 +117,7 @@ export const DesignRequestSchema = z
   .strict();
 
 export const GetPowerDesignInputSchema = z.object({
-  requests: z
-    .array(DesignRequestSchema)
-    .min(1, 'At least one request is required.')
-    .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
-    .describe('One to five solution ids, fetched concurrently; the output keeps this order.'),
+  requests: requestList(DesignRequestSchema, 'solution ids, fetched concurrently'),
 });
 export type GetPowerDesignInput = z.output<typeof GetPowerDesignInputSchema>;
 
