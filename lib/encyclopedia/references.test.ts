@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLanguage } from './languages.js';
 import { findDirectives, formatSources, parseDirective, parseMessageReferences } from './references.js';
-import { toSafePlainText } from '../text/safe-plain-text.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 
 describe('encyclopedia languages', () => {
@@ -68,18 +67,6 @@ describe('@encyclopedia references', () => {
     ).toBe(
       'Sources:\n[1] Paris (fr) https://fr.example/wiki/Paris\n    Capitale.\n[2] Moon (en) \n    not found',
     );
-  });
-});
-
-describe('safe plain text', () => {
-  it('blocks markup, entities, script URLs and bidi overrides; normalises the rest', () => {
-    expect(toSafePlainText('a <b>bold</b> claim', 100)).toEqual({ ok: false, reason: 'markup' });
-    expect(toSafePlainText('Tom &amp; Jerry', 100)).toEqual({ ok: false, reason: 'markup' });
-    expect(toSafePlainText('see javascript:alert(1)', 100)).toEqual({ ok: false, reason: 'markup' });
-    expect(toSafePlainText('abc\u202Edef', 100)).toEqual({ ok: false, reason: 'markup' });
-    expect(toSafePlainText(42, 100)).toEqual({ ok: false, reason: 'not_text' });
-    expect(toSafePlainText('  x < y\tand\u0000 z\n\n', 100)).toEqual({ ok: true, text: 'x < y and z' });
-    expect(toSafePlainText('one two three four five', 12)).toEqual({ ok: true, text: 'one two…' });
   });
 });
 

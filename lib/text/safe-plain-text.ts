@@ -1,19 +1,23 @@
 /**
- * Fail-closed plain text for upstream prose (summary prose is sanitised before
- * it becomes context). The input must already be plain text: anything that looks like markup,
- * an entity, a script URL or a bidirectional override cannot be made safe by guessing, so the
- * answer is `undefined` (the caller reports CONTENT_BLOCKED) instead of a cleaned-up copy.
- * Harmless noise is normalised: NFC, other control characters dropped, whitespace collapsed,
- * the length bounded at a word boundary.
+ * Fail-closed plain text for upstream prose (summary prose is sanitised before it becomes
+ * context). Prose passes, also prose with code and maths in it (`List<T>`, `0<x<1`,
+ * `if (a<b && c>d)`); a text that holds markup, a script URL or a bidirectional override cannot
+ * be made safe by guessing, so it is blocked (the caller reports CONTENT_BLOCKED) instead of
+ * served as a cleaned-up copy. What counts as markup is the rule of ./markup-check.ts.
+ *
+ * Character references are decoded as HTML decodes them, again until decoding changes nothing
+ * (`AT&amp;T` and `AT&amp;amp;T` → `AT&T`, `&lt;` → `<`), so the answer is plain text that
+ * decodes to itself and sanitises to itself. The rule holds for the text as it came and after
+ * every decoding, so markup written as references is blocked too (`&lt;script&gt;`,
+ * `&amp;lt;script&amp;gt;`, `javascript&colon;`); so is a text still changing after
+ * {@link MAX_DECODINGS} decodings.
+ * Harmless noise is normalised: NFC, other control characters dropped, whitespace collapsed, the
+ * length bounded at a word boundary.
  */
+import { decodeReferences, readsAsMarkup } from './markup-check.js';
 
-/** Markup, entities and script-capable URL schemes: their presence blocks the text. */
-const UNSAFE = [
-  /<[A-Za-z!/?]/, // a tag, comment, doctype or processing instruction
-  /&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]{1,31});/, // an HTML entity
-  /\b(?:javascript|vbscript|data)\s*:/i,
-  /[\u202A-\u202E\u2066-\u2069]/, // bidirectional embeddings, overrides and isolates
-] as const;
+/** How many layers of character references a text may hold. */
+export const MAX_DECODINGS = 3;
 
 /** Control and format characters dropped silently (tab and newline become spaces). */
 // eslint-disable-next-line no-control-regex -- the point is to match control characters
@@ -30,10 +34,19 @@ export type SafeText = { ok: true; text: string } | { ok: false; reason: BlockRe
 /** Sanitises `input` to at most `maxChars` characters of plain text, or blocks it. */
 export function toSafePlainText(input: unknown, maxChars: number): SafeText {
   if (typeof input !== 'string') return { ok: false, reason: 'not_text' };
-  const text = input.normalize('NFC');
-  if (UNSAFE.some((re) => re.test(text))) return { ok: false, reason: 'markup' };
-  const flat = text.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
-  return { ok: true, text: bound(flat, maxChars) };
+  let text = input.normalize('NFC');
+  for (let decodings = 0; decodings <= MAX_DECODINGS; decodings++) {
+    const decoded = decodeReferences(text);
+    if (readsAsMarkup(text) || (decoded !== text && readsAsMarkup(decoded))) break;
+    const next = flatten(decoded);
+    if (next === text) return { ok: true, text: bound(text, maxChars) };
+    text = next;
+  }
+  return { ok: false, reason: 'markup' };
+}
+
+function flatten(text: string): string {
+  return text.normalize('NFC').replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function bound(text: string, maxChars: number): string {
