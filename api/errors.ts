@@ -94,7 +94,11 @@ export function fromTemporalFailure(err: unknown): SkillflowError | undefined {
   return undefined;
 }
 
-export function toSkillflowError(err: unknown): SkillflowError {
+/**
+ * The catalogue error of any failure. `bodyLimit` is the answering route's body limit in bytes,
+ * which a 413 states.
+ */
+export function toSkillflowError(err: unknown, bodyLimit?: number): SkillflowError {
   if (err instanceof SkillflowError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const location = (err as { validationContext?: string }).validationContext ?? 'body';
@@ -124,7 +128,7 @@ export function toSkillflowError(err: unknown): SkillflowError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new SkillflowError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new SkillflowError('PAYLOAD_TOO_LARGE');
+      return bodyLimit ? errors.payloadTooLarge(bodyLimit) : new SkillflowError('PAYLOAD_TOO_LARGE');
   }
   if (fe.statusCode === 400 && (fe.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError)) {
     return errors.invalidBody();
@@ -198,7 +202,8 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
     // Errors raised while handling a request no route takes (e.g. a QUERY without a
     // Content-Type) are about the method or path, not about a route's input.
     if (request.is404) return sendUnrouted(reply, allowed);
-    const mapped = toSkillflowError(err);
+    // The route's own limit: a route sets it as its `bodyLimit` (json-body.ts does so for a plugin).
+    const mapped = toSkillflowError(err, request.routeOptions.bodyLimit);
     // `PUT /v1/workflows/validate` reaches `PUT /v1/workflows/:id` with an id no route takes:
     // the resource is the literal path, which answers other methods.
     const onParams = (err as { validationContext?: string }).validationContext === 'params';

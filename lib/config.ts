@@ -70,6 +70,7 @@ const bool = z
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   PUBLIC_URL: optionalUrl,
@@ -219,6 +220,7 @@ export const CONFIG_SLICES = {
   process: [
     'NODE_ENV',
     'LOG_LEVEL',
+    'LOG_FORMAT',
     'DATA_DIR',
     'RUN_API',
     'RUN_WORKER',

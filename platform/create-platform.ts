@@ -25,7 +25,7 @@ import type { Config } from '../lib/config.js';
 import { loadKeyring, type Keyring } from '../lib/crypto/keyring.js';
 import { createLimits, type Limits } from '../lib/limits/index.js';
 import { checkLimitSettings } from '../lib/limits/settings.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import { createProcessLogger, type Logger } from '../lib/logger.js';
 import { webhookPolicy, type ResolveHost } from '../lib/net/webhook.js';
 import { createSecretStore, type SecretStore } from '../lib/secrets.js';
 import { openStore, type Store } from '../lib/store/db.js';
@@ -143,7 +143,7 @@ async function temporalClient(
 
 /** Builds the process's parts from `config`; see {@link PlatformParts} for what may be given. */
 export async function createPlatform(config: Config, given: PlatformParts = {}): Promise<Platform> {
-  const logger = given.logger ?? createLogger(config.process.LOG_LEVEL);
+  const logger = given.logger ?? createProcessLogger(config.process);
   const keyring =
     given.keyring ?? loadKeyring(config.security.SKILLFLOW_ENCRYPTION_KEY, config.security.dataDir);
   if (!given.keyring)

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startApi } from '../api/main.js';
 import { ConfigError, loadConfig, withValues, type Config } from '../lib/config.js';
-import { createLogger } from '../lib/logger.js';
+import { createProcessLogger } from '../lib/logger.js';
 import { observeUpstreams, upstreamOrigins } from '../lib/metrics/upstream.js';
 import { provisionTemporalCli } from '../lib/temporal/cli.js';
 import { startDevServer } from '../lib/temporal/dev-server.js';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     started.push({ name: 'simulators', stop: () => sims.close() });
     config = withValues(config, { ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) });
 
-    const logger = createLogger(config.process.LOG_LEVEL);
+    const logger = createProcessLogger(config.process);
     installTemporalRuntime(logger);
     // Every upstream request of this process is counted for GET /metrics (lib/metrics/upstream.ts).
     observeUpstreams(upstreamOrigins(config));

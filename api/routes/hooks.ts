@@ -42,15 +42,11 @@ export const hookRoutes =
   async (app) => {
     // Encapsulated: this route reads only JSON, as the raw bytes the signature covers.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: MAX_HOOK_BODY_BYTES },
-      (req, body, done) => {
-        const raw = body as Buffer;
-        req.rawBody = raw;
-        done(null, raw.toString('utf8'));
-      },
-    );
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+      const raw = body as Buffer;
+      req.rawBody = raw;
+      done(null, raw.toString('utf8'));
+    });
     const verify = async (req: FastifyRequest<{ Params: { hook_id: string } }>) => {
       const header = req.headers[SIGNATURE_HEADER];
       req.hook = await hooks.verify(
@@ -63,6 +59,7 @@ export const hookRoutes =
     app.post(
       '/v1/hooks/:hook_id',
       {
+        bodyLimit: MAX_HOOK_BODY_BYTES,
         // After the signature: a repeated delivery with the same key starts nothing new.
         config: { idempotent: { ownerOf: (req) => req.hook?.ownerId } },
         preHandler: verify,

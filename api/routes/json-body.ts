@@ -29,19 +29,27 @@ export function parseJsonBody<T extends z.ZodType>(schema: T, body: unknown): z.
   return parseOrThrow(schema, parsed);
 }
 
-/** Lets a plugin's routes read JSON bodies as text, up to `bodyLimit` bytes. */
+/**
+ * Lets a plugin's routes read JSON bodies as text, up to `bodyLimit` bytes. The limit is set on
+ * each route of the plugin (unless the route sets its own), so it holds for every content type
+ * and a 413 can state it.
+ */
 export function jsonBodiesAsText(
   app: {
     removeContentTypeParser(type: string): void;
     addContentTypeParser(
       types: string[],
-      opts: { parseAs: 'string'; bodyLimit: number },
+      opts: { parseAs: 'string' },
       parser: (req: unknown, body: string, done: (err: null, body: string) => void) => void,
     ): void;
+    addHook(name: 'onRoute', hook: (route: { bodyLimit?: number }) => void): unknown;
   },
   types: string[],
   bodyLimit: number,
 ): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(types, { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(types, { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= bodyLimit;
+  });
 }

@@ -6,6 +6,7 @@
  * is N (the last detail), and the error carries N × 1000 ms unless the wait is kept exact.
  * A code used once with a bespoke message may still use `new SkillflowError` directly.
  */
+import { formatBytes } from '../text/byte-size.js';
 import type { ErrorCode } from './catalogue.js';
 import { invalidParameter, SkillflowError, type ErrorDetails, type FieldIssue } from './skillflow-error.js';
 
@@ -123,6 +124,14 @@ export const errors = {
   /** 400 INVALID_BODY: the body does not parse (`details.diagnostics` when the parser names where). */
   invalidBody: (details?: ErrorDetails): SkillflowError =>
     new SkillflowError('INVALID_BODY', undefined, details),
+
+  /** 413 PAYLOAD_TOO_LARGE: the message states the route's limit, `details.limit_bytes` carries it. */
+  payloadTooLarge: (limitBytes: number): SkillflowError =>
+    new SkillflowError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is larger than the limit of ${formatBytes(limitBytes)} (${limitBytes} bytes).`,
+      { limit_bytes: limitBytes },
+    ),
 
   /** 404 NOT_FOUND: `message` names what is missing (`No task with this id.`), never the id. */
   notFound: (message?: string, details?: ErrorDetails): SkillflowError =>

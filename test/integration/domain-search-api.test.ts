@@ -113,6 +113,25 @@ describe('domain search over HTTP', () => {
     expect(proxy.log()).toEqual([]);
   }, 30_000);
 
+  it('an emoji name is invalid input: the envelope names the path and the rule, and the shop is never asked', async () => {
+    const rule =
+      'Not a valid domain name: a label has a character IDNA2008 does not allow, such as an emoji or symbol.';
+    const res = await h.request('POST', SKILL, {
+      requests: [{ query: 'alderwood.com' }, { query: '🙂.com' }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({
+      error: {
+        code: 'INVALID_PARAMETER',
+        message: `Invalid body at requests[1].query: ${rule}`,
+        details: { issues: [{ path: 'requests[1].query', message: rule, location: 'body' }] },
+      },
+    });
+    expect(res.body).not.toContain('🙂');
+    expect(sim.requests()).toEqual([]);
+    expect(starts!.mock.calls).toEqual([]);
+  });
+
   it('every 429 response carries the Retry-After header', async () => {
     sim.setFaults([{ type: 'status', status: 429, retryAfter: '45', op: 'lookup' }]);
     const res = await h.api.app.inject({

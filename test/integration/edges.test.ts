@@ -1,7 +1,7 @@
 /**
- * The API's edges: authentication before body parsing, the per-IP limit of
- * the unauthenticated routes with TRUST_PROXY and IPv6 /64 keys, server timeouts, health
- * details for admin keys only, and the codec endpoint in production.
+ * The API's edges: authentication before body parsing, each route's body limit stated in its
+ * 413, the per-IP limit of the unauthenticated routes with TRUST_PROXY and IPv6 /64 keys, server
+ * timeouts, health details for admin keys only, and the codec endpoint in production.
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
@@ -72,6 +72,55 @@ describe('API edges', () => {
       expect(res.json()).toEqual({
         error: { code: 'UNAUTHENTICATED', message: 'The API token is unknown or revoked.', details: {} },
       });
+    });
+  });
+
+  describe('body limits', () => {
+    it('answers a body one byte over the route limit with 413 stating that limit, over real HTTP', async () => {
+      const own = await build(undefined);
+      const base = await own.app.listen({ host: '127.0.0.1', port: 0 });
+      const { token } = await createKey(own.deps.store, { name: 'big', scopes: ['*'], ownerId: 'owner_big' });
+      const KiB = 1024;
+      const MiB = 1024 * KiB;
+      const routes: [string, number, string][] = [
+        ['/v1/apps/echo/skills/shout', MiB, '1 MiB'],
+        ['/v1/keys', MiB, '1 MiB'],
+        ['/v1/apps/workspace/results', 2 * MiB, '2 MiB'],
+        ['/v1/workflows', 256 * KiB, '256 KiB'],
+        ['/v1/workflows/validate', 256 * KiB, '256 KiB'],
+        ['/v1/runs/run_x/rerun', 256 * KiB, '256 KiB'],
+        [`/v1/hooks/hk_${'0'.repeat(32)}`, 256 * KiB, '256 KiB'],
+        ['/v1/events', 80 * KiB, '80 KiB'],
+        ['/v1/runs/run_x/approvals/approve', 80 * KiB, '80 KiB'],
+        ['/v1/approval-links/decide', 80 * KiB, '80 KiB'],
+        ['/v1/approval-links/view', 32 * KiB, '32 KiB'],
+      ];
+      for (const [url, limit, human] of routes) {
+        // JSON of exactly limit + 1 bytes; one byte less is read (and refused for its content).
+        const body = (bytes: number) => `{"x":"${'a'.repeat(bytes - 8)}"}`;
+        expect(body(limit + 1)).toHaveLength(limit + 1);
+        const post = (bytes: number) =>
+          fetch(`${base}${url}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: body(bytes),
+          });
+        const res = await post(limit + 1);
+        expect([url, res.status, await res.json()]).toEqual([
+          url,
+          413,
+          {
+            error: {
+              code: 'PAYLOAD_TOO_LARGE',
+              message: `The request body is larger than the limit of ${human} (${limit} bytes).`,
+              details: { limit_bytes: limit },
+            },
+          },
+        ]);
+        const within = await post(limit);
+        expect([url, within.status]).not.toEqual([url, 413]);
+        await within.arrayBuffer();
+      }
     });
   });
 

@@ -180,7 +180,16 @@ describe('webhook triggers', () => {
     const secret = def.hook.signing_secret as string;
     const big = JSON.stringify({ order_id: 'o', pad: 'x'.repeat(256 * 1024) });
     const tooBig = await signed(def.hook, secret, big);
-    expect([tooBig.status, tooBig.json.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expect([tooBig.status, tooBig.json]).toEqual([
+      413,
+      {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: 'The request body is larger than the limit of 256 KiB (262144 bytes).',
+          details: { limit_bytes: 262144 },
+        },
+      },
+    ]);
     const text = await post(def.hook.url, 'order', {
       'content-type': 'text/plain',
       'x-skillflow-signature': signatureHeader(secret, 'order'),

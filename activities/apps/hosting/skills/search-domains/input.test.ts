@@ -134,6 +134,25 @@ describe('input schema rejections', () => {
     ]);
   });
 
+  it('rejects emoji and symbols in a name, a keyword and an extension, naming the rule, not the text', () => {
+    const rule = 'a label has a character IDNA2008 does not allow, such as an emoji or symbol';
+    expect(
+      issuesOf({
+        requests: [
+          { query: '🙂.com' },
+          { query: 'xn--938h.com' },
+          { query: 'a☃b' },
+          { query: 'cedar', tlds: ['♥'] },
+        ],
+      }),
+    ).toEqual([
+      { path: 'requests[0].query', message: `Not a valid domain name: ${rule}.` },
+      { path: 'requests[1].query', message: `Not a valid domain name: ${rule}.` },
+      { path: 'requests[2].query', message: `Not a valid keyword: ${rule}.` },
+      { path: 'requests[3].tlds[0]', message: `Not a valid extension: ${rule}.` },
+    ]);
+  });
+
   it('lists every failing group in one error (the whole call fails)', () => {
     const err = (() => {
       try {

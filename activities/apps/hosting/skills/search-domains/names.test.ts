@@ -9,6 +9,12 @@ import {
   suffixOf,
 } from './names.js';
 
+/** The reason a name is invalid, or 'ok'. */
+const reason = (name: string) => {
+  const r = checkDomainName(name);
+  return r.ok ? 'ok' : r.reason;
+};
+
 describe('checkDomainName', () => {
   it('canonicalises IDN, case and a trailing dot', () => {
     expect(checkDomainName('Bücher.AI.')).toEqual({
@@ -28,10 +34,6 @@ describe('checkDomainName', () => {
   });
 
   it('rejects LDH violations with the rule that failed', () => {
-    const reason = (name: string) => {
-      const r = checkDomainName(name);
-      return r.ok ? 'ok' : r.reason;
-    };
     expect(reason('my shop.com')).toBe('a domain name cannot contain spaces');
     expect(reason('-cedar.com')).toBe('a label starts or ends with a hyphen');
     expect(reason('cedar-.com')).toBe('a label starts or ends with a hyphen');
@@ -56,6 +58,76 @@ describe('checkDomainName', () => {
       ok: false,
       reason: 'the name is longer than 253 octets',
     });
+  });
+});
+
+describe('checkDomainName: IDNA2008 after UTS-46 mapping', () => {
+  const DISALLOWED = 'a label has a character IDNA2008 does not allow, such as an emoji or symbol';
+
+  it('rejects emoji, with skin-tone modifiers and in ZWJ sequences', () => {
+    expect(checkDomainName('🙂.com')).toEqual({ ok: false, reason: DISALLOWED });
+    expect(reason('👍🏽.com')).toBe(DISALLOWED);
+    expect(reason('👨\u200d👩\u200d👧.com')).toBe(DISALLOWED);
+    expect(reason('cedar👩\u200d💻.com')).toBe(DISALLOWED);
+  });
+
+  it('rejects symbols and dingbats, alone or between letters', () => {
+    for (const name of ['☃.com', 'a☃b.com', '♥.de', '★.net', '©.com', '✂.com', '✈.travel', '➡.ai']) {
+      expect(reason(name), name).toBe(DISALLOWED);
+    }
+  });
+
+  it('rejects an xn-- label whose decoded form is disallowed, as sent in punycode', () => {
+    expect(checkDomainName('xn--938h.com')).toEqual({ ok: false, reason: DISALLOWED });
+    expect(reason('XN--AB-FSX.com')).toBe(DISALLOWED);
+    expect(reason('cedar.xn--938h')).toBe(DISALLOWED);
+  });
+
+  it('rejects a CONTEXTO character out of its context with the rule it breaks', () => {
+    expect(reason('a·b.cat')).toBe('a label has a middle dot that is not between two "l" letters');
+    expect(reason('a・b.jp')).toBe(
+      'a label has a katakana middle dot but no Hiragana, Katakana or Han character',
+    );
+  });
+
+  it('keeps valid IDNs of every script valid', () => {
+    expect(checkDomainName('straße.de')).toEqual({
+      ok: true,
+      ascii: 'xn--strae-oqa.de',
+      unicode: 'straße.de',
+    });
+    expect(checkDomainName('col·lecció.cat')).toEqual({
+      ok: true,
+      ascii: 'xn--collecci-ioa91d.cat',
+      unicode: 'col·lecció.cat',
+    });
+    // The katakana middle dot is allowed: the label has Katakana.
+    expect(checkDomainName('ジャパン・ネット.jp')).toEqual({
+      ok: true,
+      ascii: 'xn--yckwapst1izeuc.jp',
+      unicode: 'ジャパン・ネット.jp',
+    });
+    for (const name of [
+      'παράδειγμα.gr',
+      'ελληνικά.gr',
+      'пример.рф',
+      '例え.jp',
+      'münchen.de',
+      'مثال.com',
+      'דוגמה.com',
+      'צה״ל.co.il',
+      'ตัวอย่าง.com',
+      'उदाहरण.भारत',
+      'हिन्दी.com',
+    ]) {
+      const checked = checkDomainName(name);
+      expect(checked, name).toMatchObject({ ok: true, unicode: name });
+    }
+  });
+
+  it('rejects a keyword with an emoji or a symbol as well', () => {
+    expect(classifyQuery('🙂')).toEqual({ ok: false, message: `Not a valid keyword: ${DISALLOWED}.` });
+    expect(classifyQuery('a☃b')).toEqual({ ok: false, message: `Not a valid keyword: ${DISALLOWED}.` });
   });
 });
 

@@ -1,9 +1,12 @@
 /**
  * Domain name rules: names are validated locally before any upstream call.
- * IDN handling is UTS-46 non-transitional (so `ß` stays `ß` and becomes `xn--strae-oqa`),
- * and the canonical form of every name is lowercase ASCII without a trailing dot.
+ * IDN handling is UTS-46 non-transitional (so `ß` stays `ß` and becomes `xn--strae-oqa`); the
+ * mapped form of every non-ASCII label must then pass the IDNA2008 code point rules, so a label
+ * with an emoji or symbol is invalid although UTS-46 maps it. The canonical form of every name is
+ * lowercase ASCII without a trailing dot.
  */
 import { toASCII, toUnicode } from 'tr46';
+import { idna2008Violation } from './idna2008.js';
 import { reduceBrief } from './keyword.js';
 
 const IDNA = {
@@ -32,7 +35,20 @@ function diagnoseLabel(label: string): string {
   if (label.slice(2, 4) === '--') return 'a label has "--" at positions 3-4 and is not a valid IDN label';
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(label)) return 'a label may contain only letters, digits and hyphens';
-  return 'a label is not a valid internationalised label';
+  return mappedViolation(label) ?? 'a label is not a valid internationalised label';
+}
+
+/**
+ * The IDNA2008 rule the UTS-46-mapped form of a non-ASCII label breaks, if any. Mapping may turn
+ * a full-width dot into a separator, so each part is checked on its own.
+ */
+function mappedViolation(label: string): string | undefined {
+  const mapped = toUnicode(label, IDNA).domain;
+  for (const part of mapped.split('.')) {
+    const reason = idna2008Violation(part);
+    if (reason) return reason;
+  }
+  return undefined;
 }
 
 /** Converts one label to canonical ASCII, or explains why it is invalid. */
@@ -48,6 +64,11 @@ export function checkLabel(label: string): NameCheck {
   // tr46 already enforces these; the explicit check keeps the rule visible and independent of it.
   if (!LDH_LABEL.test(ascii) || (ascii.slice(2, 4) === '--' && !ascii.startsWith('xn--'))) {
     return { ok: false, reason: diagnoseLabel(ascii) };
+  }
+  if (ascii.startsWith('xn--')) {
+    // An xn-- label is checked in its decoded form, whether it was sent as Unicode or as punycode.
+    const reason = mappedViolation(ascii);
+    if (reason) return { ok: false, reason };
   }
   return { ok: true, ascii, unicode: displayName(ascii) };
 }
