@@ -74,6 +74,8 @@ export interface LoggerOptions {
   format?: LogFormat;
   /** Where lines go; stdout by default. */
   destination?: DestinationStream;
+  /** How pino-pretty is loaded ({@link loadPinoPretty}); undefined when it is not installed. */
+  loadPretty?: () => PrettyFactory | undefined;
 }
 
 /** A logger at `level` with `bindings` on every line, redacting {@link REDACT_PATHS}. */
@@ -87,7 +89,7 @@ export function createLogger(
     base: { service: 'skillflow', ...bindings },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   };
-  const pretty = opts.format === 'pretty' ? loadPinoPretty() : undefined;
+  const pretty = opts.format === 'pretty' ? (opts.loadPretty ?? loadPinoPretty)() : undefined;
   if (pretty) return pino(options, pretty({ destination: opts.destination ?? 1, sync: true }));
   const logger = opts.destination ? pino(options, opts.destination) : pino(options);
   if (opts.format === 'pretty')
