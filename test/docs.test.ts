@@ -82,6 +82,31 @@ describe('docs/configuration.md', () => {
   });
 });
 
+describe('defaults stated outside the configuration reference', () => {
+  const defaults = ConfigSchema.parse({}) as Record<string, unknown>;
+  const docs = [
+    'README.md',
+    ...readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'configuration.md')
+      .map((f) => `docs/${f}`),
+  ];
+
+  it('are the defaults the code applies', () => {
+    let checked = 0;
+    for (const doc of docs) {
+      const text = readFileSync(path.join(ROOT, doc), 'utf8');
+      // "`VARIABLE`, default `value`", "`VARIABLE` (default `value`)", line breaks allowed.
+      for (const m of text.matchAll(/`([A-Z][A-Z0-9_]{3,})`[^`.]{0,40}?\bdefault\s+`([^`]+)`/g)) {
+        const [, name, shown] = m;
+        if (!Object.hasOwn(ConfigSchema.shape, name!)) continue;
+        checked += 1;
+        expect(`\`${shown}\``, `${doc}: ${name}`).toBe(shownDefault(defaults[name!]));
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
 describe('README', () => {
   it('points to the configuration reference', () => {
     expect(readme).toContain('[docs/configuration.md](docs/configuration.md)');

@@ -1,7 +1,7 @@
 /**
  * The guest id of this browser for the anonymous skill route (`X-Skillflow-Anonymous-ID`). It is
- * stable across reloads (localStorage) so the free allowance follows the guest, as the spec's
- * anonymous identities do; it is not a secret and grants nothing beyond the free allowance. The
+ * stable across reloads (localStorage) so the free allowance follows the guest, as anonymous
+ * identities must; it is not a secret and grants nothing beyond the free allowance. The
  * API key is never stored here (see session.ts).
  */
 const KEY = 'skillflow.guest_id';

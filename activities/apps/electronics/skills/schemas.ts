@@ -1,6 +1,6 @@
 /**
- * Inputs and outputs of the electronics skills (activities/apps/electronics/app.ts; spec
- * document 2, 2.1 and 2.2). Every rule is checked here, before any upstream request: the
+ * Inputs and outputs of the electronics skills (activities/apps/electronics/app.ts): the
+ * requirement fields and the ranked-solution fields of the power upstream. Every rule is checked here, before any upstream request: the
  * failing path is reported (`requests[0].vinMin`), never the value.
  */
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
 
 /** Request items per call: the same 1 to 5 as every skill; they run concurrently. */
 export const MAX_REQUESTS = 5;
-/** Spec document 2, 8: power results in chat use, at most 20. */
+/** Power results shown in a chat: at most 20. */
 export const MAX_RESULTS = 20;
 export const DEFAULT_MAX_RESULTS = 10;
 

@@ -1,6 +1,5 @@
 /**
- * The power-converter upstream client (`POWER_URL`, unofficial and credential-free; spec
- * document 2, 4.1): undici, the zod wire types of ./wire.ts, a browser-style `Referer` and
+ * The power-converter upstream client (`POWER_URL`, unofficial and credential-free): undici, the zod wire types of ./wire.ts, a browser-style `Referer` and
  * `Content-Type: application/json` on every request (the schematic and parts-list GETs need it
  * too), a timeout suited to multi-second answers, and 429 `Retry-After` honoured with bounded
  * retries. Each request sent, retries included, is charged to the call's meter first. Errors
