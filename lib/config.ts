@@ -130,6 +130,7 @@ export const ConfigSchema = z.object({
   DECISION_URL: optionalUrl,
   DECISION_API_KEY: optionalString,
   DECISION_MODEL: z.string().min(1).default('decision-v1-2026-01'),
+  DECISION_SAFEGUARD_MODEL: z.string().min(1).default('safeguard-v1-2026-01'),
   PROXY_URL: optionalUrl,
   ENCYCLOPEDIA_USER_AGENT: z
     .string()
@@ -274,7 +275,7 @@ export const CONFIG_SLICES = {
     'OWNER_PROVIDER_SHARE_PERCENT',
     'QUEUE_MAX_PER_KEY',
   ],
-  decision: ['DECISION_URL', 'DECISION_API_KEY', 'DECISION_MODEL'],
+  decision: ['DECISION_URL', 'DECISION_API_KEY', 'DECISION_MODEL', 'DECISION_SAFEGUARD_MODEL'],
   hosting: ['SHOP_URL', 'PROXY_URL'],
   design: ['ICON_URL', 'ICON_SVG_RATE_LIMIT_PER_MINUTE', 'ICON_SVG_CACHE_BYTES'],
   encyclopedia: [

@@ -45,6 +45,8 @@ export interface DecideStepOutput {
 export interface DecideStepDeps {
   /** Undefined when no decision helper is configured: every step takes its fallback. */
   service: DecisionService | undefined;
+  /** The pinned model the screening asks about ambiguous content (screening.ts). */
+  safeguardModel?: string | undefined;
   encyclopedia?: EncyclopediaSummaries | undefined;
   /**
    * Records each answered request's tokens and cost for the owner; `requestKey` (the step's
@@ -155,7 +157,7 @@ export async function decide(
   const resolved = await resolveSources(deps, input.question, signal);
   const external = [...resolved.sources];
   if (input.context) external.push({ id: 'context', text: input.context.slice(0, MAX_CONTEXT_CHARS) });
-  const screened = await screenExternal(service, external, { signal });
+  const screened = await screenExternal(service, external, { signal, safeguardModel: deps.safeguardModel });
   const warnings = [...resolved.warnings, ...screened.warnings];
   const untrusted = (label: string, fields: Record<string, string>): StatePart => ({
     trust: 'untrusted',

@@ -36,6 +36,7 @@ export function decideStepDeps(
           timeoutMs: POLICY_PROFILES.decision.deadlines.decisionTimeoutMs,
         })
       : undefined,
+    safeguardModel: config.decision.DECISION_SAFEGUARD_MODEL,
     encyclopedia,
     recordUsage: async ({ ownerId, taskId, requestKey }, u) => {
       await usage.recordDecision({

@@ -1,10 +1,20 @@
 /**
- * External-content screening: before external text (resolved encyclopedia
- * summaries, candidate text from earlier steps) becomes decision context, one `noul`
- * prompt-injection question per piece asks whether it tries to instruct the model. Safe pieces
- * pass; a high-confidence attack is dropped with a warning; an ambiguous answer or any outage
- * takes the screening's fallback: the piece is excluded (with a warning), never passed unchecked.
+ * External-content screening: before external text (resolved encyclopedia summaries, candidate
+ * text from earlier steps) becomes decision context, one `noul` prompt-injection question per
+ * piece asks whether it tries to instruct the model.
+ *
+ * - At most {@link SAFE_AT_MOST}: safe, kept. At least {@link ATTACK_AT_LEAST}: a
+ *   high-confidence attack, dropped with a warning.
+ * - Between (ambiguous): a second, safeguard decision on those pieces only, by a separate pinned
+ *   model (`DECISION_SAFEGUARD_MODEL`). Safe there: kept; anything else: excluded with a warning.
+ * - Where the helper cannot answer (an outage of the first decision, or of the safeguard for the
+ *   ambiguous pieces): exact-span redaction of known instruction patterns
+ *   (instruction-redaction.ts) is the fallback; the pieces are kept with those spans removed and
+ *   a warning says so. The decision model never produces spans.
+ *
+ * Warnings are operational only: counts, never the text.
  */
+import { redactInstructions } from './instruction-redaction.js';
 import type { DecisionCallOptions, DecisionService } from './service.js';
 
 /** At or below this injection probability a piece is safe. */
@@ -20,8 +30,14 @@ export interface ExternalText {
 
 /** A screening warning: operational only, never the text. */
 export interface ScreeningWarning {
-  code: 'EXTERNAL_CONTENT_DROPPED' | 'EXTERNAL_CONTENT_EXCLUDED';
+  code: 'EXTERNAL_CONTENT_DROPPED' | 'EXTERNAL_CONTENT_EXCLUDED' | 'EXTERNAL_CONTENT_REDACTED';
   message: string;
+}
+
+/** How the screening asks: the decision service and the safeguard's pinned model id. */
+export interface ScreeningOptions extends DecisionCallOptions {
+  /** The safeguard model for ambiguous answers; without one they are excluded at once. */
+  safeguardModel?: string | undefined;
 }
 
 const INSTRUCTIONS =
@@ -35,16 +51,20 @@ const dropped = (n: number): ScreeningWarning => ({
 });
 const excluded = (n: number): ScreeningWarning => ({
   code: 'EXTERNAL_CONTENT_EXCLUDED',
-  message: `${n} external source(s) were excluded: the injection check was inconclusive or unavailable.`,
+  message: `${n} external source(s) were excluded: the injection check stayed inconclusive.`,
+});
+const redacted = (n: number, spans: number): ScreeningWarning => ({
+  code: 'EXTERNAL_CONTENT_REDACTED',
+  message: `${n} external source(s) were used without the injection check (unavailable); ${spans} instruction-like span(s) were removed.`,
 });
 
-/** Screens `pieces` in one bounded request; resolves to the safe ones and any warnings. */
-export async function screenExternal(
+/** Each piece's injection probability, or undefined when the helper did not answer. */
+async function injectionProbabilities(
   service: DecisionService,
   pieces: readonly ExternalText[],
-  opts: DecisionCallOptions = {},
-): Promise<{ kept: ExternalText[]; warnings: ScreeningWarning[] }> {
-  if (pieces.length === 0) return { kept: [], warnings: [] };
+  opts: DecisionCallOptions,
+  model?: string,
+): Promise<number[] | undefined> {
   const items: Record<string, string> = {};
   const questions: Record<string, { type: 'noul'; instructions: string }> = {};
   pieces.forEach((p, i) => {
@@ -61,20 +81,68 @@ export async function screenExternal(
           items,
         },
       },
+      ...(model !== undefined && { model }),
     },
     opts,
   );
-  if (!outcome.ok) return { kept: [], warnings: [excluded(pieces.length)] };
-  const kept: ExternalText[] = [];
-  let attacks = 0;
-  let unsure = 0;
-  pieces.forEach((p, i) => {
+  if (!outcome.ok) return undefined;
+  // A missing or mistyped answer counts as an attack: never passed unchecked.
+  return pieces.map((_, i) => {
     const a = outcome.answers[`s${i}`];
-    const prob = a?.type === 'noul' ? a.noul : 1;
-    if (prob <= SAFE_AT_MOST) kept.push(p);
-    else if (prob >= ATTACK_AT_LEAST) attacks++;
-    else unsure++;
+    return a?.type === 'noul' ? a.noul : 1;
   });
-  const warnings = [...(attacks ? [dropped(attacks)] : []), ...(unsure ? [excluded(unsure)] : [])];
+}
+
+/** The pieces with known instruction spans removed, and the warning that says so. */
+function redactAll(pieces: readonly ExternalText[]): { kept: ExternalText[]; warning: ScreeningWarning } {
+  let spans = 0;
+  const kept = pieces.map((p) => {
+    const r = redactInstructions(p.text);
+    spans += r.spans;
+    return { ...p, text: r.text };
+  });
+  return { kept, warning: redacted(pieces.length, spans) };
+}
+
+/** Screens `pieces`; resolves to the pieces to use (in order) and any warnings. */
+export async function screenExternal(
+  service: DecisionService,
+  pieces: readonly ExternalText[],
+  opts: ScreeningOptions = {},
+): Promise<{ kept: ExternalText[]; warnings: ScreeningWarning[] }> {
+  if (pieces.length === 0) return { kept: [], warnings: [] };
+  const { safeguardModel, ...callOpts } = opts;
+  const first = await injectionProbabilities(service, pieces, callOpts);
+  if (!first) {
+    const r = redactAll(pieces);
+    return { kept: r.kept, warnings: [r.warning] };
+  }
+  const safe = new Set<ExternalText>();
+  const ambiguous: ExternalText[] = [];
+  let attacks = 0;
+  pieces.forEach((p, i) => {
+    const prob = first[i]!;
+    if (prob <= SAFE_AT_MOST) safe.add(p);
+    else if (prob >= ATTACK_AT_LEAST) attacks++;
+    else ambiguous.push(p);
+  });
+  const warnings: ScreeningWarning[] = attacks ? [dropped(attacks)] : [];
+  const replaced = new Map<ExternalText, ExternalText>();
+  if (ambiguous.length > 0) {
+    const second = safeguardModel
+      ? await injectionProbabilities(service, ambiguous, callOpts, safeguardModel)
+      : [];
+    if (!second) {
+      const r = redactAll(ambiguous);
+      ambiguous.forEach((p, i) => replaced.set(p, r.kept[i]!));
+      warnings.push(r.warning);
+    } else {
+      const cleared = ambiguous.filter((_, i) => (second[i] ?? 1) <= SAFE_AT_MOST);
+      for (const p of cleared) safe.add(p);
+      const unsure = ambiguous.length - cleared.length;
+      if (unsure) warnings.push(excluded(unsure));
+    }
+  }
+  const kept = pieces.flatMap((p) => (safe.has(p) ? [p] : replaced.has(p) ? [replaced.get(p)!] : []));
   return { kept, warnings };
 }

@@ -84,6 +84,8 @@ export interface DecisionCall {
   conversation?: Conversation;
   /** Every answer's confidence must reach this, or the whole decision takes its fallback. */
   minConfidence?: number;
+  /** A pinned model id other than `DECISION_MODEL` (the screening's safeguard model). */
+  model?: string;
 }
 
 /** A typed answer, by its question's type. `confidence` is 0..1 for every type. */
@@ -116,7 +118,8 @@ export interface DecisionService {
 }
 
 export interface DecisionServiceOptions {
-  config: DecisionConfig;
+  /** The helper's address, key and pinned model (the safeguard model is the screening's). */
+  config: Omit<DecisionConfig, 'DECISION_SAFEGUARD_MODEL'>;
   /** `decision_api_key`; the env `DECISION_API_KEY` is the fallback. */
   secrets: SecretStore;
   /** Limit of one decision request: the calling use's policy decision timeout. */
@@ -182,7 +185,7 @@ export function createDecisionService(opts: DecisionServiceOptions): DecisionSer
       return { ok: false, reason: 'invalid_input' };
     if (call.conversation && !ConversationSchema.safeParse(call.conversation).success)
       return { ok: false, reason: 'too_large' };
-    const body = buildDecisionRequest(opts.config.DECISION_MODEL, call);
+    const body = buildDecisionRequest(call.model ?? opts.config.DECISION_MODEL, call);
     const payload = JSON.stringify(body);
     const broken = checkBounds({
       questionCount: ids.length,

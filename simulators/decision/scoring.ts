@@ -68,6 +68,20 @@ export function choiceAnswer(options: string[], stateText: string) {
  * `maybe-injection`; otherwise, with a `question`, 0.1 plus 0.2 per overlap point of the
  * question's words in the text (0.1..0.9); else 0.05.
  */
+/** A request whose `model` matches this is the screening's safeguard model. */
+export const SAFEGUARD_MODEL = /^safeguard-/;
+
+/**
+ * The safeguard model's noul for one screened piece: it settles what the first model found
+ * ambiguous. 0.95 for an obvious injection phrase or `maybe-injection-hostile`; 0.05 otherwise
+ * (plain `maybe-injection` included).
+ */
+export function safeguardAnswer(text: string) {
+  if (/ignore (all )?(previous|prior) instructions|maybe-injection-hostile/i.test(text))
+    return { noul: 0.95 };
+  return { noul: 0.05 };
+}
+
 export function noulAnswer(stateText: string, question?: string) {
   if (/ignore (all )?(previous|prior) instructions/i.test(stateText)) return { noul: 0.95 };
   if (/maybe-injection/i.test(stateText)) return { noul: 0.5 };

@@ -1,11 +1,20 @@
 /**
  * The decision model stand-in: `POST` (any path) with `{ model, state, questions }` answers
  * `{ answers }` (wire notes "Decision helper"). Requires `Authorization: Bearer <key>`.
- * Relevance questions read `state.relevance_criteria.text` and `state.candidates.items[<id>]`.
+ * Relevance questions read `state.relevance_criteria.text` and `state.candidates.items[<id>]`;
+ * screening questions read `state.content.items[<id>]`, and a request for a `safeguard-…` model
+ * answers them as the safeguard model (scoring.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { choiceAnswer, noulAnswer, overlapScore, scoreAnswer } from './scoring.js';
+import {
+  choiceAnswer,
+  noulAnswer,
+  overlapScore,
+  safeguardAnswer,
+  SAFEGUARD_MODEL,
+  scoreAnswer,
+} from './scoring.js';
 import { RequestLog } from '../request-log.js';
 
 /**
@@ -24,6 +33,8 @@ export interface DecisionFault {
   ms?: number;
   /** Apply to this many requests, then clear. Unlimited when absent. */
   times?: number;
+  /** Apply only to requests for this model id (e.g. the safeguard model). Any model when absent. */
+  model?: string;
 }
 
 export interface DecisionRequestRecord {
@@ -69,10 +80,14 @@ function questionText(state: Record<string, unknown>): string {
 }
 
 function answerAll(body: {
+  model?: string;
   state?: Record<string, unknown>;
   questions?: Record<string, Question>;
 }): Record<string, unknown> {
   const state = body.state ?? {};
+  // The screening's pieces (`state.content.items`), each classified on its own.
+  const pieces = ((state.content as { items?: unknown } | undefined)?.items ?? {}) as Record<string, unknown>;
+  const safeguard = SAFEGUARD_MODEL.test(body.model ?? '');
   const criteria = (state.relevance_criteria as { text?: unknown } | undefined)?.text;
   const items = ((state.candidates as { items?: unknown } | undefined)?.items ?? {}) as Record<
     string,
@@ -95,7 +110,11 @@ function answerAll(body: {
       answers[id] =
         typeof text === 'string'
           ? noulAnswer(text)
-          : noulAnswer(JSON.stringify({ ...state, question: null }), questionText(state) || undefined);
+          : typeof pieces[id] === 'string'
+            ? safeguard
+              ? safeguardAnswer(pieces[id])
+              : noulAnswer(pieces[id])
+            : noulAnswer(JSON.stringify({ ...state, question: null }), questionText(state) || undefined);
   }
   return answers;
 }
@@ -108,8 +127,9 @@ export async function startDecisionSimulator(
   let fault: DecisionFault | undefined;
   const log = new RequestLog<DecisionRequestRecord>();
 
-  const takeFault = (): DecisionFault | undefined => {
+  const takeFault = (model: string): DecisionFault | undefined => {
     const f = fault;
+    if (f?.model !== undefined && f.model !== model) return undefined;
     if (f?.times !== undefined && --f.times <= 0) fault = undefined;
     return f;
   };
@@ -149,12 +169,12 @@ export async function startDecisionSimulator(
     ) {
       return send(res, 400, { error: { message: 'expected { model, state, questions }' } });
     }
-    const f = takeFault();
+    const f = takeFault(parsed.model);
     if (f?.type === 'slow') await sleep(f.ms ?? 2000);
     if (f?.type === 'timeout') await sleep(f.ms ?? 60_000);
     if (f?.type === 'status') return send(res, f.status ?? 500, { error: { message: 'simulated failure' } });
     if (f?.type === 'malformed') return send(res, 200, '{"answers":{"c0":{"score":');
-    const answers = answerAll(parsed);
+    const answers = answerAll({ ...parsed, model: parsed.model });
     const ids = Object.keys(answers);
     if (f?.type === 'missing_answer' && ids.length > 0) delete answers[ids[ids.length - 1]!];
     if (f?.type === 'out_of_range' && ids[0]) answers[ids[0]] = { score: 7, confidence: 0.9 };

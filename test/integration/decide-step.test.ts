@@ -101,8 +101,9 @@ describe('decide step', () => {
       reason: 'http',
       warnings: [
         {
-          code: 'EXTERNAL_CONTENT_EXCLUDED',
-          message: '1 external source(s) were excluded: the injection check was inconclusive or unavailable.',
+          code: 'EXTERNAL_CONTENT_REDACTED',
+          message:
+            '1 external source(s) were used without the injection check (unavailable); 0 instruction-like span(s) were removed.',
         },
       ],
     });
