@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createKey, verifyToken } from './keys.js';
+import { createKey, verifyToken, type Principal } from './keys.js';
+import { revokeApiKey } from './store/owners/api-keys.js';
 import type { Store } from './store/db.js';
 
 export function devKeyFile(dataDir: string): string {
@@ -13,21 +14,31 @@ export function devKeyFile(dataDir: string): string {
 }
 
 /**
- * The token kept in `file`: the stored one while it still verifies, else a new key made with
- * `spec` and written there (mode 0600).
+ * The token kept in `file`: the stored one while it still verifies and holds exactly the scopes
+ * and owner of `spec`, else a new key made with `spec` and written there (mode 0600). A stored
+ * key that verifies but no longer matches (a newer version grants the development key other
+ * scopes) is revoked once the new one is written.
  */
 export async function ensureKeyFile(
   store: Store,
   file: string,
   spec: Parameters<typeof createKey>[1],
 ): Promise<string> {
+  let stale: Principal | undefined;
   if (existsSync(file)) {
     const token = readFileSync(file, 'utf8').trim();
-    if (await verifyToken(store, token)) return token;
+    const held = await verifyToken(store, token);
+    if (held && held.ownerId === spec.ownerId && sameScopes(held.scopes, spec.scopes)) return token;
+    stale = held;
   }
   const key = await createKey(store, spec);
   writeFileSync(file, key.token + '\n', { mode: 0o600 });
+  if (stale) await revokeApiKey(store, stale.ownerId, stale.keyId);
   return key.token;
+}
+
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join(',') === [...b].sort().join(',');
 }
 
 export async function ensureDevKey(store: Store, dataDir: string, ownerId: string): Promise<string> {
