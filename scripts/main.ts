@@ -91,6 +91,13 @@ async function main(): Promise<void> {
         codecEndpoint: `${apiBase}/codec`,
       });
       started.push({ name: 'temporal dev server', stop: () => server.stop() });
+      // Without its Temporal server the service cannot run: stop everything and say why.
+      server.onUnexpectedExit((how) => {
+        process.stderr.write(
+          `skillflow: the Temporal dev server exited unexpectedly (${how}); its log: ${server.logFile}\n`,
+        );
+        void shutdown('the Temporal dev server exited', 1);
+      });
       address = server.address;
       uiUrl ??= server.uiUrl;
     }

@@ -21,12 +21,19 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)
   cwd: root,
   stdio: 'inherit',
 });
+let forwarded;
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
+    forwarded = sig;
     if (child.exitCode === null) child.kill(sig);
   });
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// A service that ends without being asked to says so here, and npm start exits non-zero.
+child.on('exit', (code, signal) => {
+  if (signal && signal !== forwarded) process.stderr.write(`skillflow: the service was ended by ${signal}\n`);
+  else if (code && !forwarded) process.stderr.write(`skillflow: the service stopped with exit code ${code}\n`);
+  process.exit(code ?? (signal && signal !== forwarded ? 1 : 0));
+});
 
 // npm runs this through `sh -c`, and on SIGTERM the shell dies without passing the signal on.
 // When our parent goes away we are re-parented: treat that as a stop request.

@@ -30,7 +30,11 @@ export interface DevServer {
   address: string;
   uiUrl: string;
   pid: number;
+  /** Where the server's output goes. */
+  logFile: string;
   stop(): Promise<void>;
+  /** Calls `listener` with how it ended (`exit code 1`, `signal SIGKILL`) if it exits before stop(). */
+  onUnexpectedExit(listener: (how: string) => void): void;
 }
 
 let pdeathsig: boolean | undefined;
@@ -190,5 +194,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     await stop();
     throw err;
   }
-  return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, pid, stop };
+  const onUnexpectedExit = (listener: (how: string) => void) => {
+    const report = () => {
+      if (!stopped) listener(child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`);
+    };
+    if (child.exitCode !== null || child.signalCode !== null) report();
+    else child.once('exit', report);
+  };
+  return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, pid, logFile, stop, onUnexpectedExit };
 }

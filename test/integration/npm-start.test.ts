@@ -148,4 +148,38 @@ describe('npm start', () => {
     }
     expect(processesMentioning(dataDir)).toEqual([]);
   }, 300_000);
+
+  it('says why and exits non-zero when its Temporal server dies', async () => {
+    const s = start(env);
+    await waitHealthy(port, s, 120_000);
+    const temporalPid = Number(readFileSync(path.join(dataDir, 'temporal.pid'), 'utf8'));
+    process.kill(temporalPid, 'SIGKILL');
+    const until = Date.now() + 60_000;
+    while (s.child.exitCode === null && Date.now() < until) await sleep(100);
+    expect(s.child.exitCode).toBe(1);
+    expect(s.output()).toContain(
+      `skillflow: the Temporal dev server exited unexpectedly (signal SIGKILL); its log: ${path.join(dataDir, 'temporal.log')}`,
+    );
+    expect(s.output()).toContain('skillflow: the service stopped with exit code 1');
+    expect(processesMentioning(dataDir)).toEqual([]);
+  }, 200_000);
+
+  it('stops everything when the npm process gets SIGINT, as Ctrl-C does', async () => {
+    let out = '';
+    const npm = spawn('npm', ['start'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    npm.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    npm.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    await waitHealthy(port, { child: npm, output: () => out }, 120_000);
+    npm.kill('SIGINT');
+    const until = Date.now() + 60_000;
+    while (npm.exitCode === null && npm.signalCode === null && Date.now() < until) await sleep(100);
+    expect(npm.exitCode === null && npm.signalCode === null).toBe(false);
+    expect(out).toContain('skillflow: stopping (SIGINT)');
+    for (let i = 0; i < 50 && processesMentioning(dataDir).length > 0; i++) await sleep(100);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  }, 200_000);
 });
