@@ -173,13 +173,27 @@ describe('npm start', () => {
     });
     npm.stdout.on('data', (d: Buffer) => (out += d.toString()));
     npm.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    await waitHealthy(port, { child: npm, output: () => out }, 120_000);
-    npm.kill('SIGINT');
-    const until = Date.now() + 60_000;
-    while (npm.exitCode === null && npm.signalCode === null && Date.now() < until) await sleep(100);
-    expect(npm.exitCode === null && npm.signalCode === null).toBe(false);
-    expect(out).toContain('skillflow: stopping (SIGINT)');
-    for (let i = 0; i < 50 && processesMentioning(dataDir).length > 0; i++) await sleep(100);
-    expect(processesMentioning(dataDir)).toEqual([]);
+    try {
+      await waitHealthy(port, { child: npm, output: () => out }, 120_000);
+      // npm runs the script through `sh -c`; the script execs node, so npm's own signal
+      // forwarding reaches scripts/start.mjs.
+      npm.kill('SIGINT');
+      const until = Date.now() + 60_000;
+      while (npm.exitCode === null && npm.signalCode === null && Date.now() < until) await sleep(100);
+      expect(npm.exitCode === null && npm.signalCode === null).toBe(false);
+      expect(out).toContain('skillflow: stopping (SIGINT)');
+      for (let i = 0; i < 50 && processesMentioning(dataDir).length > 0; i++) await sleep(100);
+      expect(processesMentioning(dataDir)).toEqual([]);
+    } finally {
+      // A failed stop must not leave the service running after the test.
+      npm.kill('SIGKILL');
+      for (const line of processesMentioning(dataDir)) {
+        try {
+          process.kill(Number(line.split(':')[0]), 'SIGKILL');
+        } catch {
+          // exited meanwhile
+        }
+      }
+    }
   }, 200_000);
 });
