@@ -31,7 +31,8 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 // A service that ends without being asked to says so here, and npm start exits non-zero.
 child.on('exit', (code, signal) => {
   if (signal && signal !== forwarded) process.stderr.write(`skillflow: the service was ended by ${signal}\n`);
-  else if (code && !forwarded) process.stderr.write(`skillflow: the service stopped with exit code ${code}\n`);
+  else if (code && !forwarded)
+    process.stderr.write(`skillflow: the service stopped with exit code ${code}\n`);
   process.exit(code ?? (signal && signal !== forwarded ? 1 : 0));
 });
 
