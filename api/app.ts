@@ -36,6 +36,7 @@ import { anonymousRoutes } from './routes/anonymous.js';
 import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
 import { embedRoutes } from './routes/embeds.js';
+import { sessionRoutes } from './routes/sessions.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -142,6 +143,8 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   const { limits } = deps;
   app.decorate('limits', limits);
   const services = createServices(deps, { principals });
+  // First-party workspace sessions: `authenticate` accepts their cookie (api/routes/sessions.ts).
+  app.decorate('sessions', services.sessions);
   // Routes with `config: { idempotent: true }` take the Idempotency-Key header.
   installIdempotency(app, services.idempotencyKeys);
   // Usage records of inline calls are written in batches: write what is left before closing.
@@ -165,6 +168,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   // The routes the apps of the catalogue serve themselves (activities/apps/<app>/routes.ts).
   await mountAppRoutes(app, deps, services.usageRecords, limits);
   await app.register(keyRoutes(deps, services.keys));
+  await app.register(sessionRoutes(deps, services.sessions));
   await app.register(usageRoutes(deps, services.usage));
   await app.register(embedRoutes(deps, services.embeds));
   await app.register(chatRoutes(deps, services.chats));

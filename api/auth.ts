@@ -6,6 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PrincipalCache } from '../lib/key-cache.js';
 import { verifyToken, type NamedScope, type Principal } from '../lib/keys.js';
+import { CSRF_HEADER, csrfMatches, sessionTokenFrom } from '../lib/web-sessions.js';
+import type { SessionsService } from './services/sessions.js';
 import { requireNamedScope, requireSkill } from './scopes.js';
 import { errors } from '../lib/errors/errors.js';
 import type { Store } from '../lib/store/db.js';
@@ -14,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set by api/app.ts: verified keys cached for API_KEY_CACHE_TTL_MS (lib/key-cache.ts). */
     principals?: PrincipalCache;
+    /** Set by api/app.ts: first-party workspace sessions (the session cookie). */
+    sessions?: SessionsService;
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -43,12 +47,7 @@ declare module 'fastify' {
 export function authenticate(store: Store) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const header = req.headers.authorization;
-    if (!header) throw errors.unauthenticated('Send Authorization: Bearer <API token>.');
-    const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m) throw errors.unauthenticated('The Authorization header must be "Bearer <API token>".');
-    const token = m[1]!;
-    const principal = await (req.server.principals?.verify(token) ?? verifyToken(store, token));
-    if (!principal) throw errors.unauthenticated('The API token is unknown or revoked.');
+    const principal = header ? await byBearer(store, req, header) : await bySession(req, reply);
     req.principal = principal;
     if (req.routeOptions.config.queueWhenLimited === true) {
       req.tierDeferred = true;
@@ -57,6 +56,44 @@ export function authenticate(store: Store) {
     const limited = await req.server.limits.charge('tier', { principal, headers: reply });
     if (limited) throw limited;
   };
+}
+
+async function byBearer(store: Store, req: FastifyRequest, header: string): Promise<Principal> {
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!m) throw errors.unauthenticated('The Authorization header must be "Bearer <API token>".');
+  const token = m[1]!;
+  const principal = await (req.server.principals?.verify(token) ?? verifyToken(store, token));
+  if (!principal) throw errors.unauthenticated('The API token is unknown or revoked.');
+  return principal;
+}
+
+/** Methods that change nothing: a session request without the CSRF token may use them. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A first-party session from the session cookie (api/services/sessions.ts). A request that
+ * changes state must also carry the session's CSRF token in `X-CSRF-Token`; the cookie alone
+ * (which a browser also sends from a form on another site, were it not SameSite=Strict) is never
+ * enough. A rotated token is set on the answer; an ended session's cookie is cleared.
+ */
+async function bySession(req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  const sessions = req.server.sessions;
+  const token = sessions && sessionTokenFrom(req.headers.cookie, sessions.cookie);
+  if (!sessions || !token) throw errors.unauthenticated('Send Authorization: Bearer <API token>.');
+  const resumed = await sessions.resume(token);
+  if (!resumed) {
+    reply.header('set-cookie', sessions.clearCookies());
+    throw errors.unauthenticated('The session has ended; sign in again.');
+  }
+  if (
+    !SAFE_METHODS.has(req.method) &&
+    !csrfMatches(sessions.keyring, resumed.session.id, req.headers[CSRF_HEADER])
+  )
+    throw errors.forbidden('A request over a session must carry its CSRF token in the X-CSRF-Token header.', {
+      header: 'X-CSRF-Token',
+    });
+  if (resumed.cookie) reply.header('set-cookie', resumed.cookie);
+  return resumed.principal;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { ensureDevKey } from '../lib/dev-key.js';
+import { verifyToken } from '../lib/keys.js';
 import type { Platform } from '../platform/create-platform.js';
 import { buildApp, type App } from './app.js';
 import type { ApiDeps } from './deps.js';
@@ -12,8 +13,13 @@ import { createServices } from './services/index.js';
 
 export interface RunningApi {
   app: App;
-  /** The development admin key (outside production), for the start banner. */
-  devKey: string | undefined;
+  /** The development admin key and its file (outside production), for the start banner. */
+  devKey: { token: string; file: string } | undefined;
+  /**
+   * A one-time workspace sign-in code for the development key (outside production), for the
+   * start banner's sign-in link: spent on first use, expires after SIGN_IN_LINK_TTL_S.
+   */
+  signInCode: string | undefined;
 }
 
 /** The API's dependencies: the platform's parts; the platform must hold a Temporal client. */
@@ -44,8 +50,10 @@ export async function startApi(platform: Platform): Promise<RunningApi> {
     config.process.NODE_ENV !== 'production'
       ? await ensureDevKey(store, config.process.dataDir, config.process.DEFINITIONS_OWNER_ID)
       : undefined;
+  const principal = devKey ? await verifyToken(store, devKey.token) : undefined;
+  const signInCode = principal ? (await app.sessions!.createSignInCode(principal)).code : undefined;
   await loadDefinitionsDir(deps);
-  return { app, devKey };
+  return { app, devKey, signInCode };
 }
 
 /**

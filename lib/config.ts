@@ -183,6 +183,15 @@ export const ConfigSchema = z.object({
 
   QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /** Workspace sessions: signed out after this long unused, and after the maximum age at the latest. */
+  SESSION_IDLE_TIMEOUT_S: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  SESSION_MAX_AGE_S: z.coerce.number().int().min(300).max(2_592_000).default(604_800),
+  /** A session's cookie token is replaced this often (the old one stays valid for 60 s). */
+  SESSION_ROTATE_S: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** `auto`: the session cookie is `Secure` (and `__Host-` named) when NODE_ENV is production. */
+  SESSION_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** One-time workspace sign-in links expire this long after they are made. */
+  SIGN_IN_LINK_TTL_S: z.coerce.number().int().min(30).max(3600).default(600),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()
@@ -238,6 +247,11 @@ export const CONFIG_SLICES = {
     'HTTP_HEADERS_TIMEOUT_MS',
     'CODEC_CORS_ORIGINS',
     'API_KEY_CACHE_TTL_MS',
+    'SESSION_IDLE_TIMEOUT_S',
+    'SESSION_MAX_AGE_S',
+    'SESSION_ROTATE_S',
+    'SESSION_COOKIE_SECURE',
+    'SIGN_IN_LINK_TTL_S',
   ],
   temporal: [
     'TEMPORAL_ADDRESS',

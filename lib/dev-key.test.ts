@@ -23,8 +23,8 @@ describe('the development key file', () => {
   });
 
   it('is written once (mode 0600) and kept while its key holds the granted scopes', async () => {
-    const file = await ensureDevKey(store, dir, 'owner_dev');
-    const token = readFileSync(file, 'utf8').trim();
+    const { file, token } = await ensureDevKey(store, dir, 'owner_dev');
+    expect(readFileSync(file, 'utf8').trim()).toBe(token);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect((await verifyToken(store, token))?.scopes).toEqual(['*', 'admin', 'icons:all-licenses']);
     await ensureDevKey(store, dir, 'owner_dev');

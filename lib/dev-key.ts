@@ -41,13 +41,18 @@ function sameScopes(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join(',') === [...b].sort().join(',');
 }
 
-export async function ensureDevKey(store: Store, dataDir: string, ownerId: string): Promise<string> {
+/** The development key: its token and the file that keeps it. */
+export async function ensureDevKey(
+  store: Store,
+  dataDir: string,
+  ownerId: string,
+): Promise<{ token: string; file: string }> {
   const file = devKeyFile(dataDir);
-  await ensureKeyFile(store, file, {
+  const token = await ensureKeyFile(store, file, {
     name: 'development admin key',
     scopes: ['*', 'admin', 'icons:all-licenses'],
     ownerId,
     tier: 'pro',
   });
-  return file;
+  return { token, file };
 }

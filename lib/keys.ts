@@ -57,6 +57,8 @@ export interface Principal {
   ownerId: string;
   scopes: Scope[];
   tier: Tier;
+  /** Set when the request came over a first-party workspace session (lib/web-sessions.ts). */
+  sessionId?: string;
 }
 
 export interface CreatedKey {
@@ -117,6 +119,13 @@ export async function verifyToken(store: Store, token: string): Promise<Principa
   const expected = Buffer.from(row.tokenHash, 'hex');
   const given = Buffer.from(hashToken(token), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  return { keyId: row.id, ownerId: row.ownerId, scopes: row.scopes, tier: asTier(row.tier) };
+}
+
+/** The principal of an active key by its id (a session's key), or undefined once revoked. */
+export async function principalOfKey(store: Store, keyId: string): Promise<Principal | undefined> {
+  const row = await apiKeyById(store, keyId);
+  if (!row || row.revokedAt) return undefined;
   return { keyId: row.id, ownerId: row.ownerId, scopes: row.scopes, tier: asTier(row.tier) };
 }
 

@@ -22,18 +22,28 @@ const facts: BannerFacts = {
 
 describe('startBanner', () => {
   it('keeps the banner of the whole service (npm start)', () => {
-    expect(startBanner({ ...facts, uiUrl: 'http://127.0.0.1:8233', data: '.data', devKey: 'sf_dev' })).toBe(
+    expect(
+      startBanner({
+        ...facts,
+        uiUrl: 'http://127.0.0.1:8233',
+        data: '.data',
+        devKey: { token: 'sf_dev', file: '.data/dev-api-key' },
+        signInCode: 'sic_once',
+      }),
+    ).toBe(
       [
         '',
         'skillflow is running:',
         '  Workspace     http://127.0.0.1:3000/  (web workspace; sign in with the API key below)',
+        '  Sign in       http://127.0.0.1:3000/#sign-in/sic_once  (signs the workspace in; works once, soon after start)',
         '  API           http://127.0.0.1:3000/v1',
         '  OpenAPI docs  http://127.0.0.1:3000/v1/docs  (document: http://127.0.0.1:3000/v1/openapi.json)',
         '  Health        http://127.0.0.1:3000/v1/health',
         '  Temporal UI   http://127.0.0.1:8233',
         '  Temporal      temporal:7233 (namespace prod)',
         '  Data          .data',
-        '  API key       sf_dev (development admin key; the CLI uses it by default)',
+        '  API key       sf_dev',
+        '                (development admin key, kept in .data/dev-api-key; the CLI uses it by default)',
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),
@@ -59,7 +69,9 @@ describe('startBanner', () => {
   });
 
   it('a worker-only process says it is a worker and shows no API address', () => {
-    expect(startBanner({ ...facts, runApi: false, devKey: 'sf_dev' })).toBe(
+    expect(
+      startBanner({ ...facts, runApi: false, devKey: { token: 'sf_dev', file: '.data/dev-api-key' } }),
+    ).toBe(
       [
         '',
         'skillflow worker is running (no API in this process; nothing listens):',

@@ -20,16 +20,26 @@ export interface BannerFacts {
   uiUrl: string | undefined;
   /** Where the store lives (the data directory, or that DATABASE_URL is used). */
   data: string;
-  devKey: string | undefined;
+  /** The development admin key (outside production): its token and the file that keeps it. */
+  devKey: { token: string; file: string } | undefined;
+  /** A one-time workspace sign-in code (development), shown as a link. */
+  signInCode?: string | undefined;
 }
 
 function apiLines(f: BannerFacts): string[] {
+  const signIn =
+    f.webBuilt && f.signInCode
+      ? [
+          `  Sign in       ${f.apiBase}/#sign-in/${f.signInCode}  (signs the workspace in; works once, soon after start)`,
+        ]
+      : [];
   return [
     `  Workspace     ${f.apiBase}/${
       f.webBuilt
         ? '  (web workspace; sign in with the API key below)'
         : '  (not built: run npm run web:build, then restart)'
     }`,
+    ...signIn,
     `  API           ${f.apiBase}/v1`,
     `  OpenAPI docs  ${f.apiBase}/v1/docs  (document: ${f.apiBase}/v1/openapi.json)`,
     `  Health        ${f.apiBase}/v1/health`,
@@ -41,7 +51,10 @@ export function startBanner(f: BannerFacts): string {
   const temporal = `  Temporal      ${f.temporalAddress} (namespace ${f.namespace})`;
   const data = `  Data          ${f.data}`;
   const devKey = f.devKey
-    ? [`  API key       ${f.devKey} (development admin key; the CLI uses it by default)`]
+    ? [
+        `  API key       ${f.devKey.token}`,
+        `                (development admin key, kept in ${f.devKey.file}; the CLI uses it by default)`,
+      ]
     : [];
   let lines: string[];
   if (f.runApi && f.runWorker) {

@@ -124,11 +124,13 @@ async function main(): Promise<void> {
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
     }
-    let devKey: string | undefined;
+    let devKey: { token: string; file: string } | undefined;
+    let signInCode: string | undefined;
     if (config.process.RUN_API) {
       const api = await startApi(platform);
       started.push({ name: 'api', stop: () => api.app.close() });
       devKey = api.devKey;
+      signInCode = api.signInCode;
     }
     process.stdout.write(
       startBanner({
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
         uiUrl,
         data: config.store.DATABASE_URL ? 'PostgreSQL via DATABASE_URL' : config.process.dataDir,
         devKey,
+        signInCode,
       }),
     );
   } catch (err) {

@@ -60,7 +60,15 @@ export class SkillflowApiError extends Error {
 }
 
 /** Codes of {@link SkillflowClientError}. */
-export type ClientErrorCode = 'CONNECTION_FAILED' | 'INVALID_RESPONSE' | 'WAIT_TIMEOUT' | 'ABORTED';
+export type ClientErrorCode =
+  | 'CONNECTION_FAILED'
+  | 'INVALID_RESPONSE'
+  | 'WAIT_TIMEOUT'
+  | 'ABORTED'
+  /** A guest call whose quote says it cannot run now (sdk/anonymous.ts). */
+  | 'QUOTE_REFUSED'
+  /** A guest call its `confirm` callback declined at the quote. */
+  | 'QUOTE_DECLINED';
 
 /** A failure on the client side: no usable answer from the API. */
 export class SkillflowClientError extends Error {

@@ -11,6 +11,7 @@
  * Every method returns exactly the REST route's JSON body; errors throw
  * {@link SkillflowApiError} (an API error envelope) or {@link SkillflowClientError}.
  */
+import { createAnonymousClient, type AnonymousClient } from './anonymous.js';
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
 import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
 import { createChatsClient, type ChatsClient } from './chats.js';
@@ -49,6 +50,8 @@ export interface SkillflowClient {
   readonly chats: ChatsClient;
   /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
   readonly encyclopedia: EncyclopediaClient;
+  /** Guest calls without a token: quote first (price, free allowance), then call. */
+  readonly anonymous: AnonymousClient;
 }
 
 /** Creates a client. */
@@ -68,10 +71,17 @@ export function createClient(options: ClientOptions): SkillflowClient {
     keys: createKeysClient(http),
     chats: createChatsClient(http),
     encyclopedia: createEncyclopediaClient(http),
+    anonymous: createAnonymousClient(http),
   };
 }
 
 export { snakeCase, type SkillsClient } from './apps.js';
+export {
+  GuestQuoteError,
+  type AnonymousClient,
+  type GuestCallOptions,
+  type GuestQuote,
+} from './anonymous.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
 export type { RerunOptions, RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';

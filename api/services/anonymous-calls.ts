@@ -16,7 +16,7 @@ import { createUpstreamMeter } from '../../activities/runtime/upstream-meter.js'
 import { errors } from '../../lib/errors/errors.js';
 import { refuseUngranted } from '../../activities/registry/restricted-options.js';
 import { invalidParameter, parseOrThrow, SkillflowError } from '../../lib/errors/skillflow-error.js';
-import type { LimitReason } from '../../lib/limits/anonymous-credits.js';
+import type { FreeUsageStatus, LimitReason } from '../../lib/limits/anonymous-credits.js';
 import { ANONYMOUS_OWNER, type Limits } from '../../lib/limits/index.js';
 import type { ApiDeps } from '../deps.js';
 
@@ -37,6 +37,8 @@ export interface Quote {
   credits: number;
   reason: LimitReason | 'available' | 'provider_busy';
   retry_after_seconds: number | null;
+  /** The guest's free allowance now, before this call: what the free-usage status route answers. */
+  free_usage: FreeUsageStatus;
 }
 
 /** Every anonymous call costs at least one credit, so a free skill cannot be called unmetered. */
@@ -105,9 +107,15 @@ export class AnonymousCallsService {
   /** Could this call run now, and what would it cost? Reserves nothing and runs nothing. */
   async quote(skill: Skill, parsed: unknown, guestId: string, ip: string): Promise<Quote> {
     const credits = anonymousCost(skill);
-    const base = { app_id: skill.manifest.appId, skill_id: skill.manifest.id, credits };
     const credit = this.limits.anonymous;
-    const available = await credit.check(credit.keysFor(guestId, ip), credits);
+    const keys = credit.keysFor(guestId, ip);
+    const base = {
+      app_id: skill.manifest.appId,
+      skill_id: skill.manifest.id,
+      credits,
+      free_usage: await credit.status(keys),
+    };
+    const available = await credit.check(keys, credits);
     if (!available.ok)
       return {
         ...base,

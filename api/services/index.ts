@@ -13,6 +13,7 @@ import { KeysService } from './keys.js';
 import { RunsService } from './runs.js';
 import { RerunsService } from './reruns.js';
 import { RunSearchService } from './run-search.js';
+import { SessionsService } from './sessions.js';
 import { SkillCallsService } from './skill-calls.js';
 import { TeamsService } from './teams.js';
 import { TasksService } from './tasks.js';
@@ -32,6 +33,7 @@ export interface Services {
   teams: TeamsService;
   usage: UsageService;
   keys: KeysService;
+  sessions: SessionsService;
   chats: ChatsService;
   embeds: EmbedsService;
   workspace: WorkspaceService;
@@ -75,6 +77,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     teams,
     usage: new UsageService(usage, teams),
     keys: new KeysService(deps.store, shared.principals),
+    sessions: new SessionsService(deps.store, deps.keyring, deps.config.api, deps.config.process.NODE_ENV),
     chats: new ChatsService(deps),
     embeds: new EmbedsService(deps.store, deps.keyring),
     workspace: new WorkspaceService(deps.store, deps.keyring),

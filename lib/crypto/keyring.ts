@@ -56,7 +56,7 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
 
 /** What a subkey is for; each purpose's subkeys are independent of the others'. */
 export type KeyPurpose =
-  'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index' | 'idempotency-key';
+  'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index' | 'idempotency-key' | 'session-csrf';
 
 /** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
 const INFO: Record<KeyPurpose, string> = {
@@ -66,6 +66,7 @@ const INFO: Record<KeyPurpose, string> = {
   'approval-link': 'skillflow/approval-link/v1',
   'event-index': 'skillflow/event-index/v1',
   'idempotency-key': 'skillflow/idempotency-key/v1',
+  'session-csrf': 'skillflow/session-csrf/v1',
 };
 
 const subkeys = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();

@@ -16,6 +16,23 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null;
 }
 
+export interface WebSessionsTable {
+  id: string;
+  owner_id: string;
+  key_id: string;
+  token_hash: string | null;
+  previous_token_hash: string | null;
+  previous_valid_until: Timestamp | null;
+  code_hash: string | null;
+  code_expires_at: Timestamp | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  rotated_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface DefinitionsTable {
   id: string;
   owner_id: string;
@@ -194,6 +211,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   api_keys: ApiKeysTable;
+  web_sessions: WebSessionsTable;
   definitions: DefinitionsTable;
   definition_versions: DefinitionVersionsTable;
   chats: ChatsTable;

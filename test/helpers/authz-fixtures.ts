@@ -92,6 +92,8 @@ export interface Fixtures {
   /** A design id from the embed's search result. */
   solutionId: string;
   key: string;
+  /** A workspace session of owner A (signed in with its `*` key). */
+  session: string;
   rootId: string;
   /** The thumbnail route's URL for an article's picture. */
   thumbnail: string;
@@ -192,6 +194,7 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
   const approvalRun = (await created(`/v1/workflows/${approvals}/runs`, { inputs: {} }, 202)).task_id;
   const power = await created('/v1/apps/electronics/skills/search_power_designs', POWER_SEARCH, 202);
   const key = (await created('/v1/keys', { name: 'to revoke', scopes: ['keys'] }, 201)).id;
+  const session = (await created('/v1/sessions', undefined, 201)).session.session_id;
   const rootId = 'root_authz_a';
   await created('/v1/apps/workspace/results', workspaceUpload(OWNER_A, rootId), 201);
   await store.db.insertInto('teams').values({ id: TEAM_ID, name: 'Authz' }).execute();
@@ -226,6 +229,7 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
     embed: power.embed_id,
     solutionId: firstSolutionId(embed.json),
     key,
+    session,
     rootId,
     thumbnail: summary.json.thumbnail.url,
     webhook,

@@ -137,6 +137,7 @@ const open = (done: Cell): Record<Identity, Cell> => ({
 });
 
 const NO_DEFINITION = notFound('No workflow definition with this id.');
+const NO_SESSION = notFound('This request did not come over a session.');
 const NO_TASK = notFound('No task with this id.');
 const WORKFLOWS = { right: ['workflows'] as Scope[], wrong: ['keys'] as Scope[] };
 const YAML = 'application/yaml';
@@ -554,6 +555,90 @@ export const DOCUMENTED: Record<string, Case[]> = {
       wrong: ['workflows'],
       request: (f) => ({ url: `/v1/keys/${f.key}` }),
       expect: owned(lacks('keys'), notFound('No active key with this id.'), ok(204)),
+    },
+  ],
+  'POST /v1/sessions': [
+    {
+      kind: 'key',
+      note: 'any key signs the workspace in as itself',
+      right: ['app:hosting'],
+      wrong: ['workflows'],
+      request: () => ({ url: '/v1/sessions' }),
+      expect: unowned(
+        ok(201),
+        ok(201, (j) => expect(j.session.current).toBe(true)),
+      ),
+    },
+  ],
+  'POST /v1/sessions/sign-in-links': [
+    {
+      kind: 'key',
+      note: 'any key makes a link that signs in as itself',
+      right: ['app:hosting'],
+      wrong: ['workflows'],
+      request: () => ({ url: '/v1/sessions/sign-in-links' }),
+      expect: unowned(
+        ok(201),
+        ok(201, (j) => expect(j.url).toMatch(/#sign-in\/sic_/)),
+      ),
+    },
+  ],
+  'GET /v1/sessions/current': [
+    {
+      kind: 'key',
+      note: 'a key is no session',
+      right: ['*'],
+      wrong: ['workflows'],
+      request: () => ({ url: '/v1/sessions/current' }),
+      expect: unowned(NO_SESSION, NO_SESSION),
+    },
+  ],
+  'DELETE /v1/sessions/current': [
+    {
+      kind: 'key',
+      note: 'a key is no session',
+      right: ['*'],
+      wrong: ['workflows'],
+      request: () => ({ url: '/v1/sessions/current' }),
+      expect: unowned(NO_SESSION, NO_SESSION),
+    },
+  ],
+  'GET /v1/sessions': [
+    {
+      kind: 'key',
+      right: ['keys'],
+      wrong: ['workflows'],
+      request: () => ({ url: '/v1/sessions' }),
+      expect: unowned(
+        lacks('keys'),
+        ok(200, (j, f) => expect(j.sessions.map((s: any) => s.session_id)).toContain(f.session)),
+        ok(200, (j, f) => expect(j.sessions.map((s: any) => s.session_id)).not.toContain(f.session)),
+      ),
+    },
+  ],
+  'DELETE /v1/sessions/{session_id}': [
+    {
+      kind: 'key',
+      right: ['keys'],
+      wrong: ['workflows'],
+      request: (f) => ({ url: `/v1/sessions/${f.session}` }),
+      expect: owned(lacks('keys'), notFound('No active session with this id.'), ok(204)),
+    },
+  ],
+  'POST /v1/sessions/exchange': [
+    {
+      kind: 'public',
+      note: 'the code is the right: an unknown one is refused whoever asks',
+      right: ['*'],
+      wrong: ['keys'],
+      request: () => ({ url: '/v1/sessions/exchange', body: { code: `sic_${'A'.repeat(43)}` } }),
+      expect: open({
+        status: 401,
+        body: envelope(
+          'UNAUTHENTICATED',
+          'This sign-in link is unknown, used or expired; ask for a new one.',
+        ),
+      }),
     },
   ],
   'GET /v1/usage': [

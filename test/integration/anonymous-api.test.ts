@@ -285,6 +285,7 @@ describe('anonymous skill calls, quotes and free-usage status', () => {
       credits: 2,
       reason: 'available',
       retry_after_seconds: null,
+      free_usage: { daily_remaining_percent: 100, can_send_text: true, reason: 'available' },
     });
     expect((await status(id, ip)).json.daily_remaining_percent).toBe(100);
 

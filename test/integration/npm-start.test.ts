@@ -107,6 +107,23 @@ describe('npm start', () => {
     expect(first.output()).toContain(
       `Workspace     http://127.0.0.1:${port}/  (web workspace; sign in with the API key below)`,
     );
+    // The banner shows the development key itself, and a one-time sign-in link that signs in
+    // once, as that key.
+    expect(first.output()).toContain(`  API key       ${devKey}\n`);
+    const link = new RegExp(
+      `Sign in       http://127\\.0\\.0\\.1:${port}/#sign-in/(sic_[A-Za-z0-9_-]{43})  `,
+    ).exec(first.output());
+    expect(link).not.toBeNull();
+    const exchange = (code: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/sessions/exchange`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+    const signedIn = await exchange(link![1]!);
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.headers.getSetCookie()[0]).toMatch(/^skillflow_session=ses_/);
+    expect((await exchange(link![1]!)).status).toBe(401);
     const page = await fetch(`http://127.0.0.1:${port}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

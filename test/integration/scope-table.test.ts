@@ -443,6 +443,53 @@ const ROWS: Row[] = [
     statuses: [...KEYS(201)],
   },
   { method: 'GET', route: '/v1/keys', request: () => ({ url: '/v1/keys' }), statuses: [...KEYS(200)] },
+  // Workspace sessions: any key signs in or makes a sign-in link; listing and ending need `keys`.
+  {
+    method: 'POST',
+    route: '/v1/sessions',
+    request: () => ({ url: '/v1/sessions' }),
+    statuses: [401, 201, 201, 201, 201, 201, 201, 201, 201],
+  },
+  {
+    method: 'POST',
+    route: '/v1/sessions/sign-in-links',
+    request: () => ({ url: '/v1/sessions/sign-in-links' }),
+    statuses: [401, 201, 201, 201, 201, 201, 201, 201, 201],
+  },
+  {
+    method: 'GET',
+    route: '/v1/sessions/current',
+    note: 'a key is no session: 404 for every key',
+    request: () => ({ url: '/v1/sessions/current' }),
+    statuses: [401, 404, 404, 404, 404, 404, 404, 404, 404],
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/sessions/current',
+    note: 'a key is no session: 404 for every key',
+    request: () => ({ url: '/v1/sessions/current' }),
+    statuses: [401, 404, 404, 404, 404, 404, 404, 404, 404],
+  },
+  {
+    method: 'GET',
+    route: '/v1/sessions',
+    request: () => ({ url: '/v1/sessions' }),
+    statuses: [...KEYS(200)],
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/sessions/:session_id',
+    note: 'an id that does not exist',
+    request: () => ({ url: '/v1/sessions/sesnope' }),
+    statuses: [...KEYS(404)],
+  },
+  {
+    method: 'POST',
+    route: '/v1/sessions/exchange',
+    note: 'public (the code is the right); an unknown code is 401 for every caller',
+    request: () => ({ url: '/v1/sessions/exchange', body: { code: `sic_${'A'.repeat(43)}` } }),
+    statuses: [...PUBLIC_401],
+  },
   // Usage records: any key reads its own (a `keys` key every key's of its account).
   { method: 'GET', route: '/v1/usage', request: () => ({ url: '/v1/usage' }), statuses: [...ANY_KEY_200] },
   {

@@ -115,7 +115,20 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await page.getByLabel('query').fill('cedar');
     await page.getByLabel('tlds').fill('com, app');
     await page.getByLabel('availability').selectOption('all');
-    await page.getByRole('button', { name: 'Run' }).click();
+    // A guest sees the price and the allowance first; nothing runs until the guest confirms.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('heading', { name: 'Before you run' }).waitFor();
+    expect(await page.getByTestId('guest-quote-price').textContent()).toBe(
+      "This run costs 1 credit of your free allowance. 100 % of today's allowance is left.",
+    );
+    expect(await page.locator('table.domains').count()).toBe(0);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'skill-guest-quote');
+    // Cancel drops it; Run asks again.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('heading', { name: 'Before you run' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('button', { name: 'Run for 1 credit' }).click();
     await page.locator('table.domains tbody tr').first().waitFor();
     expect(await domainRows(page)).toEqual(CEDAR_ROWS);
     // The call was charged to this browser's guest id: the allowance went down (20 credits a day).

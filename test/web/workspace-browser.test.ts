@@ -1,5 +1,6 @@
 /**
- * The workspace shell in chromium: sign-in keeps the key in sessionStorage only, `#apps` lists
+ * The workspace shell in chromium: sign-in turns the key into a first-party session (the tab
+ * keeps no key), a one-time sign-in link signs in once, `#apps` lists
  * the registry's apps, and the page passes axe-core at desktop and phone width.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -23,12 +24,25 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     const ids = [...new Set(ws.engine.api.deps.registry.all().map((s) => s.manifest.appId))].sort();
     expect(ids).toEqual(['design', 'electronics', 'encyclopedia', 'hosting']);
     expect(appIds).toEqual(ids);
+    // The key went to POST /v1/sessions once: the tab keeps no key, the browser an HttpOnly,
+    // SameSite=Strict session cookie (and a readable marker that grants nothing).
     const stored = await page.evaluate(() => ({
-      session: sessionStorage.getItem('skillflow.api_key'),
-      local: Object.keys(localStorage).filter((k) => k === 'skillflow.api_key'),
+      storage: JSON.stringify({ ...sessionStorage, ...localStorage }),
+      cookie: document.cookie,
       url: location.href,
     }));
-    expect(stored).toEqual({ session: ws.engine.token, local: [], url: `${ws.base}/#apps` });
+    expect(stored.storage).not.toContain(ws.engine.token);
+    expect(stored.storage).not.toContain('ses_');
+    expect(stored.cookie).toBe('skillflow_signed_in=1');
+    expect(stored.url).toBe(`${ws.base}/#apps`);
+    const cookies = await context.cookies();
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite]).sort()).toEqual([
+      ['skillflow_session', true, 'Strict'],
+      ['skillflow_signed_in', false, 'Strict'],
+    ]);
+    // A reload stays signed in, from the cookie alone.
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'apps');
     expect(problems).toEqual([]);
@@ -51,6 +65,33 @@ describe.skipIf(!hasChromium)(`web workspace shell in chromium (${SKIP_REASON})`
     expect(problems).toEqual([
       'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
     ]);
+    await context.close();
+  });
+
+  it('a one-time sign-in link signs in, leaves no code in the address bar, and signing out ends the session', async () => {
+    const link = await ws.engine.request('POST', '/v1/sessions/sign-in-links');
+    expect(link.status).toBe(201);
+    const hash = new URL(link.json.url).hash;
+    const { page, context, problems } = await ws.open(`/${hash}`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await page.evaluate(() => location.hash)).toBe('#apps');
+    expect(page.url()).not.toContain('sic_');
+    const listed = await ws.engine.request('GET', '/v1/sessions');
+    const sessionIds = listed.json.sessions.map((s: { session_id: string }) => s.session_id);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await context.cookies()).toEqual([]);
+    const after = await ws.engine.request('GET', '/v1/sessions');
+    expect(after.json.sessions.length).toBe(sessionIds.length - 1);
+    // The link was spent: opening it again signs nobody in.
+    const again = await ws.open(`/${hash}`);
+    await again.page.getByRole('alert').filter({ hasText: 'sign-in link' }).waitFor();
+    await expect(again.page.getByRole('alert').first().textContent()).resolves.toBe(
+      'This sign-in link is unknown, used or expired; ask for a new one.',
+    );
+    expect(await again.page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await again.context.close();
     await context.close();
   });
 

@@ -21,7 +21,11 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  apiKey?: string | null;
+  /**
+   * The session's CSRF token (web/src/session.ts): the session cookie authenticates, and the
+   * token is sent in `X-CSRF-Token` so the API accepts state changes. Null or absent: a guest.
+   */
+  auth?: string | null;
   /** A JSON value (sent as application/json) or a string sent with `contentType`. */
   body?: unknown;
   contentType?: string;
@@ -32,7 +36,7 @@ export interface RequestOptions {
 /** A same-origin call; resolves to the parsed JSON body (undefined for 204), or throws {@link ApiError}. */
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  if (opts.auth) headers['x-csrf-token'] = opts.auth;
   let body: string | undefined;
   if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
@@ -41,7 +45,7 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   const res = await fetch(path, {
     method,
     headers,
-    credentials: 'omit',
+    credentials: 'same-origin',
     ...(body !== undefined ? { body } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
@@ -79,9 +83,9 @@ export async function listApps(): Promise<AppView[]> {
 }
 
 /** A skill with its JSON Schemas: GET /v1/apps/{app}/skills/{skill}/details, or its guest twin. */
-export function skillDetails(apiKey: string | null, app: string, skill: string): Promise<SkillDetails> {
-  return apiKey
-    ? request('GET', `/v1/${skillPath(app, skill)}/details`, { apiKey })
+export function skillDetails(auth: string | null, app: string, skill: string): Promise<SkillDetails> {
+  return auth
+    ? request('GET', `/v1/${skillPath(app, skill)}/details`, { auth })
     : request('GET', `/v1/anonymous/${skillPath(app, skill)}/details`);
 }
 
@@ -90,17 +94,34 @@ export function skillDetails(apiKey: string | null, app: string, skill: string):
  * guest: the anonymous route with this browser's guest id (one request item; 200 only).
  */
 export function callSkill(
-  apiKey: string | null,
+  auth: string | null,
   app: string,
   skill: string,
   body: SkillInput,
 ): Promise<SkillCallResponse | AnonymousSkillCallCompleted> {
-  return apiKey
-    ? request('POST', `/v1/${skillPath(app, skill)}`, { apiKey, body })
+  return auth
+    ? request('POST', `/v1/${skillPath(app, skill)}`, { auth, body })
     : request('POST', `/v1/anonymous/${skillPath(app, skill)}`, {
         body,
         headers: { 'x-skillflow-anonymous-id': guestId() },
       });
+}
+
+/** A guest call's quote: its price, whether it can run now, and the free allowance before it. */
+export interface GuestQuote {
+  can_run: boolean;
+  credits: number;
+  reason: string;
+  retry_after_seconds: number | null;
+  free_usage: FreeUsageStatus;
+}
+
+/** POST /v1/anonymous/apps/{app}/skills/{skill}/quote: validates and prices a guest call; runs nothing. */
+export function quoteGuestCall(app: string, skill: string, body: SkillInput): Promise<GuestQuote> {
+  return request('POST', `/v1/anonymous/${skillPath(app, skill)}/quote`, {
+    body,
+    headers: { 'x-skillflow-anonymous-id': guestId() },
+  });
 }
 
 /** This guest's free allowance: GET /v1/anonymous/free-usage/status. */
@@ -109,20 +130,11 @@ export function freeUsageStatus(): Promise<FreeUsageStatus> {
 }
 
 /** GET /v1/tasks/{id}: a workflow run or a queued / long-running skill call. */
-export function getTask(apiKey: string, taskId: string, signal?: AbortSignal): Promise<Task> {
-  return request('GET', `/v1/tasks/${encodeURIComponent(taskId)}`, { apiKey, ...(signal ? { signal } : {}) });
+export function getTask(auth: string, taskId: string, signal?: AbortSignal): Promise<Task> {
+  return request('GET', `/v1/tasks/${encodeURIComponent(taskId)}`, { auth, ...(signal ? { signal } : {}) });
 }
 
 /** POST /v1/tasks/{id}/cancel. */
-export function cancelTask(apiKey: string, taskId: string): Promise<unknown> {
-  return request('POST', `/v1/tasks/${encodeURIComponent(taskId)}/cancel`, { apiKey });
-}
-
-/**
- * Checks a pasted key before the tab keeps it: GET /v1/usage?limit=1 accepts any valid key
- * whatever its scopes (it shows the caller's own records only). Throws {@link ApiError} (401 for
- * an unknown or revoked key).
- */
-export async function verifyKey(apiKey: string): Promise<void> {
-  await request('GET', '/v1/usage?limit=1', { apiKey });
+export function cancelTask(auth: string, taskId: string): Promise<unknown> {
+  return request('POST', `/v1/tasks/${encodeURIComponent(taskId)}/cancel`, { auth });
 }

@@ -12,7 +12,9 @@ import { TaskPage } from './pages/TaskPage.js';
 import { WorkflowPage } from './pages/WorkflowPage.js';
 import { WorkflowsPage } from './pages/WorkflowsPage.js';
 import { parseRoute, type Route } from './routes.js';
-import { clearApiKey, readApiKey, saveApiKey } from './session.js';
+import { errorMessage } from './api.js';
+import { restoreSession, signInWithCode, signOut, type Auth } from './session.js';
+import { Alert } from './ui.js';
 
 /** Pages that anyone may open: the catalogue, the skills guests may try, an approval link. */
 function isPublic(route: Route): boolean {
@@ -21,24 +23,25 @@ function isPublic(route: Route): boolean {
   );
 }
 
-function Page(props: { route: Route; apiKey: string | null }) {
-  const { route, apiKey } = props;
-  if (route.page === 'apps') return <AppsPage apiKey={apiKey} />;
-  if (route.page === 'skill') return <SkillPage apiKey={apiKey} app={route.app} skill={route.skill} />;
+function Page(props: { route: Route; auth: string | null }) {
+  const { route, auth } = props;
+  if (route.page === 'apps') return <AppsPage auth={auth} />;
+  if (route.page === 'skill') return <SkillPage auth={auth} app={route.app} skill={route.skill} />;
   if (route.page === 'not_found') return <NotFound />;
   if (route.page === 'approve') return <ApprovalLinkPage token={route.token} />;
-  if (!apiKey) return null;
+  if (route.page === 'sign_in_link') return null;
+  if (!auth) return null;
   switch (route.page) {
     case 'task':
-      return <TaskPage apiKey={apiKey} taskId={route.taskId} />;
+      return <TaskPage auth={auth} taskId={route.taskId} />;
     case 'workflows':
-      return <WorkflowsPage apiKey={apiKey} />;
+      return <WorkflowsPage auth={auth} />;
     case 'workflow':
-      return <WorkflowPage apiKey={apiKey} workflowId={route.workflowId} />;
+      return <WorkflowPage auth={auth} workflowId={route.workflowId} />;
     case 'runs':
-      return <RunsPage apiKey={apiKey} />;
+      return <RunsPage auth={auth} />;
     case 'approvals':
-      return <ApprovalsPage apiKey={apiKey} />;
+      return <ApprovalsPage auth={auth} />;
   }
 }
 
@@ -61,6 +64,8 @@ function titleOf(route: Route): string {
       return 'Approvals';
     case 'approve':
       return 'Approval';
+    case 'sign_in_link':
+      return 'Signing in';
     case 'not_found':
       return 'Not found';
   }
@@ -77,8 +82,24 @@ function section(route: Route): 'apps' | 'workflows' | 'runs' | 'approvals' | nu
 
 function Shell() {
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
-  const [apiKey, setApiKey] = useState<string | null>(() => readApiKey());
+  // undefined until the API said whether this browser has a live session.
+  const [auth, setAuth] = useState<Auth | undefined>(undefined);
+  const [linkError, setLinkError] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // A one-time sign-in link: spend its code, then drop it from the address bar and history.
+    if (route.page === 'sign_in_link') {
+      const code = route.code;
+      history.replaceState(null, '', '#apps');
+      setRoute({ page: 'apps' });
+      signInWithCode(code).then(setAuth, (e: unknown) => {
+        setLinkError(errorMessage(e));
+        void restoreSession().then(setAuth);
+      });
+      return;
+    }
+    void restoreSession().then(setAuth);
+  }, []); // once, at load
   useEffect(() => {
     const onHash = () => {
       setRoute(parseRoute(location.hash));
@@ -119,12 +140,11 @@ function Shell() {
             Approvals
           </a>
         </nav>
-        {apiKey ? (
+        {auth ? (
           <button
             type="button"
             onClick={() => {
-              clearApiKey();
-              setApiKey(null);
+              void signOut(auth).then(() => setAuth(null));
             }}
           >
             Sign out
@@ -132,17 +152,24 @@ function Shell() {
         ) : null}
       </header>
       <main id="main" tabIndex={-1} ref={main}>
-        {apiKey || isPublic(route) ? null : <p>Sign in to see this page.</p>}
-        {/* An approval link needs no key: its approver is not asked to sign in. */}
-        {apiKey || route.page === 'approve' ? null : (
-          <SignIn
-            onSignIn={(key) => {
-              saveApiKey(key);
-              setApiKey(readApiKey());
-            }}
-          />
+        <Alert message={linkError} />
+        {auth === undefined ? (
+          <p aria-live="polite">Loading…</p>
+        ) : (
+          <>
+            {auth || isPublic(route) ? null : <p>Sign in to see this page.</p>}
+            {/* An approval link needs no key: its approver is not asked to sign in. */}
+            {auth || route.page === 'approve' ? null : (
+              <SignIn
+                onSignIn={(signedIn) => {
+                  setLinkError(null);
+                  setAuth(signedIn);
+                }}
+              />
+            )}
+            <Page route={route} auth={auth} />
+          </>
         )}
-        <Page route={route} apiKey={apiKey} />
       </main>
     </>
   );

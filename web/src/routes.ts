@@ -1,6 +1,7 @@
 /**
  * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows`,
- * `#workflows/<id>`, `#runs`, `#approvals` and `#approve/<token>` (an approval link). Parsing is pure so it can be tested without a browser.
+ * `#workflows/<id>`, `#runs`, `#approvals`, `#approve/<token>` (an approval link) and `#sign-in/<code>` (a one-time
+ * sign-in link). Parsing is pure so it can be tested without a browser.
  */
 
 /** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
@@ -13,11 +14,14 @@ export type Route =
   | { page: 'runs' }
   | { page: 'approvals' }
   | { page: 'approve'; token: string }
+  | { page: 'sign_in_link'; code: string }
   | { page: 'not_found' };
 
 const segment = /^[A-Za-z0-9_.-]{1,128}$/;
 /** An approval link's token: `v1.<key id>.<claims>.<signature>`, base64url parts, at most 1,024 characters. */
 const linkToken = /^v1(\.[A-Za-z0-9_-]+){3}$/;
+/** A one-time sign-in link's code (the link `npm start` prints, or POST /v1/sessions/sign-in-links). */
+const signInCode = /^sic_[A-Za-z0-9_-]{43}$/;
 
 function decode(part: string | undefined): string | null {
   if (part === undefined) return null;
@@ -47,6 +51,8 @@ export function parseRoute(hash: string): Route {
   if (head === 'workflows' && a === undefined) return { page: 'workflows' };
   if (head === 'approvals' && a === undefined) return { page: 'approvals' };
   if (head === 'runs' && a === undefined) return { page: 'runs' };
+  if (head === 'sign-in' && a !== undefined && b === undefined)
+    return signInCode.test(a) ? { page: 'sign_in_link', code: a } : { page: 'not_found' };
   if (head === 'approve' && a !== undefined && b === undefined)
     return a.length <= 1024 && linkToken.test(a) ? { page: 'approve', token: a } : { page: 'not_found' };
   if (head === 'workflows' && b === undefined) {

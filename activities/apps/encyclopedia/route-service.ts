@@ -1,8 +1,9 @@
 /**
  * The encyclopedia routes' service: per-key and per-IP limits, the
  * language allow-list, the shared lookup service (cache, outbound budget, concurrency,
- * Retry-After), and one usage record per request: one credit when the upstream was asked,
- * none when the cache answered (`credits: 0`). Runs in the API process; no Temporal round trip.
+ * Retry-After), and one usage record per request: one credit when an API key's request asked
+ * the upstream, none when the cache answered or the request came over a first-party workspace
+ * session (`credits: 0`). Runs in the API process; no Temporal round trip.
  */
 import { randomUUID } from 'node:crypto';
 import { requireLanguage } from '../../../lib/encyclopedia/languages.js';
@@ -77,7 +78,8 @@ export class EncyclopediaRoutes {
       payer: { type: 'owner', id: principal.ownerId },
       skill,
       requestItems: 1,
-      credits: cached ? 0 : 1,
+      // First-party workspace sessions are free; an API key pays one credit per cache miss.
+      credits: cached || principal.sessionId !== undefined ? 0 : 1,
       queued: false,
     });
   }

@@ -12,7 +12,7 @@ import { useLoad } from '../workflow/use-load.js';
 
 type Pending = ApprovalList['approvals'][number];
 
-function ApprovalCard(props: { apiKey: string; approval: Pending; onDecided: (text: string) => void }) {
+function ApprovalCard(props: { auth: string; approval: Pending; onDecided: (text: string) => void }) {
   const { approval } = props;
   const key = `${approval.run_id}-${approval.step_id}`;
   return (
@@ -22,7 +22,7 @@ function ApprovalCard(props: { apiKey: string; approval: Pending; onDecided: (te
         title={approval.title}
         specs={approval.payload}
         send={(decision, payload) =>
-          decideApproval(props.apiKey, approval.run_id, approval.step_id, decision, payload)
+          decideApproval(props.auth, approval.run_id, approval.step_id, decision, payload)
         }
         onDecided={(decision) =>
           props.onDecided(`${decision === 'approved' ? 'Approved' : 'Rejected'}: ${approval.title}`)
@@ -35,12 +35,12 @@ function ApprovalCard(props: { apiKey: string; approval: Pending; onDecided: (te
   );
 }
 
-export function ApprovalsPage(props: { apiKey: string }) {
+export function ApprovalsPage(props: { auth: string }) {
   const [round, setRound] = useState(0);
   const [done, setDone] = useState<string | null>(null);
   // Decided here: hidden even if the reloaded list still shows them (visibility follows shortly).
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
-  const list = useLoad(() => listApprovals(props.apiKey), [props.apiKey, round]);
+  const list = useLoad(() => listApprovals(props.auth), [props.auth, round]);
   const keyOf = (a: Pending) => `${a.run_id}-${a.step_id}`;
   const shown = list.state === 'ready' ? list.value.approvals.filter((a) => !decided.has(keyOf(a))) : [];
   return (
@@ -58,7 +58,7 @@ export function ApprovalsPage(props: { apiKey: string }) {
           {shown.map((a) => (
             <ApprovalCard
               key={keyOf(a)}
-              apiKey={props.apiKey}
+              auth={props.auth}
               approval={a}
               onDecided={(text) => {
                 setDone(text);

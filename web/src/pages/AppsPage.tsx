@@ -7,7 +7,7 @@ import { skillHash } from '../routes.js';
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; apps: AppView[] };
 
 /** Lists every app with links to its skill pages. */
-export function AppsPage(props: { apiKey: string | null }) {
+export function AppsPage(props: { auth: string | null }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   useEffect(() => {
     let live = true;
@@ -20,7 +20,7 @@ export function AppsPage(props: { apiKey: string | null }) {
     return () => {
       live = false;
     };
-  }, [props.apiKey]);
+  }, [props.auth]);
 
   if (state.kind === 'loading') return <p aria-live="polite">Loading apps…</p>;
   if (state.kind === 'error')
@@ -32,7 +32,7 @@ export function AppsPage(props: { apiKey: string | null }) {
   return (
     <section aria-labelledby="apps-title">
       <h1 id="apps-title">Apps</h1>
-      {props.apiKey ? null : (
+      {props.auth ? null : (
         <p class="hint" data-testid="guest-note">
           You are browsing as a guest. Skills marked “free to try” run without a key, within a free daily
           allowance; sign in with an API key for everything else.
@@ -49,7 +49,7 @@ export function AppsPage(props: { apiKey: string | null }) {
                   <a href={skillHash(app.id, skill.id)}>{skill.title}</a>
                   <span class="mode">{skill.capabilities.mode === 'async' ? ' (long-running)' : ''}</span>
                   {skill.available ? null : <span class="unavailable"> (unavailable)</span>}
-                  {!props.apiKey && skill.anonymous_access === 'inline' ? (
+                  {!props.auth && skill.anonymous_access === 'inline' ? (
                     <span class="badge"> free to try</span>
                   ) : null}
                 </li>

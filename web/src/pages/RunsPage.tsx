@@ -42,8 +42,8 @@ function filtersOf(form: HTMLFormElement): RunSearch {
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
 }
 
-function RunFilters(props: { apiKey: string; onSearch: (f: RunSearch) => void }) {
-  const workflows = useLoad(() => listWorkflows(props.apiKey), [props.apiKey]);
+function RunFilters(props: { auth: string; onSearch: (f: RunSearch) => void }) {
+  const workflows = useLoad(() => listWorkflows(props.auth), [props.auth]);
   return (
     <form
       class="run-form"
@@ -125,10 +125,10 @@ function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
   );
 }
 
-export function RunsPage(props: { apiKey: string }) {
+export function RunsPage(props: { auth: string }) {
   const [filters, setFilters] = useState<RunSearch>({});
-  const first = useLoad(() => searchRuns(props.apiKey, filters, RUNS_PAGE_SIZE), [props.apiKey, filters]);
-  const workflows = useLoad(() => listWorkflows(props.apiKey), [props.apiKey]);
+  const first = useLoad(() => searchRuns(props.auth, filters, RUNS_PAGE_SIZE), [props.auth, filters]);
+  const workflows = useLoad(() => listWorkflows(props.auth), [props.auth]);
   // Later pages of the current filters (a new search starts over).
   const [more, setMore] = useState<{ of: RunSearch; runs: Run[]; next: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -143,7 +143,7 @@ export function RunsPage(props: { apiKey: string }) {
     setBusy(true);
     setFailure(null);
     try {
-      const page = await searchRuns(props.apiKey, filters, RUNS_PAGE_SIZE, token);
+      const page = await searchRuns(props.auth, filters, RUNS_PAGE_SIZE, token);
       setMore({ of: filters, runs: [...(extra?.runs ?? []), ...page.runs], next: page.next_page_token });
     } catch (e) {
       setFailure(errorMessage(e));
@@ -155,7 +155,7 @@ export function RunsPage(props: { apiKey: string }) {
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Runs</h1>
       <RunFilters
-        apiKey={props.apiKey}
+        auth={props.auth}
         onSearch={(f) => {
           setFailure(null);
           setFilters(f);

@@ -1,10 +1,14 @@
-/** Sign-in: paste an API key. It is checked, then kept in sessionStorage only (see session.ts). */
+/**
+ * Sign-in: paste an API key. It is sent once, to start a first-party session (see session.ts),
+ * and then forgotten: the tab keeps no key.
+ */
 import { useState } from 'preact/hooks';
-import { errorMessage, verifyKey } from '../api.js';
+import { errorMessage } from '../api.js';
+import { signInWithKey, type Auth } from '../session.js';
 import { Alert } from '../ui.js';
 
-/** The sign-in form; `onSignIn` receives the trimmed key once the API accepted it. */
-export function SignIn(props: { onSignIn: (key: string) => void }) {
+/** The sign-in form; `onSignIn` receives the new session's CSRF token once the API accepted the key. */
+export function SignIn(props: { onSignIn: (auth: Auth) => void }) {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -17,8 +21,11 @@ export function SignIn(props: { onSignIn: (key: string) => void }) {
         if (key.length === 0 || busy) return;
         setBusy(true);
         setError(null);
-        verifyKey(key).then(
-          () => props.onSignIn(key),
+        signInWithKey(key).then(
+          (auth) => {
+            setValue('');
+            props.onSignIn(auth);
+          },
           (e: unknown) => {
             setBusy(false);
             setError(errorMessage(e));
@@ -43,7 +50,7 @@ export function SignIn(props: { onSignIn: (key: string) => void }) {
         {busy ? 'Checking…' : 'Sign in'}
       </button>
       <p class="hint" id="api-key-hint">
-        The key stays in this tab only (session storage) and is sent as a bearer token.
+        The key is used once to sign this browser in; it is not stored. Signing out ends the session.
       </p>
       <Alert message={error} />
     </form>

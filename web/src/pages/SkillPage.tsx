@@ -1,7 +1,8 @@
 /** `#apps/<app>/<skill>`: the form generated from the skill's request schema, and its results. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { SkillDetails } from '../../../sdk/generated.js';
-import { ApiError, errorMessage, skillDetails } from '../api.js';
+import { ApiError, errorMessage, quoteGuestCall, skillDetails, type GuestQuote } from '../api.js';
+import { GuestQuotePanel } from '../skill/GuestQuote.js';
 import { runSkill, type RunAnswer } from '../skill/api.js';
 import { maxRequests, schemaFields } from '../skill/fields.js';
 import { placeIssues, type PlacedIssues } from '../skill/issues.js';
@@ -12,48 +13,76 @@ import { TaskProgress } from '../skill/TaskProgress.js';
 
 const NO_ISSUES: PlacedIssues = { byField: {}, other: [] };
 
-function Answer(props: { answer: RunAnswer; apiKey: string | null }) {
+function Answer(props: { answer: RunAnswer; auth: string | null }) {
   const { answer } = props;
   if (answer.kind === 'task')
-    return props.apiKey ? (
-      <TaskProgress apiKey={props.apiKey} taskId={answer.taskId} embedId={answer.embedId} />
+    return props.auth ? (
+      <TaskProgress auth={props.auth} taskId={answer.taskId} embedId={answer.embedId} />
     ) : null;
   const { previews, call_id: _callId, ...output } = answer.body;
   return (
-    <ResultView output={output} previews={previews} raw={answer.body} apiKey={props.apiKey} embedId={null} />
+    <ResultView output={output} previews={previews} raw={answer.body} auth={props.auth} embedId={null} />
   );
 }
 
-export function SkillPage(props: { apiKey: string | null; app: string; skill: string }) {
-  const { apiKey, app, skill } = props;
+export function SkillPage(props: { auth: string | null; app: string; skill: string }) {
+  const { auth, app, skill } = props;
   const [details, setDetails] = useState<SkillDetails | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [busyLabel, setBusyLabel] = useState('Running…');
   const [runError, setRunError] = useState<string | null>(null);
   const [issues, setIssues] = useState<PlacedIssues>(NO_ISSUES);
   const [answer, setAnswer] = useState<RunAnswer | null>(null);
   const [runs, setRuns] = useState(0);
+  // A guest's run waits here, priced, until the guest confirms it.
+  const [quoted, setQuoted] = useState<{ requests: Record<string, unknown>[]; quote: GuestQuote } | null>(
+    null,
+  );
 
   useEffect(() => {
     setDetails(null);
     setAnswer(null);
     setLoadError(null);
     // Guests read the public catalogue's copy of the details.
-    skillDetails(apiKey, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
-  }, [apiKey, app, skill]);
+    skillDetails(auth, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
+  }, [auth, app, skill]);
 
   const fields = useMemo(() => (details ? schemaFields(details.request_item_schema) : []), [details]);
 
-  const run = async (requests: Record<string, unknown>[]) => {
+  const failed = (e: unknown) => {
+    setRunError(errorMessage(e));
+    if (e instanceof ApiError && e.code === 'INVALID_PARAMETER') setIssues(placeIssues(e.details, fields));
+  };
+
+  /** A guest's run: asks the quote first and shows it; nothing runs until the guest confirms. */
+  const quote = async (requests: Record<string, unknown>[]) => {
     setBusy(true);
+    setBusyLabel('Checking the price…');
     setRunError(null);
     setIssues(NO_ISSUES);
     setAnswer(null);
+    setQuoted(null);
     try {
-      setAnswer(await runSkill(apiKey, app, skill, requests));
+      setQuoted({ requests, quote: await quoteGuestCall(app, skill, { requests }) });
     } catch (e) {
-      setRunError(errorMessage(e));
-      if (e instanceof ApiError && e.code === 'INVALID_PARAMETER') setIssues(placeIssues(e.details, fields));
+      failed(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const run = async (requests: Record<string, unknown>[]) => {
+    setBusy(true);
+    setBusyLabel('Running…');
+    setRunError(null);
+    setIssues(NO_ISSUES);
+    setAnswer(null);
+    setQuoted(null);
+    try {
+      setAnswer(await runSkill(auth, app, skill, requests));
+    } catch (e) {
+      failed(e);
     } finally {
       setBusy(false);
       setRuns((n) => n + 1);
@@ -80,7 +109,7 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
         <p aria-live="polite">Loading…</p>
       </>
     );
-  const guest = !apiKey && details.anonymous_access === 'inline';
+  const guest = !auth && details.anonymous_access === 'inline';
   return (
     <article class="skill-page">
       <h1>{details.title}</h1>
@@ -92,14 +121,14 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
         {details.pricing.credits_per_request} credit(s) per request
       </p>
       <p>{details.description}</p>
-      {apiKey || guest ? (
+      {auth || guest ? (
         <SkillForm
           fields={fields}
           defaults={details.defaults}
           maxRequests={guest ? 1 : maxRequests(details.request_schema)}
           busy={busy}
           serverIssues={issues.byField}
-          onRun={(r) => void run(r)}
+          onRun={(r) => void (guest ? quote(r) : run(r))}
         />
       ) : (
         <p class="hint">Sign in with an API key to run this skill.</p>
@@ -113,7 +142,14 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
           <FreeUsage refresh={runs} />
         </>
       ) : null}
-      <div aria-live="polite">{busy ? <p>Running…</p> : null}</div>
+      {quoted ? (
+        <GuestQuotePanel
+          quote={quoted.quote}
+          onRun={() => void run(quoted.requests)}
+          onCancel={() => setQuoted(null)}
+        />
+      ) : null}
+      <div aria-live="polite">{busy ? <p>{busyLabel}</p> : null}</div>
       {runError ? (
         <div role="alert" class="error">
           <p>{runError}</p>
@@ -126,7 +162,7 @@ export function SkillPage(props: { apiKey: string | null; app: string; skill: st
           ) : null}
         </div>
       ) : null}
-      {answer ? <Answer answer={answer} apiKey={apiKey} /> : null}
+      {answer ? <Answer answer={answer} auth={auth} /> : null}
     </article>
   );
 }

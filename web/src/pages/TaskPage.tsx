@@ -9,8 +9,8 @@ import { QueuePlace } from '../task/QueuePlace.js';
 import { clock, duration } from '../task/timing.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 
-export function TaskPage(props: { apiKey: string; taskId: string }) {
-  const { task, error } = useTask(props.apiKey, props.taskId);
+export function TaskPage(props: { auth: string; taskId: string }) {
+  const { task, error } = useTask(props.auth, props.taskId);
   const [cancel, setCancel] = useState<{ busy: boolean; message: string | null }>({
     busy: false,
     message: null,
@@ -61,7 +61,7 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
               disabled={cancel.busy}
               onClick={() => {
                 setCancel({ busy: true, message: null });
-                cancelTask(props.apiKey, props.taskId).then(
+                cancelTask(props.auth, props.taskId).then(
                   () => setCancel({ busy: false, message: 'Cancel requested.' }),
                   (e: unknown) => setCancel({ busy: false, message: errorMessage(e) }),
                 );
@@ -88,7 +88,7 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
               output={result.output}
               previews={result.previews ?? []}
               raw={task}
-              apiKey={props.apiKey}
+              auth={props.auth}
               embedId={null}
             />
           ) : null}
@@ -96,17 +96,11 @@ export function TaskPage(props: { apiKey: string; taskId: string }) {
             // A run's outputs hold every step's whole output: folded, opened on demand.
             <details class="step-outputs">
               <summary>Outputs of the steps</summary>
-              <ResultView
-                output={result.outputs}
-                previews={[]}
-                raw={task}
-                apiKey={props.apiKey}
-                embedId={null}
-              />
+              <ResultView output={result.outputs} previews={[]} raw={task} auth={props.auth} embedId={null} />
             </details>
           ) : null}
           {task.kind === 'workflow_run' && TERMINAL.has(task.status) ? (
-            <RerunPanel key={task.task_id} apiKey={props.apiKey} task={task} />
+            <RerunPanel key={task.task_id} auth={props.auth} task={task} />
           ) : null}
         </>
       ) : error ? null : (

@@ -16,7 +16,7 @@ import { RunProgress } from '../workflow/RunProgress.js';
 import { ScheduleControls } from '../workflow/ScheduleControls.js';
 import { useLoad } from '../workflow/use-load.js';
 
-function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
+function Loaded(props: { auth: string; initial: WorkflowDefinition }) {
   const [definition, setDefinition] = useState(props.initial);
   const [secret, setSecret] = useState(() => takeSecret(props.initial.id));
   const [runId, setRunId] = useState<string | null>(null);
@@ -36,13 +36,13 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
               : 'started by hand'}
       </p>
       <DefinitionForm
-        apiKey={props.apiKey}
+        auth={props.auth}
         id="workflow-source"
         initialSource={definition.source}
         baseline={definition.source}
         submitLabel="Save as a new version"
         busyLabel="Saving…"
-        submit={(source) => saveWorkflow(props.apiKey, definition.id, source)}
+        submit={(source) => saveWorkflow(props.auth, definition.id, source)}
         onDone={(next) => {
           setDefinition(next);
           if (next.hook?.signing_secret) setSecret(next.hook.signing_secret);
@@ -52,7 +52,7 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
       {definition.hook ? (
         <HookPanel
           key={`${definition.hook.id}/${secret ?? ''}`}
-          apiKey={props.apiKey}
+          auth={props.auth}
           workflowId={definition.id}
           hook={definition.hook}
           secret={secret}
@@ -60,7 +60,7 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
       ) : null}
       {definition.schedule ? (
         <ScheduleControls
-          apiKey={props.apiKey}
+          auth={props.auth}
           workflowId={definition.id}
           schedule={definition.schedule}
           onTriggered={bump}
@@ -68,7 +68,7 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
       ) : (
         <RunForm
           key={definition.version}
-          apiKey={props.apiKey}
+          auth={props.auth}
           definition={definition}
           onStarted={(id) => {
             setRunId(id);
@@ -76,15 +76,15 @@ function Loaded(props: { apiKey: string; initial: WorkflowDefinition }) {
           }}
         />
       )}
-      {runId ? <RunProgress key={runId} apiKey={props.apiKey} taskId={runId} onFinished={bump} /> : null}
-      <RunHistory apiKey={props.apiKey} workflowId={definition.id} refresh={refresh} />
-      <Messages apiKey={props.apiKey} workflowId={definition.id} refresh={refresh} />
+      {runId ? <RunProgress key={runId} auth={props.auth} taskId={runId} onFinished={bump} /> : null}
+      <RunHistory auth={props.auth} workflowId={definition.id} refresh={refresh} />
+      <Messages auth={props.auth} workflowId={definition.id} refresh={refresh} />
     </>
   );
 }
 
-export function WorkflowPage(props: { apiKey: string; workflowId: string }) {
-  const loaded = useLoad(() => getWorkflow(props.apiKey, props.workflowId), [props.apiKey, props.workflowId]);
+export function WorkflowPage(props: { auth: string; workflowId: string }) {
+  const loaded = useLoad(() => getWorkflow(props.auth, props.workflowId), [props.auth, props.workflowId]);
   return (
     <section aria-labelledby="workflow-title" class="workflow">
       {loaded.state === 'loading' ? <p aria-live="polite">Loading the workflow…</p> : null}
@@ -95,7 +95,7 @@ export function WorkflowPage(props: { apiKey: string; workflowId: string }) {
         </>
       ) : null}
       {loaded.state === 'ready' ? (
-        <Loaded key={props.workflowId} apiKey={props.apiKey} initial={loaded.value} />
+        <Loaded key={props.workflowId} auth={props.auth} initial={loaded.value} />
       ) : null}
     </section>
   );

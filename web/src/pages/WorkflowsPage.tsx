@@ -11,15 +11,15 @@ import { useLoad } from '../workflow/use-load.js';
 /** The example definition shipped in definitions/examples, as the starting text (no copy). */
 const STARTER = example.replace(/^title: .*$/m, 'title: My workflow');
 
-function NewWorkflow(props: { apiKey: string }) {
+function NewWorkflow(props: { auth: string }) {
   return (
     <DefinitionForm
-      apiKey={props.apiKey}
+      auth={props.auth}
       id="new-source"
       initialSource={STARTER}
       submitLabel="Create workflow"
       busyLabel="Creating…"
-      submit={(source) => createWorkflow(props.apiKey, source)}
+      submit={(source) => createWorkflow(props.auth, source)}
       onDone={(created) => {
         if (created.hook?.signing_secret) rememberSecret(created.id, created.hook.signing_secret);
         location.hash = `#workflows/${encodeURIComponent(created.id)}`;
@@ -31,8 +31,8 @@ function NewWorkflow(props: { apiKey: string }) {
   );
 }
 
-export function WorkflowsPage(props: { apiKey: string }) {
-  const list = useLoad(() => listWorkflows(props.apiKey), [props.apiKey]);
+export function WorkflowsPage(props: { auth: string }) {
+  const list = useLoad(() => listWorkflows(props.auth), [props.auth]);
   return (
     <section aria-labelledby="workflows-title">
       <h1 id="workflows-title">Workflows</h1>
@@ -66,7 +66,7 @@ export function WorkflowsPage(props: { apiKey: string }) {
           </table>
         </TableScroll>
       ) : null}
-      <NewWorkflow apiKey={props.apiKey} />
+      <NewWorkflow auth={props.auth} />
     </section>
   );
 }

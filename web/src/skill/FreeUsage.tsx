@@ -4,7 +4,7 @@ import { freeUsageStatus } from '../api.js';
 import { LoadStatus } from '../ui.js';
 import { useLoad } from '../workflow/use-load.js';
 
-const REASONS: Record<FreeUsageStatus['reason'], string> = {
+export const REASONS: Record<FreeUsageStatus['reason'], string> = {
   available: 'You can run free skills now.',
   daily_limit_reached: 'Your free allowance for today is used up.',
   weekly_limit_reached: 'Your free allowance for this week is used up.',

@@ -11,7 +11,7 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 export function PowerView(props: {
   groups: Obj[];
   output: Obj;
-  apiKey: string | null;
+  auth: string | null;
   embedId: string | null;
 }) {
   const top = props.output.top_schematic as Obj | null | undefined;
@@ -60,9 +60,9 @@ export function PowerView(props: {
           </TableScroll>
         </section>
       ))}
-      {top && props.apiKey && props.embedId ? (
+      {top && props.auth && props.embedId ? (
         <figure class="schematic-figure">
-          <EmbedImage apiKey={props.apiKey} embedId={props.embedId} alt={`Schematic: ${text(top.title)}`} />
+          <EmbedImage auth={props.auth} embedId={props.embedId} alt={`Schematic: ${text(top.title)}`} />
           <figcaption>
             {text(top.title)}. {typeof top.note === 'string' ? top.note : ''}
           </figcaption>

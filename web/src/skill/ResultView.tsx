@@ -11,7 +11,7 @@ interface Props {
   previews: unknown;
   /** The whole answer, for the raw JSON toggle. */
   raw: unknown;
-  apiKey: string | null;
+  auth: string | null;
   embedId: string | null;
 }
 
@@ -26,9 +26,7 @@ function Output(props: Props) {
     case 'articles':
       return <ArticlesView groups={g} />;
     case 'power':
-      return (
-        <PowerView groups={g} output={props.output as Obj} apiKey={props.apiKey} embedId={props.embedId} />
-      );
+      return <PowerView groups={g} output={props.output as Obj} auth={props.auth} embedId={props.embedId} />;
     default:
       return <GenericView output={props.output} />;
   }

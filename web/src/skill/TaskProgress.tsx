@@ -12,8 +12,8 @@ const STAGES: Record<string, string> = {
   completed: 'Completed',
 };
 
-export function TaskProgress(props: { apiKey: string; taskId: string; embedId: string | null }) {
-  const { task, error } = useTask(props.apiKey, props.taskId);
+export function TaskProgress(props: { auth: string; taskId: string; embedId: string | null }) {
+  const { task, error } = useTask(props.auth, props.taskId);
   const stage = task?.steps.find((s) => s.stage)?.stage;
   const result = task?.result as { output?: unknown; previews?: unknown } | null | undefined;
   return (
@@ -36,10 +36,10 @@ export function TaskProgress(props: { apiKey: string; taskId: string; embedId: s
             output={result.output}
             previews={result.previews}
             raw={task}
-            apiKey={props.apiKey}
+            auth={props.auth}
             embedId={props.embedId}
           />
-          {props.embedId ? <EmbedDownloads apiKey={props.apiKey} embedId={props.embedId} /> : null}
+          {props.embedId ? <EmbedDownloads auth={props.auth} embedId={props.embedId} /> : null}
         </>
       ) : null}
     </section>

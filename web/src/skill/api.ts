@@ -21,12 +21,12 @@ export function runAnswer(body: Record<string, unknown>): RunAnswer {
 
 /** Runs the skill with `{ requests }`: the keyed route, or the guest route without a key. */
 export async function runSkill(
-  apiKey: string | null,
+  auth: string | null,
   app: string,
   skill: string,
   requests: Record<string, unknown>[],
 ): Promise<RunAnswer> {
-  const body = (await callSkill(apiKey, app, skill, { requests })) as Record<string, unknown>;
+  const body = (await callSkill(auth, app, skill, { requests })) as Record<string, unknown>;
   return runAnswer(body);
 }
 
@@ -36,9 +36,9 @@ export interface EmbedFile {
   filename: string;
 }
 
-/** GET /v1/embeds/{id}/file?format=…; a bearer-key route, so `<img src>` cannot load it directly. */
+/** GET /v1/embeds/{id}/file?format=…, over the session; fetched (not `<img src>`) to name the file and show errors. */
 export async function fetchEmbedFile(
-  apiKey: string,
+  auth: string,
   embedId: string,
   format: string,
   signal?: AbortSignal,
@@ -46,8 +46,8 @@ export async function fetchEmbedFile(
   const res = await fetch(
     `/v1/embeds/${encodeURIComponent(embedId)}/file?format=${encodeURIComponent(format)}`,
     {
-      headers: { authorization: `Bearer ${apiKey}` },
-      credentials: 'omit',
+      headers: { 'x-csrf-token': auth },
+      credentials: 'same-origin',
       ...(signal ? { signal } : {}),
     },
   );

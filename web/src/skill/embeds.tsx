@@ -15,13 +15,13 @@ export const EMBED_DOWNLOADS = [
 ] as const;
 
 /** The embed's `preview` file as an image (an SVG loaded through `<img>`, never inlined). */
-export function EmbedImage(props: { apiKey: string; embedId: string; alt: string }) {
+export function EmbedImage(props: { auth: string; embedId: string; alt: string }) {
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const abort = new AbortController();
     let made: string | null = null;
-    fetchEmbedFile(props.apiKey, props.embedId, 'preview', abort.signal).then(
+    fetchEmbedFile(props.auth, props.embedId, 'preview', abort.signal).then(
       (file) => {
         made = URL.createObjectURL(file.blob);
         setUrl(made);
@@ -34,7 +34,7 @@ export function EmbedImage(props: { apiKey: string; embedId: string; alt: string
       abort.abort();
       if (made) URL.revokeObjectURL(made);
     };
-  }, [props.apiKey, props.embedId]);
+  }, [props.auth, props.embedId]);
   if (error) return <p class="error">{error}</p>;
   return url ? (
     <img class="schematic" src={url} alt={props.alt} />
@@ -44,12 +44,12 @@ export function EmbedImage(props: { apiKey: string; embedId: string; alt: string
 }
 
 /** Buttons that fetch each format with the key and save it via a temporary `<a download>`. */
-export function EmbedDownloads(props: { apiKey: string; embedId: string }) {
+export function EmbedDownloads(props: { auth: string; embedId: string }) {
   const [error, setError] = useState<string | null>(null);
   const download = async (format: string) => {
     setError(null);
     try {
-      const file = await fetchEmbedFile(props.apiKey, props.embedId, format);
+      const file = await fetchEmbedFile(props.auth, props.embedId, format);
       const url = URL.createObjectURL(file.blob);
       const a = document.createElement('a');
       a.href = url;

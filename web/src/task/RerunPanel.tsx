@@ -9,8 +9,8 @@ import type { RerunStarted, Task } from '../../../sdk/generated.js';
 import { errorMessage, request } from '../api.js';
 
 /** POST /v1/runs/{run_id}/rerun. */
-function rerun(apiKey: string, runId: string, body: Record<string, unknown>): Promise<RerunStarted> {
-  return request('POST', `/v1/runs/${encodeURIComponent(runId)}/rerun`, { apiKey, body });
+function rerun(auth: string, runId: string, body: Record<string, unknown>): Promise<RerunStarted> {
+  return request('POST', `/v1/runs/${encodeURIComponent(runId)}/rerun`, { auth, body });
 }
 
 /** The run inputs typed as a JSON object, or an error message. */
@@ -51,7 +51,7 @@ export function RerunLinks(props: { task: Task }) {
   );
 }
 
-export function RerunPanel(props: { apiKey: string; task: Task }) {
+export function RerunPanel(props: { auth: string; task: Task }) {
   const top = props.task.steps.filter((s) => !s.group && !s.handler);
   const [from, setFrom] = useState('');
   const [inputs, setInputs] = useState('');
@@ -71,7 +71,7 @@ export function RerunPanel(props: { apiKey: string; task: Task }) {
           return;
         }
         setState({ busy: true, message: null });
-        rerun(props.apiKey, props.task.task_id, {
+        rerun(props.auth, props.task.task_id, {
           ...(from && { from_step: from }),
           ...(parsed.inputs && { inputs: parsed.inputs }),
         }).then(

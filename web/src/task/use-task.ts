@@ -17,14 +17,14 @@ export interface TaskState {
 }
 
 /** The latest task state; polling stops when terminal or on unmount. */
-export function useTask(apiKey: string, taskId: string): TaskState {
+export function useTask(auth: string, taskId: string): TaskState {
   const [state, setState] = useState<TaskState>({ task: null, error: null });
   useEffect(() => {
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async (delay: number) => {
       try {
-        const task = await getTask(apiKey, taskId, abort.signal);
+        const task = await getTask(auth, taskId, abort.signal);
         if (abort.signal.aborted) return;
         setState({ task, error: null });
         if (TERMINAL.has(task.status)) return;
@@ -39,6 +39,6 @@ export function useTask(apiKey: string, taskId: string): TaskState {
       abort.abort();
       clearTimeout(timer);
     };
-  }, [apiKey, taskId]);
+  }, [auth, taskId]);
   return state;
 }

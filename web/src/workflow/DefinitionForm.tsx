@@ -13,7 +13,7 @@ import { saveFailure } from './save-error.js';
 import { useValidation } from './use-validation.js';
 
 interface Props {
-  apiKey: string;
+  auth: string;
   id: string;
   initialSource: string;
   /** Submitting is offered only when the text differs from this (the saved source). */
@@ -31,7 +31,7 @@ export function DefinitionForm(props: Props) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ diagnostics: Diagnostic[] | null; message: string } | null>(null);
-  const validation = useValidation(props.apiKey, source);
+  const validation = useValidation(props.auth, source);
   return (
     <form
       onSubmit={(e) => {

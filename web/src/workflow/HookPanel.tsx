@@ -17,7 +17,7 @@ const GRACE = [
 ] as const;
 
 interface Props {
-  apiKey: string;
+  auth: string;
   workflowId: string;
   hook: Hook;
   /** The secret the save that made the hook answered, when this page follows that save. */
@@ -33,7 +33,7 @@ export function HookPanel(props: Props) {
   const rotate = () => {
     setBusy(true);
     setError(null);
-    rotateHook(props.apiKey, props.workflowId, grace).then(
+    rotateHook(props.auth, props.workflowId, grace).then(
       (next) => {
         setBusy(false);
         setHook(next);

@@ -4,14 +4,14 @@ import { deliveredMessages, listRuns } from './api.js';
 import { LoadStatus } from '../ui.js';
 import { useLoad } from './use-load.js';
 
-export function Messages(props: { apiKey: string; workflowId: string; refresh: number }) {
+export function Messages(props: { auth: string; workflowId: string; refresh: number }) {
   // Before any run has finished there is nothing to read (and the API would answer 404 for a chat
   // no run has written to), so the chat is read only once a run has ended.
   const messages = useLoad(async () => {
-    const { runs } = await listRuns(props.apiKey, props.workflowId);
+    const { runs } = await listRuns(props.auth, props.workflowId);
     const ended = runs.some((r) => r.status !== 'queued' && r.status !== 'running');
-    return ended ? deliveredMessages(props.apiKey, props.workflowId) : [];
-  }, [props.apiKey, props.workflowId, props.refresh]);
+    return ended ? deliveredMessages(props.auth, props.workflowId) : [];
+  }, [props.auth, props.workflowId, props.refresh]);
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Delivered messages</h2>

@@ -7,7 +7,7 @@ import { useTypedForm, type Refusal } from './use-typed-form.js';
 import { Alert } from '../ui.js';
 
 interface Props {
-  apiKey: string;
+  auth: string;
   definition: WorkflowDefinition;
   onStarted: (taskId: string) => void;
 }
@@ -37,7 +37,7 @@ export function RunForm(props: Props) {
         e.preventDefault();
         submit(
           (inputs) =>
-            startRun(props.apiKey, props.definition.id, inputs).then((r) => props.onStarted(r.task_id)),
+            startRun(props.auth, props.definition.id, inputs).then((r) => props.onStarted(r.task_id)),
           refusalOf,
         );
       }}

@@ -5,10 +5,10 @@ import { RunTaskCell, RunTimingCells } from './RunCells.js';
 import { LoadStatus, HeadRow } from '../ui.js';
 import { useLoad } from './use-load.js';
 
-export function RunHistory(props: { apiKey: string; workflowId: string; refresh: number }) {
+export function RunHistory(props: { auth: string; workflowId: string; refresh: number }) {
   const runs = useLoad(
-    () => listRuns(props.apiKey, props.workflowId),
-    [props.apiKey, props.workflowId, props.refresh],
+    () => listRuns(props.auth, props.workflowId),
+    [props.auth, props.workflowId, props.refresh],
   );
   return (
     <section aria-labelledby="history-title">

@@ -5,8 +5,8 @@ import { QueuePlace } from '../task/QueuePlace.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 import { Alert } from '../ui.js';
 
-export function RunProgress(props: { apiKey: string; taskId: string; onFinished: () => void }) {
-  const { task, error } = useTask(props.apiKey, props.taskId);
+export function RunProgress(props: { auth: string; taskId: string; onFinished: () => void }) {
+  const { task, error } = useTask(props.auth, props.taskId);
   const finished = task !== null && TERMINAL.has(task.status);
   useEffect(() => {
     if (finished) props.onFinished();

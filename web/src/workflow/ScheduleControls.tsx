@@ -6,7 +6,7 @@ import { clock } from '../task/timing.js';
 import { scheduleAction } from './api.js';
 
 interface Props {
-  apiKey: string;
+  auth: string;
   workflowId: string;
   schedule: ScheduleState;
   onTriggered: () => void;
@@ -19,7 +19,7 @@ export function ScheduleControls(props: Props) {
   const act = (action: 'pause' | 'resume' | 'trigger') => {
     setBusy(true);
     setOutcome(null);
-    scheduleAction(props.apiKey, props.workflowId, action).then(
+    scheduleAction(props.auth, props.workflowId, action).then(
       (state) => {
         setBusy(false);
         setSchedule(state);

@@ -22,35 +22,34 @@ const YAML = 'application/yaml';
 const wf = (id: string) => `/v1/workflows/${encodeURIComponent(id)}`;
 
 /** GET /v1/workflows. */
-export const listWorkflows = (apiKey: string) => request<WorkflowList>('GET', '/v1/workflows', { apiKey });
+export const listWorkflows = (auth: string) => request<WorkflowList>('GET', '/v1/workflows', { auth });
 
 /** GET /v1/workflows/{id}: with source, declared inputs and schedule state. */
-export const getWorkflow = (apiKey: string, id: string) =>
-  request<WorkflowDefinition>('GET', wf(id), { apiKey });
+export const getWorkflow = (auth: string, id: string) => request<WorkflowDefinition>('GET', wf(id), { auth });
 
 /** POST /v1/workflows/validate with a YAML body; nothing is saved. */
-export const validateSource = (apiKey: string, source: string, signal?: AbortSignal) =>
+export const validateSource = (auth: string, source: string, signal?: AbortSignal) =>
   request<ValidationResult>('POST', '/v1/workflows/validate', {
-    apiKey,
+    auth,
     body: source,
     contentType: YAML,
     ...(signal ? { signal } : {}),
   });
 
 /** POST /v1/workflows (YAML): a new definition, version 1. */
-export const createWorkflow = (apiKey: string, source: string) =>
-  request<WorkflowDefinition>('POST', '/v1/workflows', { apiKey, body: source, contentType: YAML });
+export const createWorkflow = (auth: string, source: string) =>
+  request<WorkflowDefinition>('POST', '/v1/workflows', { auth, body: source, contentType: YAML });
 
 /** PUT /v1/workflows/{id} (YAML): a new version. */
-export const saveWorkflow = (apiKey: string, id: string, source: string) =>
-  request<WorkflowDefinition>('PUT', wf(id), { apiKey, body: source, contentType: YAML });
+export const saveWorkflow = (auth: string, id: string, source: string) =>
+  request<WorkflowDefinition>('PUT', wf(id), { auth, body: source, contentType: YAML });
 
 /** POST /v1/workflows/{id}/runs. */
-export const startRun = (apiKey: string, id: string, inputs: Record<string, unknown>) =>
-  request<RunStarted>('POST', `${wf(id)}/runs`, { apiKey, body: { inputs } });
+export const startRun = (auth: string, id: string, inputs: Record<string, unknown>) =>
+  request<RunStarted>('POST', `${wf(id)}/runs`, { auth, body: { inputs } });
 
 /** GET /v1/workflows/{id}/runs. */
-export const listRuns = (apiKey: string, id: string) => request<RunList>('GET', `${wf(id)}/runs`, { apiKey });
+export const listRuns = (auth: string, id: string) => request<RunList>('GET', `${wf(id)}/runs`, { auth });
 
 /** What the runs page filters on: GET /v1/runs query parameters, by name. */
 export interface RunSearch {
@@ -62,22 +61,22 @@ export interface RunSearch {
 }
 
 /** GET /v1/runs: one page of the caller's runs across definitions (`pageToken`: the next one). */
-export function searchRuns(apiKey: string, filters: RunSearch, limit: number, pageToken?: string) {
+export function searchRuns(auth: string, filters: RunSearch, limit: number, pageToken?: string) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value as string);
   query.set('limit', String(limit));
   if (pageToken) query.set('page_token', pageToken);
-  return request<RunSearchPage>('GET', `/v1/runs?${query.toString()}`, { apiKey });
+  return request<RunSearchPage>('GET', `/v1/runs?${query.toString()}`, { auth });
 }
 
 /** POST /v1/workflows/{id}/schedule/{pause|resume|trigger}. */
-export const scheduleAction = (apiKey: string, id: string, action: 'pause' | 'resume' | 'trigger') =>
-  request<ScheduleState>('POST', `${wf(id)}/schedule/${action}`, { apiKey });
+export const scheduleAction = (auth: string, id: string, action: 'pause' | 'resume' | 'trigger') =>
+  request<ScheduleState>('POST', `${wf(id)}/schedule/${action}`, { auth });
 
 /** POST /v1/workflows/{id}/hook/rotate: a new signing secret, shown this once. */
-export const rotateHook = (apiKey: string, id: string, keepPreviousSeconds: number) =>
+export const rotateHook = (auth: string, id: string, keepPreviousSeconds: number) =>
   request<RotatedHook>('POST', `${wf(id)}/hook/rotate`, {
-    apiKey,
+    auth,
     body: { keep_previous_seconds: keepPreviousSeconds },
   });
 
@@ -85,10 +84,10 @@ export const rotateHook = (apiKey: string, id: string, keepPreviousSeconds: numb
  * The messages runs of a definition delivered (chat `workflow:<id>`), newest first. A chat no
  * run has written to yet is 404 on the API: here, no messages.
  */
-export async function deliveredMessages(apiKey: string, id: string): Promise<ChatMessageList['messages']> {
+export async function deliveredMessages(auth: string, id: string): Promise<ChatMessageList['messages']> {
   try {
     const list = await request<ChatMessageList>('POST', '/v1/chats/messages', {
-      apiKey,
+      auth,
       body: { chat_id: `workflow:${id}` },
     });
     return list.messages;
@@ -99,11 +98,11 @@ export async function deliveredMessages(apiKey: string, id: string): Promise<Cha
 }
 
 /** GET /v1/approvals: the approvals the caller's runs wait for. */
-export const listApprovals = (apiKey: string) => request<ApprovalList>('GET', '/v1/approvals', { apiKey });
+export const listApprovals = (auth: string) => request<ApprovalList>('GET', '/v1/approvals', { auth });
 
 /** POST /v1/runs/{run_id}/approvals/{step_id}. */
 export const decideApproval = (
-  apiKey: string,
+  auth: string,
   runId: string,
   stepId: string,
   decision: 'approved' | 'rejected',
@@ -112,7 +111,7 @@ export const decideApproval = (
   request<ApprovalDecided>(
     'POST',
     `/v1/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(stepId)}`,
-    { apiKey, body: { decision, payload } },
+    { auth, body: { decision, payload } },
   );
 
 /** POST /v1/approval-links/view: what an approval link asks (no key: the link is the right). */

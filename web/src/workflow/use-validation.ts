@@ -16,7 +16,7 @@ export type Validation =
   | { state: 'invalid'; diagnostics: Diagnostic[] }
   | { state: 'error'; message: string };
 
-export function useValidation(apiKey: string, source: string): Validation {
+export function useValidation(auth: string, source: string): Validation {
   const [result, setResult] = useState<Validation>({ state: 'idle' });
   useEffect(() => {
     if (source.trim() === '') {
@@ -26,7 +26,7 @@ export function useValidation(apiKey: string, source: string): Validation {
     const abort = new AbortController();
     setResult({ state: 'checking' });
     const timer = setTimeout(() => {
-      validateSource(apiKey, source, abort.signal).then(
+      validateSource(auth, source, abort.signal).then(
         (r) => {
           if (abort.signal.aborted) return;
           setResult(
@@ -42,6 +42,6 @@ export function useValidation(apiKey: string, source: string): Validation {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [apiKey, source]);
+  }, [auth, source]);
   return result;
 }
