@@ -609,6 +609,8 @@ export type DesignSearchIconsInput = {
 export type DesignSearchIconsOutput = {
   /** One entry per request, in request order. */
   results: {
+    /** The identifiers (`<prefix>:<name>`) of `results`, in order; an empty array when nothing matched. */
+    icons: string[];
     /** Matching icons, best first; empty when nothing matched. */
     results: {
       /** `<prefix>:<name>`. */

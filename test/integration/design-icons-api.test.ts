@@ -113,13 +113,14 @@ describe('design icons with the offline sets (ICON_URL unset)', () => {
     const prefixes = new Set(group.results.map((r: { prefix: string }) => r.prefix));
     expect(prefixes.has('typcn')).toBe(false);
     expect(group.hidden_by_license).toBeGreaterThan(0);
+    expect(group.icons).toEqual(group.results.map((r: { id: string }) => r.id));
     expect(JSON.stringify(res.json())).not.toMatch(/<svg|data:/u);
   });
 
   it('answers 200 with an empty list when nothing matches, and 400 naming the path for bad input', async () => {
     const empty = await h.request('POST', SKILL, { requests: [{ query: 'zzqxjvw' }] });
     expect(empty.status).toBe(200);
-    expect(empty.json.results[0]).toMatchObject({ results: [], result_count: 0 });
+    expect(empty.json.results[0]).toMatchObject({ icons: [], results: [], result_count: 0 });
     const bad = await h.request('POST', SKILL, {
       requests: [{ query: 'home', limit: 51, license_policy: 'any' }],
     });

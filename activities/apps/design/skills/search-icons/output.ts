@@ -34,6 +34,11 @@ export type IconResult = z.output<typeof IconResultSchema>;
 
 export const IconSearchOutputSchema = z
   .object({
+    icons: z
+      .array(z.string())
+      .describe(
+        'The identifiers (`<prefix>:<name>`) of `results`, in order; an empty array when nothing matched.',
+      ),
     results: z.array(IconResultSchema).describe('Matching icons, best first; empty when nothing matched.'),
     result_count: z.number().int().nonnegative(),
     license_policy: z.enum(LICENSE_POLICIES),

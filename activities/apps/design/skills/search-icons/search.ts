@@ -93,6 +93,7 @@ export async function searchIcons(
     return size ? [toResult(ref, answer.collections[ref.prefix], size, deps.publicBase)] : [];
   });
   return {
+    icons: results.map((r) => r.id),
     results,
     result_count: results.length,
     license_policy: request.license_policy,
