@@ -183,6 +183,8 @@ export const ConfigSchema = z.object({
 
   QUEUE_MAX_PER_KEY: z.coerce.number().int().min(0).max(10_000).default(10),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /** Lifetime of a generated-asset download link, seconds (at most 5 minutes). */
+  DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(1).max(300).default(300),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()
@@ -238,6 +240,7 @@ export const CONFIG_SLICES = {
     'HTTP_HEADERS_TIMEOUT_MS',
     'CODEC_CORS_ORIGINS',
     'API_KEY_CACHE_TTL_MS',
+    'DOWNLOAD_LINK_TTL_SECONDS',
   ],
   temporal: [
     'TEMPORAL_ADDRESS',

@@ -13,6 +13,7 @@
  */
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
 import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
+import { createAssetsClient, type AssetsClient } from './assets.js';
 import { createChatsClient, type ChatsClient } from './chats.js';
 import { createEventsClient, type EventsClient } from './events.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
@@ -49,6 +50,8 @@ export interface SkillflowClient {
   readonly chats: ChatsClient;
   /** Encyclopedia title search and summaries (GET /v1/encyclopedia/*). */
   readonly encyclopedia: EncyclopediaClient;
+  /** Short-lived download links to generated assets of your embeds, and their bytes. */
+  readonly assets: AssetsClient;
 }
 
 /** Creates a client. */
@@ -68,11 +71,13 @@ export function createClient(options: ClientOptions): SkillflowClient {
     keys: createKeysClient(http),
     chats: createChatsClient(http),
     encyclopedia: createEncyclopediaClient(http),
+    assets: createAssetsClient(http),
   };
 }
 
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
+export type { AssetName, AssetRequest, AssetsClient, DownloadLink } from './assets.js';
 export type { RerunOptions, RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';
