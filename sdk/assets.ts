@@ -3,6 +3,7 @@
  * caller's embed (its `original` output, a power design's `schematic` SVG or `parts` list), and
  * the bytes behind a link. The link is fetched without the API token: the URL is the credential.
  */
+import type { DownloadLink } from './generated.js';
 import type { Transport } from './http.js';
 
 /** The assets of an embed. */
@@ -15,12 +16,6 @@ export interface AssetRequest {
   asset?: AssetName;
   /** Default 0. */
   design?: number;
-}
-
-/** The body of POST /v1/assets/download-links. */
-export interface DownloadLink {
-  url: string;
-  expires_at: string;
 }
 
 /** `client.assets`. */

@@ -77,7 +77,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
 
 export { snakeCase, type SkillsClient } from './apps.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
-export type { AssetName, AssetRequest, AssetsClient, DownloadLink } from './assets.js';
+export type { AssetName, AssetRequest, AssetsClient } from './assets.js';
 export type { RerunOptions, RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';

@@ -10,7 +10,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ASSET_NAMES } from '../../lib/crypto/download-link.js';
+import { ASSET_NAMES, MAX_DOWNLOAD_TOKEN_CHARS } from '../../lib/crypto/download-link.js';
 import { authenticate, BEARER, principalOf } from '../auth.js';
 import { limitPerIp } from '../client-limits.js';
 import type { ApiDeps } from '../deps.js';
@@ -43,7 +43,7 @@ const LinkSchema = z.object({
   expires_at: z.string().describe('When the URL stops working (ISO 8601).'),
 });
 
-const DownloadParams = z.object({ token: z.string().min(1).max(500) });
+const DownloadParams = z.object({ token: z.string().min(1).max(MAX_DOWNLOAD_TOKEN_CHARS) });
 
 /** The API's base URL for links: PUBLIC_URL, else the origin the caller reached. */
 function originOf(deps: ApiDeps, req: { protocol: string; host: string }): string {
