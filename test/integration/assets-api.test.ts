@@ -255,6 +255,13 @@ describe('generated-asset download links', () => {
       expect(ok.statusCode).toBe(200);
       const tampered = await logged.inject({ method: 'GET', url: `/v1/assets/download/${token}x` });
       expect(tampered.statusCode).toBe(403);
+      const long = await logged.inject({
+        method: 'GET',
+        url: `/v1/assets/download/${token}${'x'.repeat(600)}`,
+      });
+      expect(long.statusCode).toBeGreaterThanOrEqual(400);
+      const boom = await logged.inject({ method: 'POST', url: `/v1/assets/download/${token}` });
+      expect(boom.statusCode).toBe(405);
       const log = lines.join('');
       expect(log).toContain('"route":"/v1/assets/download/:token"');
       const [, , body, sig] = token.split('.');
