@@ -25,7 +25,8 @@ M = TypeVar("M", bound=BaseModel)
 DefinitionSource = str | Mapping[str, Any]
 DefinitionFormat = Literal["yaml", "json"]
 EmbedFormat = Literal["preview", "full", "original"]
-#: A generated asset of an embed: its raw output (JSON), a power design's schematic (SVG) or parts list (JSON).
+#: A generated asset of an embed: its raw output (JSON), a power design's schematic (SVG) or
+#: parts list (JSON).
 AssetName = Literal["original", "schematic", "parts"]
 ScheduleOp = Literal["pause", "resume", "trigger"]
 ScheduleOverlap = Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"]
