@@ -20,6 +20,7 @@ import { revokeApiKey } from '../../lib/store/owners/api-keys.js';
 import { createClient } from '../../sdk/index.js';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
+import { powerConfig } from '../helpers/power-config.js';
 import { runCli } from '../helpers/stack.js';
 
 const DESIGN = '/v1/apps/electronics/skills/get_power_design';
@@ -70,12 +71,7 @@ describe('generated-asset download links', () => {
     sim = await startPowerSimulator({ latencyMs: 5 });
     h = await startEngine({
       apps: APPS,
-      config: {
-        POWER_URL: sim.url,
-        POWER_PRODUCT_ORIGIN: 'https://products.example',
-        PROVIDER_RATE_LIMITS: 'power=1000/60,*=300/60',
-        DOWNLOAD_LINK_TTL_SECONDS: TTL_SECONDS,
-      },
+      config: { ...powerConfig(sim.url), DOWNLOAD_LINK_TTL_SECONDS: TTL_SECONDS },
     });
     await h.api.app.listen({ host: '127.0.0.1', port: 0 });
     const address = h.api.app.server.address();
