@@ -37,6 +37,7 @@ import { chatRoutes } from './routes/chats.js';
 import { codecRoutes } from './routes/codec.js';
 import { embedRoutes } from './routes/embeds.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { assetRoutes } from './routes/assets.js';
 import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -171,6 +172,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(sessionRoutes(deps, services.sessions));
   await app.register(usageRoutes(deps, services.usage));
   await app.register(embedRoutes(deps, services.embeds));
+  await app.register(assetRoutes(deps, services.assets));
   await app.register(chatRoutes(deps, services.chats));
   await app.register(workspaceRoutes(deps, services.workspace));
   await app.register(webRoutes());

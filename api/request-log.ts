@@ -1,7 +1,9 @@
 /**
  * Request logging without user data: one line per completed request with the route pattern
- * (never the URL: it carries query strings and ids), method, status and timing. Headers,
- * bodies and query text are never logged.
+ * (never the URL: it carries query strings, ids and credentials such as the token of a
+ * download link, `/v1/assets/download/:token`), method, status and timing. Headers, bodies and
+ * query text are never logged; neither is a request before it completes (no `incomingRequest`
+ * line, no line for an unrouted path).
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 

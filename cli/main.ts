@@ -1,10 +1,11 @@
 /**
  * The skillflow command-line client (`npx skillflow ...`, `npm run skillflow -- ...`), built on
- * the SDK. Commands: `apps`, `workflows`, `tasks`, `runs`, `keys`, `encyclopedia`; see docs/cli-and-sdk.md for flags
+ * the SDK. Commands: `apps`, `workflows`, `tasks`, `runs`, `keys`, `encyclopedia`, `assets`; see docs/cli-and-sdk.md for flags
  * and exit codes.
  */
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
+import { registerAssets } from './commands/assets.js';
 import { registerChats } from './commands/chats.js';
 import { registerEncyclopedia } from './commands/encyclopedia.js';
 import { registerEvents } from './commands/events.js';
@@ -47,6 +48,7 @@ export function buildProgram(exit: (code: number) => void = (code) => (process.e
   registerKeys(program, context, run);
   registerChats(program, context, run);
   registerEncyclopedia(program, context, run);
+  registerAssets(program, context, run);
   return program;
 }
 

@@ -192,6 +192,8 @@ export const ConfigSchema = z.object({
   SESSION_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** One-time workspace sign-in links expire this long after they are made. */
   SIGN_IN_LINK_TTL_S: z.coerce.number().int().min(30).max(3600).default(600),
+  /** Lifetime of a generated-asset download link, seconds (at most 5 minutes). */
+  DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(1).max(300).default(300),
   DEFINITIONS_DIR: z.string().min(1).default('definitions/examples'),
   DEFINITIONS_OWNER_ID: z
     .string()
@@ -252,6 +254,7 @@ export const CONFIG_SLICES = {
     'SESSION_ROTATE_S',
     'SESSION_COOKIE_SECURE',
     'SIGN_IN_LINK_TTL_S',
+    'DOWNLOAD_LINK_TTL_SECONDS',
   ],
   temporal: [
     'TEMPORAL_ADDRESS',

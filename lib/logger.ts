@@ -23,6 +23,8 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers["x-skillflow-anonymous-id"]',
   'req.headers["proxy-authorization"]',
+  // A request URL may carry a credential (a download link's token): never logged whole.
+  'req.url',
   'req.query',
   'req.body',
   'body',

@@ -54,6 +54,15 @@ describe('SDK client', () => {
           return send(200, { task_id: 't2', status: polls < 3 ? 'running' : 'completed', steps: [] });
         }
         if (req.url === '/v1/workflows/wf_x' && req.method === 'DELETE') return res.writeHead(204).end();
+        if (req.url === '/v1/assets/download-links')
+          return send(200, {
+            url: `${base.replace(/\/v1\/$/, '')}/v1/assets/download/v1.k.b.s`,
+            expires_at: 'x',
+          });
+        if (req.url === '/v1/assets/download/v1.k.b.s') {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          return res.end(Buffer.from([0, 255, 1]));
+        }
         send(404, { error: { code: 'ROUTE_NOT_FOUND', message: 'No route', details: {} } });
       });
     });
@@ -114,6 +123,20 @@ describe('SDK client', () => {
     });
     expect(task.status).toBe('completed');
     expect(statuses).toEqual(['running', 'running', 'completed']);
+  });
+
+  it('asks for a download link with the token, then fetches its bytes without it', async () => {
+    const client = createClient({ baseUrl: base, token: 'sf_test' });
+    const bytes = await client.assets.download({ embedId: 'emb_1', asset: 'parts', design: 1 });
+    expect([...bytes]).toEqual([0, 255, 1]);
+    const [ask, fetched] = seen.slice(-2);
+    expect(ask).toMatchObject({
+      method: 'POST',
+      url: '/v1/assets/download-links',
+      auth: 'Bearer sf_test',
+      body: '{"embed_id":"emb_1","asset":"parts","design":1}',
+    });
+    expect(fetched).toMatchObject({ method: 'GET', url: '/v1/assets/download/v1.k.b.s', auth: undefined });
   });
 
   it('reports an unreachable API as a SkillflowClientError', async () => {

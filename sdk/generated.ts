@@ -505,6 +505,14 @@ export type ApprovalLinkView = {
   expires_at: string;
 };
 
+/** A short-lived download link to a generated asset; the URL is the credential. */
+export type DownloadLink = {
+  /** The download URL; it is the credential, so keep it private. */
+  url: string;
+  /** When the URL stops working (ISO 8601). */
+  expires_at: string;
+};
+
 /** What an event did: the runs it resumed and started. */
 export type EventSent = {
   /** How many of your waiting runs took the event. */
@@ -1157,6 +1165,8 @@ export type HostingSearchDomainsOutput = {
         | 'INVALID_BACKFILL_WINDOW'
         | 'INVALID_APPROVAL_PAYLOAD'
         | 'APPROVAL_LINK_INVALID'
+        | 'DOWNLOAD_LINK_INVALID'
+        | 'DOWNLOAD_LINK_EXPIRED'
         | 'HOOK_SIGNATURE_INVALID'
         | 'APPROVAL_TIMED_OUT'
         | 'EVENT_TIMED_OUT'

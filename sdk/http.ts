@@ -30,6 +30,13 @@ export interface RequestSpec {
   /** Headers of this request only (e.g. `idempotency-key`). */
   headers?: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /**
+   * An absolute URL to fetch instead of `path` (a download link): sent without the
+   * Authorization header, since the link is its own credential and may name another origin.
+   */
+  url?: string;
+  /** Answer a 2xx body as its bytes (a `Uint8Array`), not parsed JSON. */
+  bytes?: boolean;
 }
 
 /** A decoded 2xx answer. */
@@ -56,10 +63,13 @@ export function createTransport(opts: TransportOptions): Transport {
   return {
     baseUrl,
     async send<T>(spec: RequestSpec): Promise<HttpResponse<T>> {
-      const url = new URL(baseUrl + spec.path);
+      const url = new URL(spec.url ?? baseUrl + spec.path);
       for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-      const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      const headers: Record<string, string> = {
+        accept: spec.bytes ? '*/*' : 'application/json',
+        ...opts.headers,
+      };
+      if (opts.token && !spec.url) headers.authorization = `Bearer ${opts.token}`;
       for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k] = v;
       let body: string | undefined;
       if (spec.text) {
@@ -93,7 +103,10 @@ export function createTransport(opts: TransportOptions): Transport {
           { cause: err },
         );
       }
-      const text = await res.body.text();
+      const raw = new Uint8Array(await res.body.arrayBuffer());
+      if (spec.bytes && res.statusCode >= 200 && res.statusCode < 300)
+        return { status: res.statusCode, body: raw as T };
+      const text = new TextDecoder().decode(raw);
       let parsed: unknown = null;
       if (text.length > 0) {
         try {

@@ -14,6 +14,7 @@
 import { createAnonymousClient, type AnonymousClient } from './anonymous.js';
 import { createAppProxy, createAppsProxy, createSkillsClient, type SkillsClient } from './apps.js';
 import { createApprovalsClient, type ApprovalsClient } from './approvals.js';
+import { createAssetsClient, type AssetsClient } from './assets.js';
 import { createChatsClient, type ChatsClient } from './chats.js';
 import { createEventsClient, type EventsClient } from './events.js';
 import { createEncyclopediaClient, type EncyclopediaClient } from './encyclopedia.js';
@@ -52,6 +53,8 @@ export interface SkillflowClient {
   readonly encyclopedia: EncyclopediaClient;
   /** Guest calls without a token: quote first (price, free allowance), then call. */
   readonly anonymous: AnonymousClient;
+  /** Short-lived download links to generated assets of your embeds, and their bytes. */
+  readonly assets: AssetsClient;
 }
 
 /** Creates a client. */
@@ -72,6 +75,7 @@ export function createClient(options: ClientOptions): SkillflowClient {
     chats: createChatsClient(http),
     encyclopedia: createEncyclopediaClient(http),
     anonymous: createAnonymousClient(http),
+    assets: createAssetsClient(http),
   };
 }
 
@@ -83,6 +87,7 @@ export {
   type GuestQuote,
 } from './anonymous.js';
 export type { ApprovalsClient, PendingApproval } from './approvals.js';
+export type { AssetName, AssetRequest, AssetsClient } from './assets.js';
 export type { RerunOptions, RunFilters, RunListItem, RunsClient } from './runs.js';
 export type { EventsClient } from './events.js';
 export { SkillflowApiError, SkillflowClientError, type ApiIssue, type ClientErrorCode } from './errors.js';

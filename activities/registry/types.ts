@@ -99,6 +99,20 @@ export interface SkillImplementation<I = unknown, O = unknown, W = unknown> {
    * undefined (or no hook) serves the default JSON of that format (api/routes/embeds.ts).
    */
   embedFile?: (format: EmbedFormat, output: O) => EmbedFile | undefined;
+  /**
+   * A generated asset of a long-running skill's output (POST /v1/assets/download-links): the
+   * `design`-th schematic or parts list; undefined when the output has no such file. Every
+   * skill's embed also has its `original` output, served without this hook.
+   */
+  assetFile?: (asset: SkillAsset, output: O, design: number) => AssetFile | undefined;
+}
+
+/** The generated assets a skill may serve besides its `original` output. */
+export type SkillAsset = 'schematic' | 'parts';
+
+/** One generated asset file, downloaded as `<embed id>.<asset>[.<design>].<extension>`. */
+export interface AssetFile extends EmbedFile {
+  extension: string;
 }
 
 /** The formats of GET /v1/embeds/{embed_id}/file. */

@@ -5,6 +5,7 @@ import { IdempotencyKeys } from '../../lib/store/owners/idempotency-keys.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import type { ApiDeps } from '../deps.js';
 import { ApprovalsService } from './approvals.js';
+import { AssetsService } from './assets.js';
 import { EventsService } from './events.js';
 import { ChatsService } from './chats.js';
 import { DefinitionsService } from './definitions.js';
@@ -36,6 +37,7 @@ export interface Services {
   sessions: SessionsService;
   chats: ChatsService;
   embeds: EmbedsService;
+  assets: AssetsService;
   workspace: WorkspaceService;
   /** Claimed Idempotency-Keys and their answers (api/idempotency.ts). */
   idempotencyKeys: IdempotencyKeys;
@@ -57,6 +59,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     deps.logger.error({ err }, 'usage records: batch write failed; kept for the next flush'),
   );
   const teams = new TeamsService(deps.store);
+  const embeds = new EmbedsService(deps.store, deps.keyring);
   const tasks = new TasksService(deps.temporal, deps.config.temporal.TEMPORAL_UI_URL, usage);
   const { PUBLIC_URL, HOST, PORT } = deps.config.api;
   const origin = PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${HOST}:${PORT}`;
@@ -79,7 +82,14 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     keys: new KeysService(deps.store, shared.principals),
     sessions: new SessionsService(deps.store, deps.keyring, deps.config.api, deps.config.process.NODE_ENV),
     chats: new ChatsService(deps),
-    embeds: new EmbedsService(deps.store, deps.keyring),
+    embeds,
+    assets: new AssetsService(
+      deps.store,
+      deps.keyring,
+      deps.registry,
+      embeds,
+      deps.config.api.DOWNLOAD_LINK_TTL_SECONDS,
+    ),
     workspace: new WorkspaceService(deps.store, deps.keyring),
     idempotencyKeys: new IdempotencyKeys(deps.store, deps.keyring),
     usageRecords: usage,

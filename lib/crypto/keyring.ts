@@ -8,8 +8,8 @@
  * purpose as info. The payload codec and the store encrypt with the first (active) key's subkey;
  * guest-id, Idempotency-Key and event-index hashing use the last (oldest) key's, so prepending
  * a key for rotation leaves guest counters, claimed keys and recorded event waits untouched
- * (README "Security"). Approval links are signed under the active key's subkey and verified
- * under the key their token names.
+ * (README "Security"). Approval and download links are signed under the active key's subkey and
+ * verified under the key their token names (lib/crypto/signed-token.ts).
  */
 import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,7 +56,14 @@ export function parseKeyring(value: string, origin: Keyring['origin']): Keyring 
 
 /** What a subkey is for; each purpose's subkeys are independent of the others'. */
 export type KeyPurpose =
-  'payload' | 'store' | 'guest-hash' | 'approval-link' | 'event-index' | 'idempotency-key' | 'session-csrf';
+  | 'payload'
+  | 'store'
+  | 'guest-hash'
+  | 'approval-link'
+  | 'download-link'
+  | 'event-index'
+  | 'idempotency-key'
+  | 'session-csrf';
 
 /** HKDF info per purpose. Guest hashing keeps the info it had before subkeys, so counters survive. */
 const INFO: Record<KeyPurpose, string> = {
@@ -64,6 +71,7 @@ const INFO: Record<KeyPurpose, string> = {
   store: 'skillflow/store/v1',
   'guest-hash': 'skillflow anonymous counters',
   'approval-link': 'skillflow/approval-link/v1',
+  'download-link': 'skillflow/download-link/v1',
   'event-index': 'skillflow/event-index/v1',
   'idempotency-key': 'skillflow/idempotency-key/v1',
   'session-csrf': 'skillflow/session-csrf/v1',

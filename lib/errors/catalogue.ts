@@ -142,6 +142,17 @@ export const ERROR_CATALOGUE = {
     message: 'The approval link is not valid: it is malformed, altered, or expired.',
     retryable: false,
   },
+  DOWNLOAD_LINK_INVALID: {
+    status: 403,
+    message:
+      'The download link is not valid: it is malformed, altered, or the API key that asked for it was revoked.',
+    retryable: false,
+  },
+  DOWNLOAD_LINK_EXPIRED: {
+    status: 403,
+    message: 'The download link has expired; ask for a new one.',
+    retryable: false,
+  },
   HOOK_SIGNATURE_INVALID: {
     status: 401,
     message:

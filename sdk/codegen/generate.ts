@@ -69,6 +69,13 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
     'A decision delivered to a waiting run.',
   ],
   ['ApprovalLinkView', '/v1/approval-links/view', 'post', '200', 'What an approval link asks.'],
+  [
+    'DownloadLink',
+    '/v1/assets/download-links',
+    'post',
+    '200',
+    'A short-lived download link to a generated asset; the URL is the credential.',
+  ],
   ['EventSent', '/v1/events', 'post', '200', 'What an event did: the runs it resumed and started.'],
   ['RerunStarted', '/v1/runs/{run_id}/rerun', 'post', '202', 'A started re-run and what it takes over.'],
 ];

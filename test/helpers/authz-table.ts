@@ -679,6 +679,35 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'POST /v1/assets/download-links': [
+    {
+      kind: 'embed',
+      right: ['app:electronics'],
+      wrong: ['workflows'],
+      request: (f) => ({ url: '/v1/assets/download-links', body: { embed_id: f.embed } }),
+      expect: owned(
+        notScopedTo('electronics', 'search_power_designs'),
+        notFound('No embed with this id.'),
+        ok(200, (j) => expect(j.url).toMatch(/\/v1\/assets\/download\/v1\.[^/]+$/)),
+      ),
+    },
+  ],
+  'GET /v1/assets/download/{token}': [
+    {
+      kind: 'public',
+      note: 'the link is the credential: an altered one is refused with any key or none',
+      right: ['*'],
+      wrong: ['keys'],
+      request: () => ({ url: '/v1/assets/download/v1.x.y.z' }),
+      expect: open({
+        status: 403,
+        body: envelope(
+          'DOWNLOAD_LINK_INVALID',
+          'The download link is not valid: it is malformed, altered, or the API key that asked for it was revoked.',
+        ),
+      }),
+    },
+  ],
   // The list and the messages first: owner B has never used the chat id when it asks.
   'GET /v1/chats': [
     {

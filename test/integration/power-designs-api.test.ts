@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPowerSimulator, type PowerSimulator } from '../../simulators/power/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 import { APPS } from '../../activities/apps/index.js';
+import { powerConfig } from '../helpers/power-config.js';
 
 const SEARCH = '/v1/apps/electronics/skills/search_power_designs';
 const DESIGN = '/v1/apps/electronics/skills/get_power_design';
@@ -22,13 +23,7 @@ describe('electronics: power designs', () => {
     sim = await startPowerSimulator({ latencyMs: 5 });
     h = await startEngine({
       apps: APPS,
-      config: {
-        POWER_URL: sim.url,
-        POWER_PRODUCT_ORIGIN: 'https://products.example',
-        // The worker charges the provider limits as in production; this file sends more power
-        // requests a minute than the default power limit (20 a minute) allows.
-        PROVIDER_RATE_LIMITS: 'power=1000/60,*=300/60',
-      },
+      config: powerConfig(sim.url),
     });
   }, 60_000);
   afterAll(async () => {

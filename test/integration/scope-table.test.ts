@@ -320,6 +320,20 @@ const ROWS: Row[] = [
     request: (f) => ({ url: `/v1/embeds/${f.embedId}/file?format=full` }),
     statuses: [...SLOW_ECHO(200)],
   },
+  {
+    method: 'POST',
+    route: '/v1/assets/download-links',
+    note: 'a download link to the embed of an echo.slow_echo call',
+    request: (f) => ({ url: '/v1/assets/download-links', body: { embed_id: f.embedId } }),
+    statuses: [...SLOW_ECHO(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/assets/download/:token',
+    note: 'public (the link is the right); a token over its length limit is a validation error for every caller',
+    request: () => ({ url: `/v1/assets/download/${'A'.repeat(490)}` }),
+    statuses: [...PUBLIC_400],
+  },
   // Apps and skills
   // Encyclopedia (no ENCYCLOPEDIA_URL here: an authorised lookup answers 503 before any upstream)
   {

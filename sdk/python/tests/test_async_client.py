@@ -97,3 +97,19 @@ def test_async_idempotency_key_replays_a_run_and_a_skill_call(stack: Stack) -> N
             assert (info.value.status, info.value.code) == (409, "IDEMPOTENCY_KEY_REUSED")
 
     asyncio.run(main())
+
+
+def test_async_asset_download_gives_the_schematic_bytes(stack: Stack) -> None:
+    async def main() -> None:
+        async with AsyncClient(stack.url, stack.token) as client:
+            accepted = await client.apps.electronics.get_power_design(
+                {"requests": [{"solution_id": "10652-5000-2000-10000-24000-30"}]}
+            )
+            assert isinstance(accepted, models.SkillCallAccepted) and accepted.embed_id
+            task = await client.tasks.wait(accepted.task_id, timeout=120)
+            svg = to_dict(task)["result"]["output"]["results"][0]["schematic"]["svg"]
+            assert await client.assets.download(accepted.embed_id, "schematic") == svg.encode()
+            with pytest.raises(NotFoundError):
+                await client.assets.download_link("emb_missing", "parts")
+
+    asyncio.run(main())

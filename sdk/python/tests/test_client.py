@@ -3,6 +3,7 @@ schedules, keys, embeds, the guest routes, and errors that carry the API's whole
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from skillflow import (
     ConflictError,
     NotFoundError,
     PermissionDeniedError,
+    SkillCallAccepted,
     SkillflowApiError,
     UnprocessableEntityError,
     models,
@@ -366,6 +368,37 @@ def test_embed_download_of_an_unknown_embed_is_the_rest_404(stack: Stack, client
     with pytest.raises(NotFoundError) as info:
         client.embeds.download("emb_missing", "preview")
     assert envelope_of(info.value) == expected.json()
+
+
+def test_asset_download_links_give_the_exact_bytes_and_refuse_an_altered_link(
+    stack: Stack, client: Client
+) -> None:
+    accepted = client.apps.electronics.get_power_design(
+        {"requests": [{"solution_id": "10652-5000-2000-10000-24000-30"}]}
+    )
+    assert isinstance(accepted, SkillCallAccepted) and accepted.embed_id
+    task = client.tasks.wait(accepted.task_id, timeout=120)
+    assert task.status == "completed"
+    design = to_dict(task)["result"]["output"]["results"][0]
+    svg = client.assets.download(accepted.embed_id, "schematic")
+    assert svg == design["schematic"]["svg"].encode()
+    link = client.assets.download_link(accepted.embed_id, "parts")
+    parts = json.loads(client.assets.fetch_link(link.url))
+    assert parts == {"solution_id": design["solution_id"], "part_count": 6, "parts": design["parts"]}
+    original = rest(stack, "GET", f"/v1/embeds/{accepted.embed_id}/file?format=original")
+    assert client.assets.download(accepted.embed_id) == original.content
+    with pytest.raises(PermissionDeniedError) as info:
+        client.assets.fetch_link(link.url[:-2] + ("AA" if not link.url.endswith("AA") else "BB"))
+    assert envelope_of(info.value) == {
+        "error": {
+            "code": "DOWNLOAD_LINK_INVALID",
+            "message": "The download link is not valid: it is malformed, altered, "
+            "or the API key that asked for it was revoked.",
+            "details": {},
+        }
+    }
+    with pytest.raises(NotFoundError):
+        client.assets.download_link("emb_missing")
 
 
 def test_anonymous_call_quote_and_free_usage_status(stack: Stack) -> None:

@@ -8,7 +8,7 @@ import { createPowerService } from '../upstream/service.js';
 import type { SkillDeadlines } from '../../../policy.js';
 import type { Platform, SkillImplementation } from '../../../registry/types.js';
 import type { ElectronicsAppConfig } from '../config.js';
-import { schematicEmbedFile } from './embed-files.js';
+import { designAssetFile, schematicEmbedFile } from './embed-files.js';
 import {
   DesignRequestSchema,
   DesignWorkflowOutputSchema,
@@ -75,6 +75,8 @@ function createGetPowerDesignSkill(
       })),
     // The embed's file is the first design's schematic.
     embedFile: (format, output) => schematicEmbedFile(format, output.results[0]?.schematic ?? null),
+    // Assets: each design's schematic and parts list, by its index in the request.
+    assetFile: (asset, output, design) => designAssetFile(asset, output.results[design]),
   };
 }
 

@@ -11,7 +11,7 @@ import { createPowerService } from '../upstream/service.js';
 import type { SkillDeadlines } from '../../../policy.js';
 import type { Platform, SkillContext, SkillImplementation } from '../../../registry/types.js';
 import type { ElectronicsAppConfig } from '../config.js';
-import { schematicEmbedFile } from './embed-files.js';
+import { designAssetFile, schematicEmbedFile } from './embed-files.js';
 import { createPowerRanker } from './relevance.js';
 import {
   SearchPowerDesignsInputSchema,
@@ -104,6 +104,14 @@ function createSearchPowerDesignsSkill(
         })),
       ),
     embedFile: (format, output) => schematicEmbedFile(format, output.top_schematic),
+    // The one asset of a search is the top-ranked solution's schematic (no parts list).
+    assetFile: (asset, output, design) =>
+      design === 0 && output.top_schematic
+        ? designAssetFile(asset, {
+            solution_id: output.top_schematic.solution_id,
+            schematic: output.top_schematic,
+          })
+        : undefined,
     providerUses: (input) => [
       { provider: 'power' },
       ...(decision && input.requests.some((r) => r.relevance_criteria?.trim())

@@ -23,6 +23,7 @@ from ._async_client import AsyncClient
 from ._client import (
     Anonymous,
     Approvals,
+    Assets,
     Client,
     Embeds,
     Events,
@@ -35,6 +36,7 @@ from ._client import (
     Workflows,
 )
 from ._requests import (
+    AssetName,
     DefinitionFormat,
     DefinitionSource,
     EmbedFormat,
@@ -68,6 +70,8 @@ __all__ = [
     "Events",
     "Hook",
     "AppsBase",
+    "AssetName",
+    "Assets",
     "AsyncClient",
     "AuthenticationError",
     "BadRequestError",

@@ -16,7 +16,7 @@ from . import _requests as ops
 from . import models
 from ._apps import AsyncApps
 from ._client import wait_timeout
-from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
+from ._requests import AssetName, DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
 from ._transport import AsyncTransport, Call, ClientOptions
 
 T = TypeVar("T")
@@ -172,6 +172,21 @@ class AsyncEmbeds(_Resource):
         return await self._send(ops.download_embed(embed_id, format))
 
 
+class AsyncAssets(_Resource):
+    """See :class:`skillflow.Assets`."""
+
+    async def download_link(
+        self, embed_id: str, asset: AssetName = "original", *, design: int = 0
+    ) -> models.DownloadLink:
+        return await self._send(ops.create_download_link(embed_id, asset, design))
+
+    async def fetch_link(self, url: str) -> bytes:
+        return await self._send(ops.fetch_download_link(url))
+
+    async def download(self, embed_id: str, asset: AssetName = "original", *, design: int = 0) -> bytes:
+        return await self.fetch_link((await self.download_link(embed_id, asset, design=design)).url)
+
+
 class AsyncKeys(_Resource):
     """See :class:`skillflow.Keys`."""
 
@@ -307,6 +322,7 @@ class AsyncClient:
         self.tasks = AsyncTasks(send)
         self.workflows = AsyncWorkflows(send)
         self.embeds = AsyncEmbeds(send)
+        self.assets = AsyncAssets(send)
         self.keys = AsyncKeys(send)
         self.approvals = AsyncApprovals(send)
         self.runs = AsyncRuns(send)

@@ -13,7 +13,7 @@ from typing_extensions import Unpack
 from . import _requests as ops
 from . import models
 from ._apps import Apps
-from ._requests import DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
+from ._requests import AssetName, DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
 from ._transport import Call, ClientOptions, SyncTransport
 from .errors import SkillflowClientError
 
@@ -213,6 +213,25 @@ class Embeds(_Resource):
         return self._send(ops.download_embed(embed_id, format))
 
 
+class Assets(_Resource):
+    """Generated assets of your embeds through short-lived download links (``client.assets``)."""
+
+    def download_link(
+        self, embed_id: str, asset: AssetName = "original", *, design: int = 0
+    ) -> models.DownloadLink:
+        """A fresh link to one asset: ``original`` (the raw output, JSON), ``schematic`` (SVG) or
+        ``parts`` (JSON) of the ``design``-th design. Another owner's embed is a 404."""
+        return self._send(ops.create_download_link(embed_id, asset, design))
+
+    def fetch_link(self, url: str) -> bytes:
+        """The bytes behind a link; an expired one raises a 403 ``DOWNLOAD_LINK_EXPIRED``."""
+        return self._send(ops.fetch_download_link(url))
+
+    def download(self, embed_id: str, asset: AssetName = "original", *, design: int = 0) -> bytes:
+        """A fresh link, then its bytes."""
+        return self.fetch_link(self.download_link(embed_id, asset, design=design).url)
+
+
 class Keys(_Resource):
     """API keys (``client.keys``); needs the ``keys`` scope."""
 
@@ -363,6 +382,7 @@ class Client:
         self.tasks = Tasks(send)
         self.workflows = Workflows(send)
         self.embeds = Embeds(send)
+        self.assets = Assets(send)
         self.keys = Keys(send)
         self.approvals = Approvals(send)
         self.runs = Runs(send)

@@ -25,6 +25,9 @@ M = TypeVar("M", bound=BaseModel)
 DefinitionSource = str | Mapping[str, Any]
 DefinitionFormat = Literal["yaml", "json"]
 EmbedFormat = Literal["preview", "full", "original"]
+#: A generated asset of an embed: its raw output (JSON), a power design's schematic (SVG) or
+#: parts list (JSON).
+AssetName = Literal["original", "schematic", "parts"]
 ScheduleOp = Literal["pause", "resume", "trigger"]
 ScheduleOverlap = Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"]
 #: An RFC 3339 instant, or a timezone-aware datetime.
@@ -354,6 +357,24 @@ def call_skill(
 def download_embed(embed_id: str, fmt: EmbedFormat) -> Call[Any]:
     """The embed's JSON in the chosen format (409 ``EMBED_PENDING`` while its task runs)."""
     return Call("GET", f"/v1/embeds/{seg(embed_id)}/file", _json, params={"format": fmt})
+
+
+# Assets
+
+
+def create_download_link(embed_id: str, asset: AssetName, design: int) -> Call[models.DownloadLink]:
+    """A fresh link (valid at most 5 minutes) to one asset of the caller's own embed."""
+    body = {"embed_id": embed_id, "asset": asset, "design": design}
+    return Call("POST", "/v1/assets/download-links", _model(models.DownloadLink), json=body)
+
+
+def _bytes(_status: int, body: Any) -> bytes:
+    return bytes(body)
+
+
+def fetch_download_link(url: str) -> Call[bytes]:
+    """The bytes behind a download link (no API key is sent: the link is the credential)."""
+    return Call("GET", "", _bytes, url=url, raw=True, authenticated=False, headers={"accept": "*/*"})
 
 
 # Keys

@@ -45,6 +45,11 @@ class Call(Generic[T]):
     headers: Mapping[str, str] = field(default_factory=dict)
     #: False for the guest routes: no Authorization header is sent.
     authenticated: bool = True
+    #: An absolute URL to fetch instead of ``path`` (a download link, its own credential): sent
+    #: without the Authorization header, since it may name another origin.
+    url: str | None = None
+    #: True: a 2xx body is handed to ``parse`` as its bytes, not parsed as JSON.
+    raw: bool = False
 
 
 def seg(value: str) -> str:
@@ -103,7 +108,7 @@ class Transport:
 
     def _request(self, client: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
         headers = {**self._headers, **call.headers}
-        if call.authenticated and self._token:
+        if call.authenticated and self._token and call.url is None:
             headers["authorization"] = f"Bearer {self._token}"
         content: str | None = call.content
         if call.content is not None:
@@ -112,9 +117,8 @@ class Transport:
             content = json.dumps(call.json, separators=(",", ":"), ensure_ascii=False)
             headers["content-type"] = "application/json"
         params = {k: v for k, v in call.params.items() if v is not None}
-        return client.build_request(
-            call.method, self.base_url + call.path, params=params, headers=headers, content=content
-        )
+        url = call.url if call.url is not None else self.base_url + call.path
+        return client.build_request(call.method, url, params=params, headers=headers, content=content)
 
     def _failure(self, err: httpx.HTTPError) -> SkillflowClientError:
         if isinstance(err, httpx.TimeoutException):
@@ -135,6 +139,8 @@ class Transport:
         return None if delay > self._max_retry_wait else delay
 
     def _outcome(self, call: Call[T], response: httpx.Response) -> T:
+        if call.raw and response.is_success:
+            return call.parse(response.status_code, response.content)
         body: Any = None
         if response.content:
             try:
