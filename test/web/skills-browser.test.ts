@@ -122,6 +122,11 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
       "This run costs 1 credit of your free allowance. 100 % of today's allowance is left.",
     );
     expect(await page.locator('table.domains').count()).toBe(0);
+    // The price is in view, with focus on its run button.
+    const run = page.getByRole('button', { name: 'Run for 1 credit' });
+    expect(await run.evaluate((b) => document.activeElement === b)).toBe(true);
+    const box = (await run.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'skill-guest-quote');
     // Cancel drops it; Run asks again.

@@ -3,6 +3,7 @@
  * free allowance is left, and a button that runs it; or, when it cannot run now, why and when
  * to try again.
  */
+import { useEffect, useRef } from 'preact/hooks';
 import type { GuestQuote } from '../api.js';
 import { REASONS } from './FreeUsage.js';
 
@@ -19,8 +20,14 @@ function refusal(q: GuestQuote): string {
 export function GuestQuotePanel(props: { quote: GuestQuote; onRun: () => void; onCancel: () => void }) {
   const { quote } = props;
   const left = quote.free_usage.daily_remaining_percent;
+  const section = useRef<HTMLElement>(null);
+  // The price appears below the form: bring it into view, with focus on its first button.
+  useEffect(() => {
+    section.current?.scrollIntoView({ block: 'center' });
+    section.current?.querySelector('button')?.focus({ preventScroll: true });
+  }, [quote]);
   return (
-    <section class="guest-quote" aria-labelledby="guest-quote-title">
+    <section class="guest-quote" aria-labelledby="guest-quote-title" ref={section}>
       <h2 id="guest-quote-title">Before you run</h2>
       <p data-testid="guest-quote-price">
         This run costs {credits(quote.credits)} of your free allowance.
