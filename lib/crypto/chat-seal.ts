@@ -11,8 +11,8 @@ import { z } from 'zod';
 /** An X25519 public key: base64 (standard or URL-safe, padding optional) of exactly 32 bytes. */
 export const ChatPublicKeySchema = z
   .string()
-  .max(64)
-  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'must be base64 or base64url')
+  .max(64, { message: 'must be base64 or base64url of 32 bytes', abort: true })
+  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 or base64url', abort: true })
   .refine((v) => Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length === 32, {
     message: 'must encode exactly 32 bytes (an X25519 public key)',
   })

@@ -23,6 +23,7 @@ from ._async_client import AsyncClient
 from ._client import (
     Anonymous,
     Approvals,
+    Chats,
     Client,
     Embeds,
     Events,
@@ -58,6 +59,13 @@ from .errors import (
     SkillflowError,
     UnprocessableEntityError,
 )
+from .chat_keys import (
+    ChatKeyPair,
+    ReadChatMessage,
+    chat_public_key_of,
+    generate_chat_key_pair,
+    open_chat_messages,
+)
 from .models import SkillCallAccepted, SkillCallCompleted, Task
 from .webhooks import sign_webhook
 
@@ -69,6 +77,12 @@ __all__ = [
     "Hook",
     "AppsBase",
     "AsyncClient",
+    "ChatKeyPair",
+    "Chats",
+    "ReadChatMessage",
+    "chat_public_key_of",
+    "generate_chat_key_pair",
+    "open_chat_messages",
     "AuthenticationError",
     "BadRequestError",
     "Client",
