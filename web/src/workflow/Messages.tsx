@@ -1,6 +1,11 @@
-/** The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only. */
+/**
+ * The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only.
+ * They arrive sealed to the owner's chat keys and are opened here with this browser's key
+ * (chat-key-store.ts), which the view registers first so the next runs are sealed to it.
+ */
 import { clock } from '../task/timing.js';
 import { deliveredMessages, listRuns } from './api.js';
+import { deviceChatKey, registerDeviceChatKey } from './chat-key-store.js';
 import { LoadStatus } from '../ui.js';
 import { useLoad } from './use-load.js';
 
@@ -8,9 +13,13 @@ export function Messages(props: { apiKey: string; workflowId: string; refresh: n
   // Before any run has finished there is nothing to read (and the API would answer 404 for a chat
   // no run has written to), so the chat is read only once a run has ended.
   const messages = useLoad(async () => {
+    await registerDeviceChatKey(props.apiKey);
     const { runs } = await listRuns(props.apiKey, props.workflowId);
     const ended = runs.some((r) => r.status !== 'queued' && r.status !== 'running');
-    return ended ? deliveredMessages(props.apiKey, props.workflowId) : [];
+    if (!ended) return [];
+    const sealed = await deliveredMessages(props.apiKey, props.workflowId);
+    const { openChatMessages } = await import('../../../sdk/chat-keys.js');
+    return openChatMessages(sealed, (await deviceChatKey()).privateKey);
   }, [props.apiKey, props.workflowId, props.refresh]);
   return (
     <section aria-labelledby="messages-title">
@@ -21,8 +30,17 @@ export function Messages(props: { apiKey: string; workflowId: string; refresh: n
         <ul class="messages" aria-live="polite">
           {messages.value.map((m) => (
             <li key={m.message_id} class="message" data-task={m.task_id ?? ''}>
-              <h3>{m.title}</h3>
-              <p class="message-text">{m.message}</p>
+              {m.readable ? (
+                <>
+                  <h3>{m.title}</h3>
+                  <p class="message-text">{m.message}</p>
+                </>
+              ) : (
+                <p class="message-text">
+                  Sealed to another device's chat key (or delivered before this browser's key was registered):
+                  read it there, with `skillflow chats read`.
+                </p>
+              )}
               <p class="hint">
                 {clock(m.created_at)}
                 {m.task_id ? (
