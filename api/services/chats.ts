@@ -7,6 +7,7 @@
  * CHAT_SERVER_SEALED. Rows are read and written by their owners, lib/store/owners/chats.ts and
  * lib/store/owners/chat-keys.ts.
  */
+import { canSealTo } from '../../lib/crypto/chat-seal.js';
 import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
@@ -85,6 +86,8 @@ export class ChatsService {
     publicKey: string,
     label: string | null,
   ): Promise<{ key: ChatKey; created: boolean }> {
+    if (!(await canSealTo(publicKey)))
+      throw invalidParameter([{ path: 'public_key', message: 'is not a usable X25519 public key' }]);
     const res = await addChatKey(this.deps.store, ownerId, { publicKey, label }, MAX_CHAT_KEYS);
     if ('full' in res) throw errors.ownerLimitReached({ limit: 'chat_keys', max: MAX_CHAT_KEYS });
     return res;

@@ -31,6 +31,20 @@ export interface SealedContent {
   message: string;
 }
 
+/**
+ * Whether content can be sealed to the key: X25519 refuses the few low-order points (all zeros,
+ * for one), so such a key is refused at registration rather than failing every delivery.
+ */
+export async function canSealTo(publicKey: string): Promise<boolean> {
+  await sodium.ready;
+  try {
+    sodium.crypto_box_seal(new Uint8Array(0), Buffer.from(publicKey, 'base64'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Seals the content to each key (`publicKey` in standard base64). */
 export async function sealToKeys(
   content: SealedContent,

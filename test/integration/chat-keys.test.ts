@@ -290,6 +290,13 @@ with Client(os.environ["SF_URL"], token=os.environ["SF_TOKEN"]) as c:
         location: 'body',
       }),
     );
+    // A low-order point: nothing can be sealed to it.
+    expect(pick(await post({ public_key: Buffer.alloc(32).toString('base64') }))).toEqual(
+      invalid('Invalid value at public_key: is not a usable X25519 public key', {
+        path: 'public_key',
+        message: 'is not a usable X25519 public key',
+      }),
+    );
     // base64url without padding is taken, and listed in standard base64.
     const url = await generateChatKeyPair();
     const asUrl = url.publicKey.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
