@@ -13,9 +13,8 @@ export const ChatPublicKeySchema = z
   .string()
   .max(64, { message: 'must be base64 or base64url of 32 bytes', abort: true })
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 or base64url', abort: true })
-  .refine((v) => Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length === 32, {
-    message: 'must encode exactly 32 bytes (an X25519 public key)',
-  })
+  // 43 characters carry 256 bits when the last one ends in two zero bits; then `=` or nothing.
+  .regex(/^[A-Za-z0-9+/_-]{42}[AEIMQUYcgkosw048]=?$/, 'must encode exactly 32 bytes (an X25519 public key)')
   .transform((v) => Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('base64'));
 
 /** One sealed copy of a message's content. */
