@@ -26,7 +26,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0010-webhooks',
       '0011-limit-settings',
       '0012-idempotency-task-seed',
-      '0013-chat-keys',
+      '0014-chat-keys',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

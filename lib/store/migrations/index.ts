@@ -15,7 +15,7 @@ import { m0009EventIndex } from './0009-event-index.js';
 import { m0010Webhooks } from './0010-webhooks.js';
 import { m0011LimitSettings } from './0011-limit-settings.js';
 import { m0012IdempotencyTaskSeed } from './0012-idempotency-task-seed.js';
-import { m0013ChatKeys } from './0013-chat-keys.js';
+import { m0014ChatKeys } from './0014-chat-keys.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -30,7 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-webhooks': m0010Webhooks,
   '0011-limit-settings': m0011LimitSettings,
   '0012-idempotency-task-seed': m0012IdempotencyTaskSeed,
-  '0013-chat-keys': m0013ChatKeys,
+  '0014-chat-keys': m0014ChatKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

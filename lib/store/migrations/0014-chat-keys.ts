@@ -7,7 +7,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
  * the server cannot open. `content_sealed` (server-sealed content) becomes optional: it is
  * written only in the development mode CHAT_SERVER_SEALED.
  */
-export const m0013ChatKeys: Migration = {
+export const m0014ChatKeys: Migration = {
   async up(db: Kysely<unknown>) {
     await sql`
       create table chat_keys (
