@@ -13,13 +13,17 @@ export function Messages(props: { apiKey: string; workflowId: string; refresh: n
   // Before any run has finished there is nothing to read (and the API would answer 404 for a chat
   // no run has written to), so the chat is read only once a run has ended.
   const messages = useLoad(async () => {
-    await registerDeviceChatKey(props.apiKey);
+    // Without a registered key the next runs' messages are not sealed to this browser; the
+    // messages already delivered are still listed.
+    await registerDeviceChatKey(props.apiKey).catch(() => undefined);
     const { runs } = await listRuns(props.apiKey, props.workflowId);
     const ended = runs.some((r) => r.status !== 'queued' && r.status !== 'running');
     if (!ended) return [];
     const sealed = await deliveredMessages(props.apiKey, props.workflowId);
-    const { openChatMessages } = await import('../../../sdk/chat-keys.js');
-    return openChatMessages(sealed, (await deviceChatKey()).privateKey);
+    const { generateChatKeyPair, openChatMessages } = await import('../../../sdk/chat-keys.js');
+    // No IndexedDB (a private window, say): a key of the moment opens nothing sealed to the owner.
+    const key = await deviceChatKey().catch(() => generateChatKeyPair());
+    return openChatMessages(sealed, key.privateKey);
   }, [props.apiKey, props.workflowId, props.refresh]);
   return (
     <section aria-labelledby="messages-title">
@@ -38,7 +42,7 @@ export function Messages(props: { apiKey: string; workflowId: string; refresh: n
               ) : (
                 <p class="message-text">
                   Sealed to another device's chat key (or delivered before this browser's key was registered):
-                  read it there, with `skillflow chats read`.
+                  read it there, for example with skillflow chats read.
                 </p>
               )}
               <p class="hint">
