@@ -102,6 +102,8 @@ export const ConfigSchema = z.object({
   ),
   /** Lets chat webhooks reach loopback receivers (local development, tests); refused in production. */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /** Chat content sealed by the server (readable through the API) instead of to the owner's chat keys; development only. */
+  CHAT_SERVER_SEALED: bool.default(false),
   CODEC_CORS_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
 
   SECRETS_DIR: optionalString,
@@ -267,7 +269,7 @@ export const CONFIG_SLICES = {
     'WORKER_MAX_CACHED_WORKFLOWS',
   ],
   store: ['DATABASE_URL'],
-  security: ['SKILLFLOW_ENCRYPTION_KEY', 'SECRETS_DIR', 'WEBHOOK_ALLOW_LOOPBACK'],
+  security: ['SKILLFLOW_ENCRYPTION_KEY', 'SECRETS_DIR', 'WEBHOOK_ALLOW_LOOPBACK', 'CHAT_SERVER_SEALED'],
   limits: [
     'RATE_LIMIT_FREE_PER_MINUTE',
     'RATE_LIMIT_STANDARD_PER_MINUTE',
@@ -462,6 +464,8 @@ function productionRules(
     problems.push({ variable: 'START_SIMULATORS', message: 'simulators never run in production' });
   if (raw.WEBHOOK_ALLOW_LOOPBACK)
     problems.push({ variable: 'WEBHOOK_ALLOW_LOOPBACK', message: 'must not be set in production' });
+  if (raw.CHAT_SERVER_SEALED)
+    problems.push({ variable: 'CHAT_SERVER_SEALED', message: 'must not be set in production' });
   if (problems.length > 0) throw new ConfigError(problems);
   return { START_SIMULATORS: false };
 }

@@ -124,6 +124,7 @@ function workerActivities(parts: Omit<Platform, 'activities' | 'close'>): Record
       webhookPolicy(config.security, parts.resolveHost),
       encyclopedia && referenceResolver(encyclopedia),
       decideStepDeps(config, secrets, store, encyclopedia),
+      { serverSealed: config.security.CHAT_SERVER_SEALED },
     ),
   };
 }

@@ -308,18 +308,48 @@ export type ChatList = {
   }[];
 };
 
-/** Messages delivered to a chat, newest first. */
+/** Messages delivered to a chat, newest first, sealed to the owner’s chat keys. */
 export type ChatMessageList = {
   chat_id: string;
   messages: {
     message_id: string;
-    title: string;
-    message: string;
+    /** Only for content stored server-sealed, in the development mode CHAT_SERVER_SEALED. */
+    title?: string;
+    /** Only for content stored server-sealed, in the development mode CHAT_SERVER_SEALED. */
+    message?: string;
+    /** The content sealed to each chat key the owner had when the message was delivered (empty for server-sealed content). The server cannot open these; a client opens the copy of its own key. */
+    sealed: {
+      /** The chat key this copy is sealed to. */
+      key_id: string;
+      /** Standard base64 of a libsodium sealed box (crypto_box_seal) of the JSON `{ message_id, title, message }`; only the private key of `key_id` opens it. */
+      ciphertext: string;
+    }[];
     task_id: string | null;
     step_id: string | null;
     created_at: string;
     webhook_delivered: boolean;
   }[];
+};
+
+/** The caller’s chat keys (public keys of its devices). */
+export type ChatKeyList = {
+  keys: {
+    key_id: string;
+    /** Standard base64 of the 32-byte X25519 public key. */
+    public_key: string;
+    label: string | null;
+    created_at: string;
+  }[];
+  max: number;
+};
+
+/** A registered chat key. */
+export type ChatKey = {
+  key_id: string;
+  /** Standard base64 of the 32-byte X25519 public key. */
+  public_key: string;
+  label: string | null;
+  created_at: string;
 };
 
 /** An app and its skills. */
@@ -1186,6 +1216,7 @@ export type HostingSearchDomainsOutput = {
         | 'UPSTREAM_RATE_LIMITED'
         | 'UPSTREAM_MALFORMED'
         | 'DEADLINE_EXCEEDED'
+        | 'CHAT_KEY_MISSING'
         | 'WEBHOOK_DELIVERY_FAILED'
         | 'UNSAFE_CONTENT'
         | 'SERVICE_UNAVAILABLE'

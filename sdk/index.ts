@@ -96,6 +96,13 @@ export { KNOWN_SKILLS, API_VERSION } from './generated.js';
 export { normaliseBaseUrl, type TransportOptions } from './http.js';
 export type { KeysClient } from './keys.js';
 export type { ChatPage, ChatsClient } from './chats.js';
+export {
+  chatPublicKeyOf,
+  generateChatKeyPair,
+  openChatMessages,
+  type ChatKeyPair,
+  type ReadChatMessage,
+} from './chat-keys.js';
 export type { EncyclopediaClient, EncyclopediaSearchResult, EncyclopediaSummary } from './encyclopedia.js';
 export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
 export * from './types.js';

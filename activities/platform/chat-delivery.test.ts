@@ -5,14 +5,23 @@ import type { WebhookPolicy } from '../../lib/net/webhook.js';
 import { openStore, type Store } from '../../lib/store/db.js';
 import { sealedCell } from '../../lib/store/sealed-columns.js';
 import { TEST_KEYRING, TEST_RESOLVE } from '../../test/helpers/fixtures.js';
-import { deliver, MAX_MESSAGE_CHARS, messageIdFor, WebhookDeliveryError } from './chat-delivery.js';
+import {
+  deliver as deliverTo,
+  MAX_MESSAGE_CHARS,
+  messageIdFor,
+  WebhookDeliveryError,
+} from './chat-delivery.js';
+
+/** The development mode CHAT_SERVER_SEALED: these tests read what the server sealed. */
+const deliver = (...[store, keyring, input, policy, signal]: Parameters<typeof deliverTo>) =>
+  deliverTo(store, keyring, input, policy, signal, { serverSealed: true });
 
 /** Loopback receivers are opted in here, as WEBHOOK_ALLOW_LOOPBACK does; names resolve from a table. */
 const LOOPBACK_OK: WebhookPolicy = { allowLoopback: true, resolve: TEST_RESOLVE };
 const DEFAULT_POLICY: WebhookPolicy = { allowLoopback: false, resolve: TEST_RESOLVE };
 
 /** A real webhook receiver on loopback whose answer status can be set per test. */
-describe('chat delivery', () => {
+describe('chat delivery, server-sealed (CHAT_SERVER_SEALED)', () => {
   let store: Store;
   let server: Server;
   let url: string;
@@ -77,7 +86,7 @@ describe('chat delivery', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.content_sealed).not.toContain('domains found');
     expect(
-      openJson(TEST_KEYRING, rows[0]!.content_sealed, sealedCell.chatMessage(rows[0]!.id, 'owner_a')),
+      openJson(TEST_KEYRING, rows[0]!.content_sealed!, sealedCell.chatMessage(rows[0]!.id, 'owner_a')),
     ).toEqual({
       title: 'Domains',
       message: '3 domains found',
@@ -244,7 +253,7 @@ describe('chat delivery', () => {
       .executeTakeFirstOrThrow();
     const content = openJson<{ message: string }>(
       TEST_KEYRING,
-      row.content_sealed,
+      row.content_sealed!,
       sealedCell.chatMessage(row.id, 'owner_a'),
     );
     expect(content.message).toHaveLength(MAX_MESSAGE_CHARS);

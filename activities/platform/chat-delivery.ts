@@ -1,22 +1,31 @@
 /**
- * Delivers a rendered chat message: always into the chat store (sealed, idempotent per run and
- * step, so a retried activity never duplicates it), and to the chat's webhook when one is
- * configured (lib/net/webhook.ts: public addresses only, pinned, no redirects). Webhook failures
- * are retried by Temporal under the `chat-delivery` profile; a refused address or a 4xx answer
- * fails the step at once. Every failure is the same WEBHOOK_DELIVERY_FAILED to the caller.
+ * Delivers a rendered chat message: always into the chat store (idempotent per run and step, so
+ * a retried activity never duplicates it), and to the chat's webhook when one is configured
+ * (lib/net/webhook.ts: public addresses only, pinned, no redirects). Webhook failures are
+ * retried by Temporal under the `chat-delivery` profile; a refused address or a 4xx answer fails
+ * the step at once. Every failure is the same WEBHOOK_DELIVERY_FAILED to the caller.
+ *
+ * The content is sealed to every chat key the owner registered (lib/crypto/chat-seal.ts), and
+ * only those sealed copies are stored and sent to the webhook: the server cannot read them back.
+ * An owner without a chat key gets CHAT_KEY_MISSING and nothing is stored. In the development
+ * mode CHAT_SERVER_SEALED, the content is sealed by the server instead, readable through the API.
  */
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import { sealToKeys, type SealedCopy } from '../../lib/crypto/chat-seal.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
 import { CHAT_ID_RULE, ChatIdSchema } from '../../lib/chat-id.js';
 import { invalidParameter, SkillflowError } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, postJson, type WebhookPolicy } from '../../lib/net/webhook.js';
 import type { Store } from '../../lib/store/db.js';
+import { listChatKeys } from '../../lib/store/owners/chat-keys.js';
 import {
   chatMessageDelivered,
+  chatMessageStored,
   chatWebhookUrl,
   markChatMessageDelivered,
   saveChatMessage,
+  storedSealedCopies,
   type ChatContent,
 } from '../../lib/store/owners/chats.js';
 import { toApplicationFailure } from '../runtime/boundary.js';
@@ -34,16 +43,28 @@ export interface ChatMessageInput {
 }
 
 /**
- * The chat step's workflow-visible output. It carries the rendered title and message (bounded),
- * so the owner sees what was delivered in the run's task result, beside the skill outputs.
+ * The chat step's workflow-visible output. Sealed to the owner's chat keys, it names the message
+ * and how many keys it was sealed to, never its content (which would otherwise sit readable in
+ * the run's result). In the development mode CHAT_SERVER_SEALED it carries the rendered title
+ * and message (bounded), as before chat keys.
  */
-export interface DeliveredChatMessage {
+export type DeliveredChatMessage = {
   message_id: string;
   chat_id: string;
-  title: string;
-  message: string;
   stored: true;
   webhook_delivered: boolean;
+} & ({ sealed_to: number } | ChatContent);
+
+/** How delivered content is sealed: to the owner's chat keys (the default) or by the server. */
+export interface ChatSealing {
+  serverSealed: boolean;
+}
+
+/** CHAT_KEY_MISSING: the owner registered no chat key, so the message cannot be sealed to them. */
+export class ChatKeyMissingError extends SkillflowError {
+  constructor() {
+    super('CHAT_KEY_MISSING');
+  }
 }
 
 export interface ChatDelivery {
@@ -107,6 +128,7 @@ export async function deliver(
   input: ChatMessageInput,
   webhook: WebhookPolicy,
   signal?: AbortSignal,
+  sealing: ChatSealing = { serverSealed: false },
 ): Promise<DeliveredChatMessage> {
   if (!ChatIdSchema.safeParse(input.chatId).success) {
     throw invalidParameter([{ path: 'chat_id', message: `the rendered chat id ${CHAT_ID_RULE}` }]);
@@ -116,19 +138,34 @@ export async function deliver(
     title: bound(input.title, MAX_TITLE_CHARS),
     message: bound(input.message, MAX_MESSAGE_CHARS),
   };
-  await saveChatMessage(store, keyring, {
+  const ref = {
     id,
     chatId: input.chatId,
     ownerId: input.ownerId,
     taskId: input.taskId,
     stepId: input.stepId,
-    content,
-  });
+  };
+  let sealed: SealedCopy[] | undefined;
+  if (sealing.serverSealed)
+    await saveChatMessage(store, keyring, { ...ref, content: { serverSealed: content } });
+  else {
+    // A retry finds the copies the first attempt stored (sealing again would differ).
+    if (!(await chatMessageStored(store, id))) {
+      const keys = await listChatKeys(store, input.ownerId);
+      if (keys.length === 0) throw new ChatKeyMissingError();
+      const copies = await sealToKeys({ message_id: id, ...content }, keys);
+      await saveChatMessage(store, keyring, { ...ref, content: { sealedToKeys: copies } });
+    }
+    sealed = await storedSealedCopies(store, id);
+  }
   const url = await chatWebhookUrl(store, keyring, input.ownerId, input.chatId);
   if (url !== undefined && !(await chatMessageDelivered(store, id))) {
+    const body = sealed
+      ? { sealed: sealed.map((c) => ({ key_id: c.keyId, ciphertext: c.ciphertext })) }
+      : content;
     await postWebhook(
       url,
-      { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...content },
+      { message_id: id, chat_id: input.chatId, task_id: input.taskId, step_id: input.stepId, ...body },
       webhook,
       signal,
     );
@@ -137,7 +174,7 @@ export async function deliver(
   return {
     message_id: id,
     chat_id: input.chatId,
-    ...content,
+    ...(sealed ? { sealed_to: sealed.length } : content),
     stored: true,
     webhook_delivered: url !== undefined,
   };
@@ -152,13 +189,14 @@ export function createChatDelivery(
   keyring: Keyring,
   webhook: WebhookPolicy,
   references?: ReferenceResolver,
+  sealing: ChatSealing = { serverSealed: false },
 ): ChatDelivery {
   return {
     async deliverChatMessage(input) {
       try {
         const signal = Context.current().cancellationSignal;
         const message = references ? await references(input.message, signal) : input.message;
-        return await deliver(store, keyring, { ...input, message }, webhook, signal);
+        return await deliver(store, keyring, { ...input, message }, webhook, signal, sealing);
       } catch (err) {
         throw toApplicationFailure(err);
       }

@@ -6,15 +6,19 @@
  * - GET /v1/chats?limit&before: the owner's chats, most recently active first.
  * - POST /v1/chats: `{ chat_id, focus_mode_on: "<app>.<mode>" }` or `{ chat_id, focus_mode_off: true }`.
  * - POST /v1/chats/webhook: `{ chat_id, url }` sets (or with `url: null` clears) the webhook.
- * - POST /v1/chats/messages: `{ chat_id, limit?, before? }` lists delivered messages, newest first.
+ * - POST /v1/chats/messages: `{ chat_id, limit?, before? }` lists delivered messages, newest first,
+ *   sealed to the owner's chat keys: the API cannot read them, the owner's devices decrypt.
+ * - POST /v1/chats/keys, GET /v1/chats/keys, DELETE /v1/chats/keys/{key_id}: the owner's chat
+ *   keys (X25519 public keys of its devices) that delivered messages are sealed to.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ChatIdSchema } from '../../lib/chat-id.js';
+import { ChatPublicKeySchema } from '../../lib/crypto/chat-seal.js';
 import { authenticate, BEARER, requireScope } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponses } from '../schemas.js';
-import type { ChatState, ChatsService } from '../services/chats.js';
+import { MAX_CHAT_KEYS, type ChatKey, type ChatState, type ChatsService } from '../services/chats.js';
 
 const ChatId = ChatIdSchema;
 /** The focus body; `focus_mode_on` names one of the loaded apps, so the document lists them. */
@@ -86,15 +90,66 @@ const ChatSchema = z.object({
   webhook_configured: z.boolean(),
   updated_at: z.string(),
 });
+const SealedCopySchema = z.object({
+  key_id: z.string().describe('The chat key this copy is sealed to.'),
+  ciphertext: z
+    .string()
+    .describe(
+      'Standard base64 of a libsodium sealed box (crypto_box_seal) of the JSON `{ message_id, title, message }`; only the private key of `key_id` opens it.',
+    ),
+});
+/** Present only for content stored server-sealed, in the development mode CHAT_SERVER_SEALED. */
+const ServerSealedText = z
+  .string()
+  .optional()
+  .describe('Only for content stored server-sealed, in the development mode CHAT_SERVER_SEALED.');
 const MessageSchema = z.object({
   message_id: z.string(),
-  title: z.string(),
-  message: z.string(),
+  title: ServerSealedText,
+  message: ServerSealedText,
+  sealed: z
+    .array(SealedCopySchema)
+    .describe(
+      'The content sealed to each chat key the owner had when the message was delivered (empty for server-sealed content). The server cannot open these; a client opens the copy of its own key.',
+    ),
   task_id: z.string().nullable(),
   step_id: z.string().nullable(),
   created_at: z.string(),
   webhook_delivered: z.boolean(),
 });
+
+const KeyBody = z
+  .object({
+    public_key: ChatPublicKeySchema.describe(
+      'An X25519 public key (libsodium crypto_box_keypair): base64 or base64url of 32 bytes. Never send the private key.',
+    ),
+    label: z
+      .string()
+      .min(1)
+      .max(64)
+      // Control characters are exactly what the rule refuses (the store cannot keep NUL).
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not hold control characters')
+      .optional()
+      .describe('A name for the device, shown in the key list.'),
+  })
+  .strict();
+const KeyParams = z.object({ key_id: z.string().min(1).max(64) });
+const ChatKeySchema = z.object({
+  key_id: z.string(),
+  public_key: z.string().describe('Standard base64 of the 32-byte X25519 public key.'),
+  label: z.string().nullable(),
+  created_at: z.string(),
+});
+
+function keyView(key: ChatKey) {
+  return {
+    key_id: key.id,
+    public_key: key.publicKey,
+    label: key.label,
+    created_at: key.createdAt.toISOString(),
+  };
+}
 
 function chatView(chat: ChatState) {
   return {
@@ -205,14 +260,74 @@ export const chatRoutes =
           chat_id: chatId,
           messages: messages.map((m) => ({
             message_id: m.id,
-            title: m.title,
-            message: m.message,
+            ...m.content,
+            sealed: m.sealed.map((c) => ({ key_id: c.keyId, ciphertext: c.ciphertext })),
             task_id: m.taskId,
             step_id: m.stepId,
             created_at: m.createdAt.toISOString(),
             webhook_delivered: m.webhookDelivered,
           })),
         };
+      },
+    );
+    app.post(
+      '/v1/chats/keys',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Register a chat key (a device that reads your chats)',
+          description: `Registers the X25519 public key of one of your devices. Every message delivered afterwards is sealed to each of your chat keys, so only your devices can read it; the API cannot. At most ${MAX_CHAT_KEYS} keys; registering a key again answers 200 with the same key. Needs the \`workflows\` scope.`,
+          body: KeyBody,
+          response: {
+            200: ChatKeySchema.describe('The key was already registered.'),
+            201: ChatKeySchema.describe('Registered.'),
+            ...errorResponses(400, 401, 403, 429),
+          },
+        },
+      },
+      async (req, reply) => {
+        const p = requireScope(req, 'workflows');
+        const { key, created } = await chats.addKey(p.ownerId, req.body.public_key, req.body.label ?? null);
+        return reply.status(created ? 201 : 200).send(keyView(key));
+      },
+    );
+
+    app.get(
+      '/v1/chats/keys',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'List your chat keys',
+          response: {
+            200: z.object({ keys: z.array(ChatKeySchema), max: z.number().int() }),
+            ...errorResponses(401, 403, 429),
+          },
+        },
+      },
+      async (req) => {
+        const p = requireScope(req, 'workflows');
+        return { keys: (await chats.keys(p.ownerId)).map(keyView), max: MAX_CHAT_KEYS };
+      },
+    );
+
+    app.delete(
+      '/v1/chats/keys/:key_id',
+      {
+        schema: {
+          tags,
+          security: BEARER,
+          summary: 'Remove a chat key',
+          description:
+            'Messages delivered afterwards are no longer sealed to it; messages already delivered keep their copy for it.',
+          params: KeyParams,
+          response: { 204: z.null().describe('Removed.'), ...errorResponses(400, 401, 403, 404, 429) },
+        },
+      },
+      async (req, reply) => {
+        await chats.removeKey(requireScope(req, 'workflows').ownerId, req.params.key_id);
+        return reply.status(204).send(null);
       },
     );
   };

@@ -16,7 +16,9 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.
 /** The workspace's Content-Security-Policy. */
 export const WEB_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval': libsodium's WebAssembly, which opens chat messages in the browser (it
+  // compiles WebAssembly only; JavaScript eval stays refused).
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   // blob: for the schematic preview, fetched with the bearer key and shown through an object URL.
   "img-src 'self' blob:",

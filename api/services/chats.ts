@@ -1,12 +1,17 @@
 /**
- * Chats for /v1/chats: focus mode, webhook and the delivered messages of a chat. Chat ids are
- * per owner: the same id used by two owners names two chats, so another owner's chat is never
- * reachable (a change makes the caller's own chat, a read of one it never used is 404). Rows
- * are read and written by their owner, lib/store/owners/chats.ts.
+ * Chats for /v1/chats: focus mode, webhook, the owner's chat keys and the delivered messages of
+ * a chat. Chat ids are per owner: the same id used by two owners names two chats, so another
+ * owner's chat is never reachable (a change makes the caller's own chat, a read of one it never
+ * used is 404). Messages are listed as stored: sealed to the owner's chat keys, which only the
+ * owner's devices can open; server-sealed content is opened only in the development mode
+ * CHAT_SERVER_SEALED. Rows are read and written by their owners, lib/store/owners/chats.ts and
+ * lib/store/owners/chat-keys.ts.
  */
+import { canSealTo } from '../../lib/crypto/chat-seal.js';
 import { errors } from '../../lib/errors/errors.js';
 import { invalidParameter } from '../../lib/errors/skillflow-error.js';
 import { checkWebhookTarget, webhookPolicy } from '../../lib/net/webhook.js';
+import { addChatKey, listChatKeys, removeChatKey, type ChatKey } from '../../lib/store/owners/chat-keys.js';
 import {
   hasChat,
   listChatMessages,
@@ -18,7 +23,10 @@ import {
 } from '../../lib/store/owners/chats.js';
 import type { ApiDeps } from '../deps.js';
 
-export type { ChatState };
+export type { ChatKey, ChatState };
+
+/** An owner may register this many chat keys (devices); each delivered message is sealed to all. */
+export const MAX_CHAT_KEYS = 20;
 
 /** The /v1/chats operations, for one owner at a time. */
 export class ChatsService {
@@ -58,12 +66,37 @@ export class ChatsService {
     chatId: string,
     page: { limit: number; before?: Date | undefined },
   ): Promise<ChatMessage[]> {
-    const { store, keyring } = this.deps;
-    const messages = await listChatMessages(store, keyring, ownerId, chatId, page);
+    const { store, keyring, config } = this.deps;
+    const openServerSealed = config.security.CHAT_SERVER_SEALED;
+    const messages = await listChatMessages(store, keyring, ownerId, chatId, page, openServerSealed);
     // Messages can arrive before the chat row exists (no focus or webhook set yet).
     if (messages.length === 0 && !(await hasChat(store, ownerId, chatId)))
       throw errors.notFound('No chat with this id.');
     return messages;
+  }
+
+  /** The owner's chat keys, oldest first. */
+  keys(ownerId: string): Promise<ChatKey[]> {
+    return listChatKeys(this.deps.store, ownerId);
+  }
+
+  /** Registers a chat key (the same key again answers its row); OWNER_LIMIT_REACHED past the cap. */
+  async addKey(
+    ownerId: string,
+    publicKey: string,
+    label: string | null,
+  ): Promise<{ key: ChatKey; created: boolean }> {
+    if (!(await canSealTo(publicKey)))
+      throw invalidParameter([{ path: 'public_key', message: 'is not a usable X25519 public key' }]);
+    const res = await addChatKey(this.deps.store, ownerId, { publicKey, label }, MAX_CHAT_KEYS);
+    if ('full' in res) throw errors.ownerLimitReached({ limit: 'chat_keys', max: MAX_CHAT_KEYS });
+    return res;
+  }
+
+  /** Removes one of the owner's chat keys; NOT_FOUND for a key the owner does not have. */
+  async removeKey(ownerId: string, keyId: string): Promise<void> {
+    if (!(await removeChatKey(this.deps.store, ownerId, keyId)))
+      throw errors.notFound('No chat key with this id.');
   }
 
   private async save(

@@ -88,7 +88,10 @@ export interface SoakResult {
 export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const loadBefore = os.loadavg();
   opts.log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
-  const stack = await startStack({ timeoutMs: 300_000, env: { ...LIFTED_LIMITS, LOG_LEVEL: 'error' } });
+  const stack = await startStack({
+    timeoutMs: 300_000,
+    env: { ...LIFTED_LIMITS, LOG_LEVEL: 'error', CHAT_SERVER_SEALED: 'true' },
+  });
   try {
     const service = findDescendant(stack.pid, 'scripts/main.ts');
     if (service === undefined) throw new Error('the service process (scripts/main.ts) was not found');

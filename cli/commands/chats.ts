@@ -1,5 +1,12 @@
-/** `skillflow chats list` and `chats read <chat_id>`: the chats `send_chat_message` steps deliver to. */
+/**
+ * `skillflow chats init`, `chats list` and `chats read <chat_id>`: the chats `send_chat_message`
+ * steps deliver to. Messages are sealed to the owner's chat keys and the API cannot read them:
+ * `init` makes this device's key file (cli/chat-key-file.ts) and registers its public key,
+ * `read` opens the messages with it.
+ */
 import type { Command } from 'commander';
+import { generateChatKeyPair } from '../../sdk/index.js';
+import { chatKeyPath, readChatKeyFile, writeChatKeyFile } from '../chat-key-file.js';
 import type { CliContext } from '../context.js';
 import { CliError, EXIT, out, printable, printJson } from '../output.js';
 
@@ -23,6 +30,28 @@ export function registerChats(
   const chats = program
     .command('chats')
     .description('Read the chats your runs deliver messages to (needs the "workflows" scope)');
+
+  chats
+    .command('init')
+    .description(
+      "Make this device's chat key (if there is none) and register its public key, so delivered messages can be read here",
+    )
+    .option('--label <name>', 'a name for this device in the key list')
+    .action((flags: { label?: string }) =>
+      run(async () => {
+        const file = chatKeyPath();
+        let pair = readChatKeyFile(file);
+        const made = pair === undefined;
+        if (!pair) {
+          pair = await generateChatKeyPair();
+          writeChatKeyFile(file, pair);
+        }
+        const key = await context().client.chats.registerKey(pair.publicKey, flags.label);
+        out(`${made ? 'created' : 'using'} chat key file ${file} (keep it private; it cannot be recovered)`);
+        out(`registered chat key ${key.key_id}: messages delivered from now on can be read here`);
+        return EXIT.OK;
+      }),
+    );
 
   chats
     .command('list')
@@ -59,13 +88,22 @@ export function registerChats(
     .description("A chat's latest messages, oldest of them first")
     .option('--limit <n>', 'at most this many (1-100)', '20')
     .option('--before <time>', 'only messages created before this ISO time (earlier messages)')
-    .option('--json', 'print the REST body { chat_id, messages: [...] } (newest first)')
+    .option('--json', 'print { chat_id, messages: [...] } (newest first), the messages opened')
     .action((chatId: string, flags: { limit?: string; before?: string; json?: boolean }) =>
       run(async () => {
         const limit = pageLimit(flags.limit);
+        const file = chatKeyPath();
+        const pair = readChatKeyFile(file);
+        if (!pair)
+          throw new CliError(
+            `no chat key file at ${file}: run \`skillflow chats init\` first (messages are sealed to your chat keys)`,
+            EXIT.FAILURE,
+            'CHAT_KEY_MISSING',
+          );
         const messages = await context().client.chats.messages(chatId, {
           ...(limit !== undefined && { limit }),
           ...(flags.before !== undefined && { before: flags.before }),
+          privateKey: pair.privateKey,
         });
         if (flags.json) {
           printJson({ chat_id: chatId, messages });
@@ -74,6 +112,10 @@ export function registerChats(
         if (messages.length === 0) out('no messages');
         for (const m of [...messages].reverse()) {
           const from = m.task_id ? `  (${m.task_id}${m.step_id ? ` › ${m.step_id}` : ''})` : '';
+          if (!m.readable) {
+            out(`${minute(m.created_at)}  (sealed to other chat keys: not readable with ${file})${from}`);
+            continue;
+          }
           out(`${minute(m.created_at)}  ${printable(m.title)}${from}`);
           for (const line of printable(m.message).split('\n')) out(`  ${line}`);
         }

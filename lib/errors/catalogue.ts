@@ -196,7 +196,7 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the reset time.', retryable: true },
   OWNER_LIMIT_REACHED: {
     status: 429,
-    message: 'An owner limit (definitions, schedules, running runs or queued tasks) is reached.',
+    message: 'An owner limit (definitions, schedules, running runs, queued tasks or chat keys) is reached.',
     retryable: false,
   },
   ANONYMOUS_LIMIT_EXHAUSTED: {
@@ -243,6 +243,12 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'The operation did not finish within its deadline.',
     retryable: true,
+  },
+  CHAT_KEY_MISSING: {
+    status: 409,
+    message:
+      'The chat owner has no chat key registered, so the message cannot be sealed to them. Run `skillflow chats init` or open the workspace once, then run again.',
+    retryable: false,
   },
   WEBHOOK_DELIVERY_FAILED: {
     status: 502,

@@ -46,13 +46,14 @@ const upstreamLimited = (code: ErrorCode, opts: UpstreamLimitedOptions) =>
   limited(code, { ...opts, details: { provider: opts.provider, ...opts.details } });
 
 /** The caps of OWNER_MAX_*, by the name `details.limit` carries. */
-export type OwnerLimitName = 'definitions' | 'schedules' | 'running_runs' | 'queued_tasks';
+export type OwnerLimitName = 'definitions' | 'schedules' | 'running_runs' | 'queued_tasks' | 'chat_keys';
 
 const OWNER_LIMIT_WHAT: Record<OwnerLimitName, string> = {
   definitions: 'workflow definitions',
   schedules: 'scheduled workflow definitions',
   running_runs: 'running workflow runs',
   queued_tasks: 'open skill-call tasks',
+  chat_keys: 'registered chat keys; delete one first',
 };
 
 export const errors = {

@@ -27,6 +27,7 @@ describe.each(engines)('platform store on $name', (engine) => {
       '0011-limit-settings',
       '0012-idempotency-task-seed',
       '0013-web-sessions',
+      '0014-chat-keys',
     ]);
     expect(await migrateToLatest(current().db)).toEqual([]);
   });

@@ -125,8 +125,8 @@ describe('store re-encryption', () => {
     expect(report['chat_messages.content_sealed']).toEqual({ resealed: 1201, current: 0 });
     const rows = await store.db.selectFrom('chat_messages').selectAll().orderBy('id').execute();
     expect(
-      rows.map((r) => openJson(ROTATED, r.content_sealed, sealedCell.chatMessage(r.id, r.owner_id))),
+      rows.map((r) => openJson(ROTATED, r.content_sealed!, sealedCell.chatMessage(r.id, r.owner_id))),
     ).toEqual(ids.map((_, i) => ({ n: i })));
-    expect(rows.every((r) => r.content_sealed.startsWith('v2.new.'))).toBe(true);
+    expect(rows.every((r) => r.content_sealed!.startsWith('v2.new.'))).toBe(true);
   });
 });

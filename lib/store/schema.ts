@@ -98,9 +98,21 @@ export interface ChatMessagesTable {
   owner_id: string;
   task_id: string | null;
   step_id: string | null;
-  content_sealed: string;
+  /** Server-sealed content: only in the development mode CHAT_SERVER_SEALED. */
+  content_sealed: string | null;
+  /** JSON list of `{ key_id, ciphertext }`: the content sealed to each of the owner's chat keys. */
+  content_to_keys: string | null;
   created_at: Timestamp;
   webhook_delivered_at: Timestamp | null;
+}
+
+export interface ChatKeysTable {
+  id: string;
+  owner_id: string;
+  /** An X25519 public key, standard base64 of 32 bytes. */
+  public_key: string;
+  label: string | null;
+  created_at: Timestamp;
 }
 
 export interface EmbedsTable {
@@ -216,6 +228,7 @@ export interface Database {
   definition_versions: DefinitionVersionsTable;
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
+  chat_keys: ChatKeysTable;
   event_waits: EventWaitsTable;
   webhooks: WebhooksTable;
   webhook_signatures: WebhookSignaturesTable;

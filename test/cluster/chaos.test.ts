@@ -130,6 +130,8 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
         PROVIDER_RATE_LIMITS: 'shop=6000/60,decision=600/60,power=30/60,*=300/60',
         OWNER_PROVIDER_SHARE_PERCENT: '100',
         POWER_SIM_LATENCY_MS: '500',
+        // The test opens the delivered messages as plaintext.
+        CHAT_SERVER_SEALED: 'true',
       },
     });
     cluster = loopback.cluster;

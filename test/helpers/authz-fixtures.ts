@@ -11,6 +11,7 @@
 import { expect } from 'vitest';
 import { createKey, type Scope } from '../../lib/keys.js';
 import type { Store } from '../../lib/store/db.js';
+import { generateChatKeyPair } from '../../sdk/index.js';
 
 export const OWNER_A = 'owner_a';
 export const OWNER_B = 'owner_b';
@@ -94,6 +95,9 @@ export interface Fixtures {
   key: string;
   /** A workspace session of owner A (signed in with its `*` key). */
   session: string;
+  /** Owner A's chat key (registered before its runs deliver, so their messages are sealed to it). */
+  chatKey: string;
+  chatPublicKey: string;
   rootId: string;
   /** The thumbnail route's URL for an article's picture. */
   thumbnail: string;
@@ -186,6 +190,10 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
     expect([url, res.status], JSON.stringify(res.json)).toEqual([url, status]);
     return res.json;
   };
+  // Chat messages are sealed to the owner's chat keys: without one, a run's chat step fails.
+  const chatPublicKey = (await generateChatKeyPair()).publicKey;
+  const chatKey = (await created('/v1/chats/keys', { public_key: chatPublicKey, label: 'authz' }, 201))
+    .key_id;
   const definition = (await created('/v1/workflows', MANUAL_DEFINITION, 201, 'application/yaml')).id;
   const scheduled = (await created('/v1/workflows', SCHEDULED_DEFINITION, 201, 'application/yaml')).id;
   const deletable = (await created('/v1/workflows', MANUAL_DEFINITION, 201, 'application/yaml')).id;
@@ -230,6 +238,8 @@ export async function createFixtures(call: Call, keys: Keys, store: Store): Prom
     solutionId: firstSolutionId(embed.json),
     key,
     session,
+    chatKey,
+    chatPublicKey,
     rootId,
     thumbnail: summary.json.thumbnail.url,
     webhook,

@@ -727,8 +727,49 @@ export const DOCUMENTED: Record<string, Case[]> = {
       '/v1/chats/messages',
       {},
       notFound('No chat with this id.'),
-      ok(200, (j) => expect(j.messages.map((m: { title: string }) => m.title)).toContain('Hello')),
+      // Sealed to owner A's chat key: no plaintext in the answer.
+      ok(200, (j, f) => {
+        expect(j.messages.length).toBeGreaterThan(0);
+        for (const m of j.messages) {
+          expect(m.title).toBeUndefined();
+          expect(m.sealed.map((c: { key_id: string }) => c.key_id)).toEqual([f.chatKey]);
+        }
+      }),
     ),
+  ],
+  'POST /v1/chats/keys': [
+    {
+      kind: 'chat',
+      note: "owner A's key again answers 200; owner B registering the same public key gets a key of its own",
+      ...WORKFLOWS,
+      request: (f) => ({ url: '/v1/chats/keys', body: { public_key: f.chatPublicKey } }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j, f) => expect(j.key_id).toBe(f.chatKey)),
+        ok(201, (j, f) => expect(j.key_id).not.toBe(f.chatKey)),
+      ),
+    },
+  ],
+  'GET /v1/chats/keys': [
+    {
+      kind: 'chat',
+      note: 'each owner lists its own chat keys',
+      ...WORKFLOWS,
+      request: () => ({ url: '/v1/chats/keys' }),
+      expect: unowned(
+        lacks('workflows'),
+        ok(200, (j, f) => expect(j.keys.map((k: { key_id: string }) => k.key_id)).toContain(f.chatKey)),
+        ok(200, (j, f) => expect(j.keys.map((k: { key_id: string }) => k.key_id)).not.toContain(f.chatKey)),
+      ),
+    },
+  ],
+  'DELETE /v1/chats/keys/{key_id}': [
+    {
+      kind: 'chat',
+      ...WORKFLOWS,
+      request: (f) => ({ url: `/v1/chats/keys/${f.chatKey}` }),
+      expect: owned(lacks('workflows'), notFound('No chat key with this id.'), ok(204)),
+    },
   ],
   'POST /v1/chats': [chatCase('/v1/chats', { focus_mode_off: true }, OWN_CHAT, ok(200, chatState(true)))],
   'POST /v1/chats/webhook': [

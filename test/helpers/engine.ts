@@ -15,7 +15,7 @@ import type { AppDefinition } from '../../activities/registry/define.js';
 
 type ChatMessageRow = { [K in keyof ChatMessagesTable]: unknown } & {
   chat_id: string;
-  content_sealed: string;
+  content_sealed: string | null;
 };
 
 export interface EngineHarness {
@@ -118,7 +118,7 @@ export async function startEngine(
           row,
           content: openJson<{ title: string; message: string }>(
             TEST_KEYRING,
-            row.content_sealed,
+            row.content_sealed!,
             sealedCell.chatMessage(row.id, row.owner_id),
           ),
         }

@@ -25,8 +25,16 @@ export interface TestPlatformOptions {
   temporal?: TemporalClient;
 }
 
+/**
+ * Tests whose subject is not chat sealing read delivered messages as plaintext, so a test
+ * platform runs in the development mode CHAT_SERVER_SEALED unless a test turns it off (the chat
+ * key tests in test/integration/chat-keys.test.ts do).
+ */
 export async function createTestPlatform(opts: TestPlatformOptions = {}): Promise<Platform> {
-  const config = withValues(loadConfig({ LOG_LEVEL: 'silent' }), opts.config ?? {});
+  const config = withValues(loadConfig({ LOG_LEVEL: 'silent' }), {
+    CHAT_SERVER_SEALED: true,
+    ...opts.config,
+  });
   return createPlatform(config, {
     apps: opts.apps ?? FIXTURE_APPS,
     logger: createLogger('silent'),

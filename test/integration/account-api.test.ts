@@ -374,6 +374,9 @@ describe('keys, embeds, chats and workspace results', () => {
             stepId: step,
           },
           webhookPolicy(h.api.deps.config.security, TEST_RESOLVE),
+          undefined,
+          // This API runs in the development mode CHAT_SERVER_SEALED (test/helpers/platform.ts).
+          { serverSealed: true },
         );
       }
       const list = await h.request('POST', '/v1/chats/messages', { chat_id: 'chat_three', limit: 1 });
@@ -432,6 +435,8 @@ describe('keys, embeds, chats and workspace results', () => {
           TEST_KEYRING,
           { ownerId: owner, chatId, title: 'T', message: 'M', taskId: 'task_l', stepId: step },
           webhookPolicy(h.api.deps.config.security, TEST_RESOLVE),
+          undefined,
+          { serverSealed: true },
         );
       await send('chat_old', 's1');
       await send('chat_old', 's2');

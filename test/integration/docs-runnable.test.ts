@@ -89,6 +89,8 @@ describe('the runnable examples of the docs', () => {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       SKILLFLOW_URL: stack.url,
       DATA_DIR: stack.dataDir,
+      // This device's chat key (`chats init`), kept out of the real home folder.
+      SKILLFLOW_CHAT_KEY_FILE: path.join(work, 'chat-key.json'),
     };
   }, 200_000);
   afterAll(async () => {

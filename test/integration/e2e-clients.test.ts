@@ -57,14 +57,25 @@ describe('CLI and SDK against npm start', () => {
   let client: SkillflowClient;
   let tmp: string;
   // The CLI finds the token in DATA_DIR/dev-api-key, as it does after a plain `npm start`.
-  const cli = (...args: string[]) => runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir });
+  // Chat messages are sealed to the owner's chat keys: `chats init` makes this device's key file.
+  const keyFile = () => path.join(tmp, 'chat-key.json');
+  const cli = (...args: string[]) =>
+    runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir, SKILLFLOW_CHAT_KEY_FILE: keyFile() });
   const cliWith = (env: Record<string, string>, ...args: string[]) =>
-    runCli(args, { SKILLFLOW_URL: stack.url, DATA_DIR: stack.dataDir, ...env });
+    runCli(args, {
+      SKILLFLOW_URL: stack.url,
+      DATA_DIR: stack.dataDir,
+      SKILLFLOW_CHAT_KEY_FILE: keyFile(),
+      ...env,
+    });
 
   beforeAll(async () => {
     stack = await startStack();
     client = createClient({ baseUrl: stack.url, token: stack.token });
     tmp = mkdtempSync(path.join(os.tmpdir(), 'skillflow-e2e-files-'));
+    // Before any run delivers: a run of an owner without a chat key fails its chat step.
+    const init = await cli('chats', 'init');
+    expect([init.code, init.stderr]).toEqual([0, '']);
   }, 180_000);
 
   afterAll(async () => {
@@ -183,10 +194,16 @@ describe('CLI and SDK against npm start', () => {
       ),
     );
     const readJson = await cli('chats', 'read', chatId, '--json');
-    expect(JSON.parse(readJson.stdout)).toEqual({
-      chat_id: chatId,
-      messages: await client.chats.messages(chatId),
-    });
+    const { private_key: privateKey } = JSON.parse(readFileSync(keyFile(), 'utf8')) as {
+      private_key: string;
+    };
+    const opened = await client.chats.messages(chatId, { privateKey });
+    expect(opened).toMatchObject([{ readable: true, title: 'Domains', step_id: 'notify' }]);
+    expect(JSON.parse(readJson.stdout)).toEqual({ chat_id: chatId, messages: opened });
+    // The API answers only the sealed copies.
+    const sealed = JSON.stringify(await client.chats.messages(chatId));
+    expect(sealed).not.toContain('domains found');
+    expect(sealed).not.toContain(privateKey);
     expect(await cli('chats', 'read', 'chat_never_used')).toEqual({
       code: 1,
       stdout: '',

@@ -66,6 +66,8 @@ describe('example definitions against the simulators', () => {
           message_id: msg.row.id,
           title: 'Domains',
           message: `${search.result_count} domains found`,
+          // Server-sealed (CHAT_SERVER_SEALED, as in every test platform): no copies for chat keys.
+          sealed: [],
           task_id: run.json.task_id,
           step_id: 'notify',
           created_at: expect.any(String),

@@ -110,6 +110,9 @@ describe('the OpenAPI document and fuzzed request bodies', () => {
       'post /v1/chats',
       'post /v1/chats/webhook',
       'post /v1/chats/messages',
+      'post /v1/chats/keys',
+      'get /v1/chats/keys',
+      'delete /v1/chats/keys/{key_id}',
       'post /v1/apps/workspace/results',
     ];
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>

@@ -32,6 +32,8 @@ const SHAPES: Record<string, Scope[] | null> = {
   workflows_app_echo: ['workflows', 'app:echo'],
 };
 const SHAPE_NAMES = Object.keys(SHAPES);
+/** A chat key's public half (any 32 bytes register). */
+const SCOPE_CHAT_KEY = Buffer.alloc(32, 5).toString('base64');
 
 const DEFINITION = `title: Scoped shout
 start_when:
@@ -534,6 +536,26 @@ const ROWS: Row[] = [
     request: () => ({ url: '/v1/chats/messages', body: { chat_id: 'chat_never_used' } }),
     statuses: [...WORKFLOWS(404)],
   },
+  {
+    method: 'POST',
+    route: '/v1/chats/keys',
+    note: 'a public key registered again answers 200',
+    request: () => ({ url: '/v1/chats/keys', body: { public_key: SCOPE_CHAT_KEY } }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'GET',
+    route: '/v1/chats/keys',
+    request: () => ({ url: '/v1/chats/keys' }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
+    method: 'DELETE',
+    route: '/v1/chats/keys/:key_id',
+    note: 'an id that does not exist',
+    request: () => ({ url: '/v1/chats/keys/ck_none' }),
+    statuses: [...WORKFLOWS(404)],
+  },
   // The web workspace's files (public; the page asks for a key itself). test/global-setup.ts builds web/dist.
   { method: 'GET', route: '/', request: () => ({ url: '/' }), statuses: [...PUBLIC_200] },
   {
@@ -631,6 +653,8 @@ describe('scopes × routes', () => {
         ? (await createKey(h.api.deps.store, { name, scopes, ownerId: 'owner_a' })).token
         : null;
     }
+    // Registered here, so every shape's registration of it answers 200.
+    expect((await h.request('POST', '/v1/chats/keys', { public_key: SCOPE_CHAT_KEY })).status).toBe(201);
     const def = await h.request('POST', '/v1/workflows', DEFINITION, 'application/yaml');
     const run = await h.request('POST', `/v1/workflows/${def.json.id}/runs`, { inputs: {} });
     // A pro key allowed one request a minute: its second quick call is queued to the reset.

@@ -70,6 +70,8 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())(
         PORT: String(port),
         // This test polls health faster than the public per-IP limit allows.
         PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+        // The test reads the delivered message back from the store as plaintext.
+        CHAT_SERVER_SEALED: 'true',
       };
       const worker = spawnPart({ ...common, RUN_API: 'false', RUN_WORKER: 'true' });
       const api = spawnPart({ ...common, RUN_API: 'true', RUN_WORKER: 'false' });

@@ -30,8 +30,9 @@ describe('web workspace routes', () => {
     expect(res.headers['content-security-policy']).toBe(WEB_CSP);
     expect(WEB_CSP).toContain("script-src 'self'");
     expect(WEB_CSP).not.toContain('unsafe-inline');
+    expect(WEB_CSP).not.toContain("'unsafe-eval'");
     expect(WEB_CSP).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; " +
+      "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; " +
         "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(res.body).toBe('<!doctype html><script type="module" src="/assets/a-1.js"></script>');

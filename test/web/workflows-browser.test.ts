@@ -2,7 +2,9 @@
  * The workflow and task pages in chromium against the real stack (API + worker, shop simulator):
  * scenario 2 (a broken definition typed into the editor shows its diagnostic at the right line),
  * scenario 3 (the spec's example definition created, run from the page, both steps complete, the
- * delivered message read on the page), the task page and a cancel.
+ * delivered message read on the page), the task page and a cancel. Chat content is sealed to the
+ * owner's chat keys (CHAT_SERVER_SEALED off): the page registers this browser's key and opens the
+ * message with it, while the server holds only ciphertext.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,7 @@ import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from 
 const EXAMPLE = readFileSync(path.join(PROJECT_ROOT, 'definitions/examples/domain-ideas.yaml'), 'utf8');
 
 describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASON})`, () => {
-  const workspace = workspaceSuite();
+  const workspace = workspaceSuite({ config: { CHAT_SERVER_SEALED: false } });
   let ws: Workspace;
   beforeEach(() => {
     ws = workspace();
@@ -103,13 +105,21 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
       await progress.locator('tr[data-step]').evaluateAll((r) => r.map((e) => e.getAttribute('data-step'))),
     ).toEqual(['search', 'notify']);
 
-    // The message the run delivered, as stored (sealed) for the workflow's chat.
-    const stored = await ws.engine.chatMessage(taskId);
-    expect(stored?.content.title).toBe('Domains');
-    expect(stored?.content.message).toMatch(/^\d+ domains found$/);
+    // The message the run delivered is stored only sealed to the owner's chat key, the one this
+    // browser registered when the page opened (its private key never left the page).
+    const keys = await ws.engine.request('GET', '/v1/chats/keys');
+    expect(keys.json.keys.map((k: { label: string }) => k.label)).toEqual(['workspace (browser)']);
+    const stored = await ws.engine.api.deps.store.db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    expect(stored.content_sealed).toBeNull();
+    expect(JSON.stringify(stored)).not.toContain('domains found');
+    const rest = await ws.engine.request('POST', '/v1/chats/messages', { chat_id: `workflow:${id}` });
+    expect(rest.body).not.toContain('domains found');
     const task = await ws.engine.waitForTask(taskId, (t) => t.status === 'completed');
     const count = task.steps.find((s: { id: string }) => s.id === 'search').output_summary.result_count;
-    expect(stored?.content.message).toBe(`${count} domains found`);
     const message = page.locator('.messages .message').first();
     await message.waitFor();
     expect(await message.locator('h3').textContent()).toBe('Domains');

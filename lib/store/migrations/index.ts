@@ -16,6 +16,7 @@ import { m0010Webhooks } from './0010-webhooks.js';
 import { m0011LimitSettings } from './0011-limit-settings.js';
 import { m0012IdempotencyTaskSeed } from './0012-idempotency-task-seed.js';
 import { m0013WebSessions } from './0013-web-sessions.js';
+import { m0014ChatKeys } from './0014-chat-keys.js';
 
 const migrations: Record<string, Migration> = {
   '0001-platform-base': m0001PlatformBase,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0011-limit-settings': m0011LimitSettings,
   '0012-idempotency-task-seed': m0012IdempotencyTaskSeed,
   '0013-web-sessions': m0013WebSessions,
+  '0014-chat-keys': m0014ChatKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,13 @@
 /**
  * The owner of `chats` and `chat_messages`: the one module that reads and writes them, and
- * seals and opens their sealed columns (the webhook URL, the message content). Chat ids are per
- * owner: a chat is (owner, chat id), and every read and write names both. Messages can exist
- * before their chat row does (no focus or webhook set yet).
+ * seals and opens their server-sealed columns (the webhook URL, and the message content in the
+ * development mode CHAT_SERVER_SEALED). A message's content is otherwise stored only as copies
+ * sealed to the owner's chat keys (`content_to_keys`), which this module stores and lists but
+ * cannot open. Chat ids are per owner: a chat is (owner, chat id), and every read and write
+ * names both. Messages can exist before their chat row does (no focus or webhook set yet).
  */
 import type { Keyring } from '../../crypto/keyring.js';
+import type { SealedCopy } from '../../crypto/chat-seal.js';
 import { openJson, sealJson } from '../../crypto/sealed-value.js';
 import { sql } from 'kysely';
 import type { Store } from '../db.js';
@@ -29,14 +32,23 @@ export interface ChatSummary {
   activeAt: Date;
 }
 
-/** What a message holds, sealed in `chat_messages.content_sealed`. */
+/** What a message holds. */
 export interface ChatContent {
   title: string;
   message: string;
 }
 
-/** A stored message, opened. */
-export interface ChatMessage extends ChatContent {
+/** How a message's content is stored: sealed by the server, or to the owner's chat keys. */
+export type StoredChatContent = { serverSealed: ChatContent } | { sealedToKeys: SealedCopy[] };
+
+/**
+ * A stored message. `content` is the server-sealed content, opened, only when the caller asks
+ * for it (CHAT_SERVER_SEALED) and the message was stored that way; `sealed` the copies sealed to
+ * the owner's chat keys (empty for a server-sealed message).
+ */
+export interface ChatMessage {
+  content: ChatContent | null;
+  sealed: SealedCopy[];
   id: string;
   taskId: string | null;
   stepId: string | null;
@@ -108,12 +120,36 @@ export async function chatWebhookUrl(
   return openJson<string>(keyring, row.webhook_url_sealed, sealedCell.chatWebhookUrl(chatId, ownerId));
 }
 
-/** Stores a message under its id, sealed; a second save of the same id changes nothing. */
+/** Whether a message of this id is stored (delivery is idempotent per run and step). */
+export async function chatMessageStored(store: Store, id: string): Promise<boolean> {
+  const row = await store.db.selectFrom('chat_messages').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The sealed copies a message was stored with (empty for a server-sealed or missing message). */
+export async function storedSealedCopies(store: Store, id: string): Promise<SealedCopy[]> {
+  const row = await store.db
+    .selectFrom('chat_messages')
+    .select('content_to_keys')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.content_to_keys ? (JSON.parse(row.content_to_keys) as SealedCopy[]) : [];
+}
+
+/** Stores a message under its id; a second save of the same id changes nothing. */
 export async function saveChatMessage(
   store: Store,
   keyring: Keyring,
-  msg: { id: string; chatId: string; ownerId: string; taskId: string; stepId: string; content: ChatContent },
+  msg: {
+    id: string;
+    chatId: string;
+    ownerId: string;
+    taskId: string;
+    stepId: string;
+    content: StoredChatContent;
+  },
 ): Promise<void> {
+  const { content } = msg;
   await store.db
     .insertInto('chat_messages')
     .values({
@@ -122,7 +158,11 @@ export async function saveChatMessage(
       owner_id: msg.ownerId,
       task_id: msg.taskId,
       step_id: msg.stepId,
-      content_sealed: sealJson(keyring, msg.content, sealedCell.chatMessage(msg.id, msg.ownerId)),
+      content_sealed:
+        'serverSealed' in content
+          ? sealJson(keyring, content.serverSealed, sealedCell.chatMessage(msg.id, msg.ownerId))
+          : null,
+      content_to_keys: 'sealedToKeys' in content ? JSON.stringify(content.sealedToKeys) : null,
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
@@ -147,27 +187,43 @@ export async function markChatMessageDelivered(store: Store, id: string): Promis
     .execute();
 }
 
-/** The owner's messages in a chat, newest first, opened. */
+/**
+ * The owner's messages in a chat, newest first. Server-sealed content is opened only with
+ * `openServerSealed` (the development mode CHAT_SERVER_SEALED); copies sealed to chat keys are
+ * listed as they are.
+ */
 export async function listChatMessages(
   store: Store,
   keyring: Keyring,
   ownerId: string,
   chatId: string,
   page: { limit: number; before?: Date | undefined },
+  openServerSealed: boolean,
 ): Promise<ChatMessage[]> {
   let q = store.db
     .selectFrom('chat_messages')
-    .select(['id', 'task_id', 'step_id', 'content_sealed', 'created_at', 'webhook_delivered_at'])
+    .select([
+      'id',
+      'task_id',
+      'step_id',
+      'content_sealed',
+      'content_to_keys',
+      'created_at',
+      'webhook_delivered_at',
+    ])
     .where('chat_id', '=', chatId)
     .where('owner_id', '=', ownerId);
   if (page.before) q = q.where('created_at', '<', page.before);
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
   return rows.map((r) => {
-    const content = openJson<ChatContent>(keyring, r.content_sealed, sealedCell.chatMessage(r.id, ownerId));
+    const content =
+      openServerSealed && r.content_sealed !== null
+        ? openJson<ChatContent>(keyring, r.content_sealed, sealedCell.chatMessage(r.id, ownerId))
+        : null;
     return {
       id: r.id,
-      title: content.title,
-      message: content.message,
+      content,
+      sealed: r.content_to_keys ? (JSON.parse(r.content_to_keys) as SealedCopy[]) : [],
       taskId: r.task_id,
       stepId: r.step_id,
       createdAt: new Date(r.created_at),

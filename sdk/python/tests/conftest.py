@@ -40,6 +40,8 @@ class Stack:
     url: str
     token: str
     data_dir: str
+    #: The private half of the chat key registered for the dev key's owner (runs' chat steps need one).
+    chat_private_key: str
 
 
 @pytest.fixture(scope="session")
@@ -83,7 +85,14 @@ def stack() -> Iterator[Stack]:
             if healthy and key_file.exists() and "skillflow is running" in output():
                 break
             time.sleep(0.5)
-        yield Stack(url=url, token=key_file.read_text().strip(), data_dir=data_dir)
+        token = key_file.read_text().strip()
+        # Chat messages are sealed to the owner's chat keys: without one, a run's chat step fails.
+        from skillflow import Client, generate_chat_key_pair
+
+        pair = generate_chat_key_pair()
+        with Client(url, token=token) as client:
+            client.chats.register_key(pair.public_key, "pytest")
+        yield Stack(url=url, token=token, data_dir=data_dir, chat_private_key=pair.private_key)
     finally:
         proc.terminate()
         try:

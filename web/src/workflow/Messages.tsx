@@ -1,6 +1,11 @@
-/** The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only. */
+/**
+ * The messages the definition's runs delivered (chat `workflow:<id>`), newest first; text only.
+ * They arrive sealed to the owner's chat keys and are opened here with this browser's key
+ * (chat-key-store.ts), which the view registers first so the next runs are sealed to it.
+ */
 import { clock } from '../task/timing.js';
 import { deliveredMessages, listRuns } from './api.js';
+import { deviceChatKey, registerDeviceChatKey } from './chat-key-store.js';
 import { LoadStatus } from '../ui.js';
 import { useLoad } from './use-load.js';
 
@@ -8,9 +13,17 @@ export function Messages(props: { auth: string; workflowId: string; refresh: num
   // Before any run has finished there is nothing to read (and the API would answer 404 for a chat
   // no run has written to), so the chat is read only once a run has ended.
   const messages = useLoad(async () => {
+    // Without a registered key the next runs' messages are not sealed to this browser; the
+    // messages already delivered are still listed.
+    await registerDeviceChatKey(props.auth).catch(() => undefined);
     const { runs } = await listRuns(props.auth, props.workflowId);
     const ended = runs.some((r) => r.status !== 'queued' && r.status !== 'running');
-    return ended ? deliveredMessages(props.auth, props.workflowId) : [];
+    if (!ended) return [];
+    const sealed = await deliveredMessages(props.auth, props.workflowId);
+    const { generateChatKeyPair, openChatMessages } = await import('../../../sdk/chat-keys.js');
+    // No IndexedDB (a private window, say): a key of the moment opens nothing sealed to the owner.
+    const key = await deviceChatKey().catch(() => generateChatKeyPair());
+    return openChatMessages(sealed, key.privateKey);
   }, [props.auth, props.workflowId, props.refresh]);
   return (
     <section aria-labelledby="messages-title">
@@ -21,8 +34,17 @@ export function Messages(props: { auth: string; workflowId: string; refresh: num
         <ul class="messages" aria-live="polite">
           {messages.value.map((m) => (
             <li key={m.message_id} class="message" data-task={m.task_id ?? ''}>
-              <h3>{m.title}</h3>
-              <p class="message-text">{m.message}</p>
+              {m.readable ? (
+                <>
+                  <h3>{m.title}</h3>
+                  <p class="message-text">{m.message}</p>
+                </>
+              ) : (
+                <p class="message-text">
+                  Sealed to another device's chat key (or delivered before this browser's key was registered):
+                  read it there, for example with skillflow chats read.
+                </p>
+              )}
               <p class="hint">
                 {clock(m.created_at)}
                 {m.task_id ? (

@@ -24,6 +24,7 @@ from ._client import (
     Anonymous,
     Approvals,
     Assets,
+    Chats,
     Client,
     Embeds,
     Events,
@@ -60,6 +61,13 @@ from .errors import (
     SkillflowError,
     UnprocessableEntityError,
 )
+from .chat_keys import (
+    ChatKeyPair,
+    ReadChatMessage,
+    chat_public_key_of,
+    generate_chat_key_pair,
+    open_chat_messages,
+)
 from .models import SkillCallAccepted, SkillCallCompleted, Task
 from .webhooks import sign_webhook
 
@@ -73,6 +81,12 @@ __all__ = [
     "AssetName",
     "Assets",
     "AsyncClient",
+    "ChatKeyPair",
+    "Chats",
+    "ReadChatMessage",
+    "chat_public_key_of",
+    "generate_chat_key_pair",
+    "open_chat_messages",
     "AuthenticationError",
     "BadRequestError",
     "Client",

@@ -18,6 +18,7 @@ from ._apps import AsyncApps
 from ._client import wait_timeout
 from ._requests import AssetName, DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
 from ._transport import AsyncTransport, Call, ClientOptions
+from .chat_keys import ReadChatMessage, open_chat_messages
 
 T = TypeVar("T")
 
@@ -202,6 +203,34 @@ class AsyncKeys(_Resource):
         await self._send(ops.revoke_key(key_id))
 
 
+class AsyncChats(_Resource):
+    """See :class:`skillflow.Chats`."""
+
+    async def messages(
+        self,
+        chat_id: str,
+        *,
+        private_key: str,
+        limit: int | None = None,
+        before: str | None = None,
+    ) -> list[ReadChatMessage]:
+        return open_chat_messages(await self._send(ops.chat_messages(chat_id, limit, before)), private_key)
+
+    async def sealed_messages(
+        self, chat_id: str, *, limit: int | None = None, before: str | None = None
+    ) -> list[dict[str, Any]]:
+        return await self._send(ops.chat_messages(chat_id, limit, before))
+
+    async def register_key(self, public_key: str, label: str | None = None) -> dict[str, Any]:
+        return await self._send(ops.register_chat_key(public_key, label))
+
+    async def keys(self) -> list[dict[str, Any]]:
+        return await self._send(ops.list_chat_keys())
+
+    async def remove_key(self, key_id: str) -> None:
+        await self._send(ops.remove_chat_key(key_id))
+
+
 class AsyncApprovals(_Resource):
     """Approvals of ``wait_for_approval`` steps (``client.approvals``); needs the ``workflows`` scope."""
 
@@ -324,6 +353,7 @@ class AsyncClient:
         self.embeds = AsyncEmbeds(send)
         self.assets = AsyncAssets(send)
         self.keys = AsyncKeys(send)
+        self.chats = AsyncChats(send)
         self.approvals = AsyncApprovals(send)
         self.runs = AsyncRuns(send)
         self.events = AsyncEvents(send)

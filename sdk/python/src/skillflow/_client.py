@@ -15,6 +15,7 @@ from . import models
 from ._apps import Apps
 from ._requests import AssetName, DefinitionFormat, DefinitionSource, EmbedFormat, SkillCallResponse
 from ._transport import Call, ClientOptions, SyncTransport
+from .chat_keys import ReadChatMessage, open_chat_messages
 from .errors import SkillflowClientError
 
 T = TypeVar("T")
@@ -248,6 +249,40 @@ class Keys(_Resource):
         self._send(ops.revoke_key(key_id))
 
 
+class Chats(_Resource):
+    """Chats (``client.chats``); needs the ``workflows`` scope. Messages are sealed to your chat
+    keys and the API cannot read them: pass a registered key's private key to :meth:`messages`."""
+
+    def messages(
+        self,
+        chat_id: str,
+        *,
+        private_key: str,
+        limit: int | None = None,
+        before: str | None = None,
+    ) -> list[ReadChatMessage]:
+        """A chat's messages, newest first, opened with ``private_key``; 404 for a chat never used."""
+        return open_chat_messages(self._send(ops.chat_messages(chat_id, limit, before)), private_key)
+
+    def sealed_messages(
+        self, chat_id: str, *, limit: int | None = None, before: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A chat's messages as the API answers them: sealed to your chat keys."""
+        return self._send(ops.chat_messages(chat_id, limit, before))
+
+    def register_key(self, public_key: str, label: str | None = None) -> dict[str, Any]:
+        """Registers a device's public chat key (at most 20); the same key again answers the same key."""
+        return self._send(ops.register_chat_key(public_key, label))
+
+    def keys(self) -> list[dict[str, Any]]:
+        """Your chat keys, oldest first."""
+        return self._send(ops.list_chat_keys())
+
+    def remove_key(self, key_id: str) -> None:
+        """Removes a chat key: later messages are no longer sealed to it."""
+        self._send(ops.remove_chat_key(key_id))
+
+
 class Approvals(_Resource):
     """Approvals of ``wait_for_approval`` steps (``client.approvals``); needs the ``workflows`` scope."""
 
@@ -384,6 +419,7 @@ class Client:
         self.embeds = Embeds(send)
         self.assets = Assets(send)
         self.keys = Keys(send)
+        self.chats = Chats(send)
         self.approvals = Approvals(send)
         self.runs = Runs(send)
         self.events = Events(send)

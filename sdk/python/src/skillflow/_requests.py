@@ -395,6 +395,33 @@ def revoke_key(key_id: str) -> Call[None]:
     return Call("DELETE", f"/v1/keys/{seg(key_id)}", _nothing)
 
 
+# Chats: messages come sealed to the owner's chat keys (skillflow.chat_keys opens them)
+
+
+def chat_messages(chat_id: str, limit: int | None, before: str | None) -> Call[list[dict[str, Any]]]:
+    body: dict[str, Any] = {"chat_id": chat_id}
+    if limit is not None:
+        body["limit"] = limit
+    if before is not None:
+        body["before"] = before
+    return Call("POST", "/v1/chats/messages", lambda s, b: list(b["messages"]), json=body)
+
+
+def register_chat_key(public_key: str, label: str | None) -> Call[dict[str, Any]]:
+    body: dict[str, Any] = {"public_key": public_key}
+    if label is not None:
+        body["label"] = label
+    return Call("POST", "/v1/chats/keys", lambda s, b: dict(b), json=body)
+
+
+def list_chat_keys() -> Call[list[dict[str, Any]]]:
+    return Call("GET", "/v1/chats/keys", lambda s, b: list(b["keys"]))
+
+
+def remove_chat_key(key_id: str) -> Call[None]:
+    return Call("DELETE", f"/v1/chats/keys/{seg(key_id)}", _nothing)
+
+
 # Guest routes (no token; the guest is identified by X-Skillflow-Anonymous-ID)
 
 
