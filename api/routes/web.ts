@@ -20,7 +20,7 @@ export const WEB_CSP = [
   // compiles WebAssembly only; JavaScript eval stays refused).
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
-  // blob: for the schematic preview, fetched with the bearer key and shown through an object URL.
+  // blob: for the schematic preview, fetched over the session and shown through an object URL.
   "img-src 'self' blob:",
   "connect-src 'self'",
   "font-src 'self'",

@@ -1,4 +1,4 @@
-/** The skill page's calls: run a skill, and fetch an embed file (bearer key) as a blob. */
+/** The skill page's calls: run a skill, and fetch an embed file (over the session) as a blob. */
 import { ApiError, callSkill } from '../api.js';
 
 /** What POST /v1/apps/{app}/skills/{skill} answered: the output inline, or a task to follow. */

@@ -1,6 +1,7 @@
 /**
- * Embed files need the bearer key, so neither `<img src>` nor a plain link can load them: they
- * are fetched with the key and shown or offered through `blob:` object URLs.
+ * Embed files are fetched over the session (not loaded by `<img src>` or a plain link), so a
+ * failure shows its message in place and a download gets the API's file name; they are shown or
+ * offered through `blob:` object URLs.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../api.js';
