@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { generateChatKeyPair } from '../sdk/chat-keys.js';
 import { startLoopbackCluster } from '../scripts/cluster/loopback.js';
 
 const RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 150);
@@ -28,10 +29,17 @@ steps:
 const loopback = await startLoopbackCluster({
   workers: 4,
   log: (m) => process.stderr.write(`cluster: ${m}\n`),
-  // Chat sealing to owner keys is not what this measures: the runs' owner registers no chat key.
-  env: { RATE_LIMIT_PRO_PER_MINUTE: '1000000', OWNER_MAX_RUNNING_RUNS: '100000', CHAT_SERVER_SEALED: 'true' },
+  env: { RATE_LIMIT_PRO_PER_MINUTE: '1000000', OWNER_MAX_RUNNING_RUNS: '100000' },
 });
 const cluster = loopback.cluster;
+// The runs' chat messages are sealed to the owner's chat keys: register one before any run.
+await fetch(`${cluster.apiUrls[0]}/v1/chats/keys`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${cluster.apiKey}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ public_key: (await generateChatKeyPair()).publicKey, label: 'bench' }),
+}).then((r) => {
+  if (r.status >= 300) throw new Error(`registering a chat key: ${r.status}`);
+});
 const connection = await Connection.connect({ address: cluster.temporalAddress });
 const namespace = cluster.settings.CLUSTER_NAMESPACE;
 

@@ -24,6 +24,7 @@ import { openStore } from '../../lib/store/db.js';
 import { domainSearchDefinition } from '../helpers/definitions.js';
 import { postgresAvailable } from '../helpers/postgres.js';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { generateChatKeyPair } from '../../sdk/chat-keys.js';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { startLoopbackCluster, type LoopbackCluster } from '../../scripts/cluster/loopback.js';
 
@@ -130,11 +131,17 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('the cluster un
         PROVIDER_RATE_LIMITS: 'shop=6000/60,decision=600/60,power=30/60,*=300/60',
         OWNER_PROVIDER_SHARE_PERCENT: '100',
         POWER_SIM_LATENCY_MS: '500',
-        // The test opens the delivered messages as plaintext.
-        CHAT_SERVER_SEALED: 'true',
       },
     });
     cluster = loopback.cluster;
+    // Chat messages are sealed to the owner's chat keys: register one before any run delivers.
+    const { publicKey } = await generateChatKeyPair();
+    const registered = await fetch(`${cluster.apiUrls[0]}/v1/chats/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cluster.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ public_key: publicKey, label: 'chaos' }),
+    });
+    expect(registered.status).toBe(201);
   }, 1_500_000);
 
   let failed = false;
