@@ -170,7 +170,12 @@ export class SessionsService {
       this.expiryAfterUse(at, at),
       userAgent,
     );
-    if (!session || !(await principalOfKey(this.store, session.keyId))) throw refused;
+    if (!session) throw refused;
+    if (!(await principalOfKey(this.store, session.keyId))) {
+      // The key was revoked after the link was made: the link signs nobody in.
+      await revokeWebSession(this.store, session.ownerId, session.id, at);
+      throw refused;
+    }
     await this.makeRoom(session.ownerId, at);
     return { session, cookies: this.signInCookies(token, at), csrfToken: this.csrfToken(session.id) };
   }

@@ -181,10 +181,24 @@ describe('workspace sessions over HTTP', () => {
 
   it('revoking the key that signed a session in ends the session at once', async () => {
     const key = await createKey(h.api.deps.store, { name: 'ws', scopes: ['*'], ownerId: 'owner_a' });
-    const { cookie } = await signIn(key.token);
+    const { cookie, res: signedIn } = await signIn(key.token);
     expect((await call('GET', '/v1/keys', { cookie })).status).toBe(200);
+    const link = await call('POST', '/v1/sessions/sign-in-links', { token: key.token });
     await revokeApiKey(h.api.deps.store, 'owner_a', key.id);
     expect((await call('GET', '/v1/keys', { cookie })).status).toBe(401);
+    // A link made before the revocation signs nobody in, and leaves no live session behind.
+    const code = link.json.url.split('#sign-in/')[1];
+    const spent = await call('POST', '/v1/sessions/exchange', { body: { code } });
+    expect([spent.status, spent.json.error.code]).toEqual([401, 'UNAUTHENTICATED']);
+    expect(spent.setCookie).toEqual([]);
+    const live = await h.api.deps.store.db
+      .selectFrom('web_sessions')
+      .select('id')
+      .where('key_id', '=', key.id)
+      .where('id', '!=', signedIn.json.session.session_id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
   });
 
   it('a one-time sign-in link signs in once; a used, unknown or malformed code is refused', async () => {

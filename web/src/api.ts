@@ -5,6 +5,7 @@
  * pages (e.g. `skill/api.ts`, `workflow/api.ts`) and use {@link request}.
  */
 import type { AnonymousAppList, AppView, FreeUsageStatus, SkillDetails, Task } from '../../sdk/generated.js';
+import type { GuestQuote } from '../../sdk/anonymous.js';
 import type { AnonymousSkillCallCompleted, SkillCallResponse, SkillInput } from '../../sdk/types.js';
 import { guestId } from './guest.js';
 
@@ -107,14 +108,8 @@ export function callSkill(
       });
 }
 
-/** A guest call's quote: its price, whether it can run now, and the free allowance before it. */
-export interface GuestQuote {
-  can_run: boolean;
-  credits: number;
-  reason: string;
-  retry_after_seconds: number | null;
-  free_usage: FreeUsageStatus;
-}
+/** A guest call's quote (the JS SDK's type): its price, whether it can run now, the allowance. */
+export type { GuestQuote };
 
 /** POST /v1/anonymous/apps/{app}/skills/{skill}/quote: validates and prices a guest call; runs nothing. */
 export function quoteGuestCall(app: string, skill: string, body: SkillInput): Promise<GuestQuote> {
