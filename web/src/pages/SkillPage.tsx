@@ -40,12 +40,25 @@ export function SkillPage(props: { auth: string | null; app: string; skill: stri
     null,
   );
 
+  // Another skill starts from a blank page.
   useEffect(() => {
     setDetails(null);
     setAnswer(null);
+    setQuoted(null);
+  }, [app, skill]);
+  // Signing in or out on this page reloads the details in place: the form stays mounted and keeps
+  // what was typed.
+  useEffect(() => {
+    let current = true;
     setLoadError(null);
     // Guests read the public catalogue's copy of the details.
-    skillDetails(auth, app, skill).then(setDetails, (e) => setLoadError(errorMessage(e)));
+    skillDetails(auth, app, skill).then(
+      (d) => current && setDetails(d),
+      (e) => current && setLoadError(errorMessage(e)),
+    );
+    return () => {
+      current = false;
+    };
   }, [auth, app, skill]);
 
   const fields = useMemo(() => (details ? schemaFields(details.request_item_schema) : []), [details]);
