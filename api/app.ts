@@ -29,6 +29,8 @@ import { traceRequests } from './request-trace.js';
 import { activeTracing } from '../lib/tracing/index.js';
 import { PrincipalCache } from '../lib/key-cache.js';
 import { KeyUseRecorder } from '../lib/key-use.js';
+import { definitionCacheOf } from '../lib/definition-cache.js';
+import { watchDefinitionChanges } from '../lib/definition-changes.js';
 import { watchKeyRevocations } from '../lib/key-revocations.js';
 import { clearExpiredCounters } from '../lib/store/owners/rate-limits.js';
 import type {} from './client-limits.js';
@@ -137,6 +139,10 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   app.decorate('principals', principals);
   const revocations = watchKeyRevocations(deps.store, principals, logger);
   app.addHook('onClose', async () => revocations?.close());
+  // Opened definitions are cached per process (lib/definition-cache.ts); on PostgreSQL each
+  // process hears the others' saves and deletes.
+  const definitionChanges = watchDefinitionChanges(deps.store, definitionCacheOf(deps.store), logger);
+  app.addHook('onClose', async () => definitionChanges?.close());
   // Every limit of the API (lib/limits/index.ts): the tier limit applied by `authenticate` on
   // every authenticated route (X-RateLimit-* headers, 429) and by skill calls together with
   // their provider limits (api/services/call-limits.ts); the per-IP limit applied by

@@ -9,6 +9,7 @@ const benches = [
   'loops.bench.ts',
   'memory.bench.ts',
   'api.bench.ts',
+  'run-start.bench.ts',
   'icons.bench.ts',
   'web.bench.ts',
   'events.bench.ts',

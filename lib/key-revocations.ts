@@ -8,7 +8,8 @@
  */
 import type { PrincipalCache } from './key-cache.js';
 import type { Logger } from './logger.js';
-import { listen, type Listener, type ListenOptions } from './store/listen.js';
+import type { Listener, ListenOptions } from './store/listen.js';
+import { watchCache } from './store/watch-cache.js';
 import type { Store } from './store/db.js';
 import { KEY_REVOKED_CHANNEL } from './store/owners/api-keys.js';
 
@@ -22,25 +23,11 @@ export function watchKeyRevocations(
   logger: Pick<Logger, 'info' | 'warn'>,
   opts: Omit<ListenOptions, 'applicationName'> = {},
 ): Listener | undefined {
-  if (!store.dedicatedClient || !cache.caching) return undefined;
-  cache.suspend();
-  return listen(
-    store,
-    KEY_REVOKED_CHANNEL,
-    {
-      onMessage: (keyId) => cache.forgetKey(keyId),
-      onUp: () => {
-        cache.resume();
-        logger.info('listening for key revocations; verified keys are cached');
-      },
-      onDown: (code) => {
-        cache.suspend();
-        logger.warn(
-          { errCode: code },
-          'key revocation channel lost; every key is read from the store until it is back',
-        );
-      },
-    },
-    { ...opts, applicationName: KEY_REVOCATIONS_APPLICATION },
-  );
+  if (!cache.caching) return undefined;
+  return watchCache(store, KEY_REVOKED_CHANNEL, cache, (keyId) => cache.forgetKey(keyId), logger, {
+    ...opts,
+    applicationName: KEY_REVOCATIONS_APPLICATION,
+    upMessage: 'listening for key revocations; verified keys are cached',
+    downMessage: 'key revocation channel lost; every key is read from the store until it is back',
+  });
 }

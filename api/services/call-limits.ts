@@ -1,19 +1,20 @@
 /**
- * The limits of one authenticated quick skill call, in one store round trip when every limit
- * has room. {@link CallLimits.reserve} charges, in ONE statement
- * (lib/store/owners/rate-limits.ts `chargeCounters`):
+ * The limits of one authenticated quick skill call, usually without a store round trip.
+ * {@link CallLimits.reserve} takes, from this process's leases of the store counters
+ * (lib/limits/counter-leases.ts: every replica together never admits more than a counter's
+ * limit in its window; the counters needing a new lease get it in ONE statement):
  * - the caller's tier counter (when the route left it to the call: skill routes do, so the
- *   X-RateLimit-* headers come from this same statement);
+ *   X-RateLimit-* headers come from this same admission);
  * - for each provider use the skill announces (`providerUses`), the caller's share of that
  *   provider and the provider's own counter (per provider, skill and model).
- * When one of them is over its limit, a second statement gives the provider and share points
- * back and the call is queued to the latest reset (the tier point stays counted, as the
- * limiter's own `consume` does). Otherwise the call runs with the upstream meter
- * (activities/runtime/upstream-meter.ts) holding the reservation as its prepayment: its
- * first request to each announced provider draws on the points already charged; any further
- * request charges share and provider together in one statement; what the skill did not use
- * is given back after the run ({@link CallLimits.release}). So the counters end up counting
- * exactly the requests sent, as the upstream meter of the workflow path does.
+ * When one of them is used up, the provider and share points go back to the leases and the call
+ * is queued to the latest reset (the tier point stays counted). Otherwise the call runs with the
+ * upstream meter (activities/runtime/upstream-meter.ts) holding the reservation as its
+ * prepayment: its first request to each announced provider draws on the points already taken;
+ * any further request takes share and provider together; what the skill did not use goes back to
+ * the leases after the run ({@link CallLimits.release}). So no more requests are sent than the
+ * counters admit; the store counters count leased points, which the leases' rule keeps within
+ * each limit.
  */
 import type { OwnerProviderShare } from '../../lib/limits/owner-provider-share.js';
 import type { LimitCounter, ProviderLimits } from '../../lib/limits/provider-limits.js';
@@ -26,8 +27,13 @@ import {
 import type { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { RateLimitHeaders, TierRateLimits } from '../../lib/limits/tier-limits.js';
-import type { Store } from '../../lib/store/db.js';
-import { chargeCounters, refundCounters, type CounterState } from '../../lib/store/owners/rate-limits.js';
+import {
+  defaultLease,
+  type CounterLeases,
+  type LeasedCounter,
+  type LeaseOutcome,
+} from '../../lib/limits/counter-leases.js';
+import type { CounterCharge } from '../../lib/store/owners/rate-limits.js';
 
 /** The outcome of {@link CallLimits.reserve}. */
 export type Reservation =
@@ -42,13 +48,13 @@ interface UseCounters {
   provider?: LimitCounter | undefined;
 }
 
-const over = (c: LimitCounter | undefined, states: Map<string, CounterState>) => {
+const over = (c: LimitCounter | undefined, states: Map<string, LeaseOutcome>) => {
   const state = c && states.get(c.charge.key);
-  return state && state.consumed > c.limit ? state : undefined;
+  return state && !state.admitted ? state : undefined;
 };
 
 /** The error of the first used-up share, else of the used-up provider with the longest wait. */
-function usedUp(uses: readonly UseCounters[], states: Map<string, CounterState>): SkillflowError | undefined {
+function usedUp(uses: readonly UseCounters[], states: Map<string, LeaseOutcome>): SkillflowError | undefined {
   for (const u of uses) {
     const s = over(u.share, states);
     if (s) return u.share!.error(s.msBeforeNext);
@@ -61,12 +67,21 @@ function usedUp(uses: readonly UseCounters[], states: Map<string, CounterState>)
   return worst?.c.error(worst.ms);
 }
 
-const chargesOf = (uses: readonly UseCounters[]) =>
-  uses.flatMap((u) => [u.share, u.provider].flatMap((c) => (c ? [c.charge] : [])));
+const countersOf = (uses: readonly UseCounters[]): LimitCounter[] =>
+  uses.flatMap((u) => [u.share, u.provider].flatMap((c) => (c ? [c] : [])));
+
+/** A counter as the leases take it. */
+const leased = (charge: CounterCharge, limit: number): LeasedCounter => ({
+  key: charge.key,
+  limit,
+  durationSec: charge.durationSec,
+  lease: defaultLease(limit),
+  points: charge.points,
+});
 
 export class CallLimits {
   constructor(
-    private readonly store: Store,
+    private readonly leases: CounterLeases,
     private readonly providers: ProviderLimits,
     private readonly share: OwnerProviderShare,
     private readonly tier?: TierRateLimits,
@@ -79,11 +94,16 @@ export class CallLimits {
     };
   }
 
+  /** Gives the counters' points back to the leases. */
+  private giveBack(counters: readonly LimitCounter[]): void {
+    for (const c of counters) this.leases.giveBack(c.charge.key, c.charge.points);
+  }
+
   /**
-   * Charges the call's limits in one statement (the tier counter too when `tierHeaders` is
-   * given; it gets the X-RateLimit-* headers). `skill` is `<app>.<skill>`. With `wait`, a
-   * request beyond the prepaid ones that finds a limit used up waits for its reset within that
-   * deadline instead of failing at once.
+   * Takes the call's limits (the tier counter too when `tierHeaders` is given; it gets the
+   * X-RateLimit-* headers). `skill` is `<app>.<skill>`. With `wait`, a request beyond the
+   * prepaid ones that finds a limit used up waits for its reset within that deadline instead of
+   * failing at once.
    */
   async reserve(
     principal: Principal,
@@ -93,15 +113,22 @@ export class CallLimits {
     wait?: LimitWait,
   ): Promise<Reservation> {
     const counters = uses.map((u) => this.countersOf(principal.ownerId, skill, u));
-    const tierCounter = tierHeaders && this.tier?.counter(principal);
-    const charges = chargesOf(counters);
-    const states = await chargeCounters(this.store, tierCounter ? [...charges, tierCounter] : charges);
+    const tierCounter = tierHeaders && this.tier?.leasedCounter(principal);
+    const taken = countersOf(counters);
+    const asked = taken.map((c) => leased(c.charge, c.limit));
+    const states = await this.leases.admitAll(tierCounter ? [...asked, tierCounter] : asked);
     const tierState = tierCounter && states.get(tierCounter.key);
     const tierError =
-      tierState && tierHeaders ? this.tier?.settle(principal, tierState, tierHeaders) : undefined;
+      tierState && tierHeaders
+        ? this.tier?.settle(
+            principal,
+            { consumed: tierState.used, msBeforeNext: tierState.msBeforeNext },
+            tierHeaders,
+          )
+        : undefined;
     const waitMs = Math.max(tierError?.retryAfterMs ?? 0, usedUp(counters, states)?.retryAfterMs ?? 0);
     if (waitMs > 0) {
-      await refundCounters(this.store, charges);
+      this.giveBack(taken.filter((c) => states.get(c.charge.key)?.admitted));
       return { waitMs };
     }
     const ownerId = principal.ownerId;
@@ -117,18 +144,19 @@ export class CallLimits {
     return { waitMs: 0, meter };
   }
 
-  /** Charges one request beyond the prepaid ones: share and provider in one statement. */
+  /** Takes one request beyond the prepaid ones: share and provider together. */
   async chargeOne(ownerId: string, skill: string, use: ProviderUse): Promise<void> {
     const counters = [this.countersOf(ownerId, skill, use)];
-    const charges = chargesOf(counters);
-    const err = usedUp(counters, await chargeCounters(this.store, charges));
+    const taken = countersOf(counters);
+    const states = await this.leases.admitAll(taken.map((c) => leased(c.charge, c.limit)));
+    const err = usedUp(counters, states);
     if (!err) return;
-    await refundCounters(this.store, charges);
+    this.giveBack(taken.filter((c) => states.get(c.charge.key)?.admitted));
     throw err;
   }
 
   /** Gives back the points of prepaid requests the call never sent. */
   async release(ownerId: string, skill: string, unused: readonly ProviderUse[]): Promise<void> {
-    await refundCounters(this.store, chargesOf(unused.map((u) => this.countersOf(ownerId, skill, u))));
+    this.giveBack(countersOf(unused.map((u) => this.countersOf(ownerId, skill, u))));
   }
 }

@@ -12,6 +12,7 @@ import {
   type SourceFormat,
 } from '../../definitions/index.js';
 import type { Keyring } from '../../lib/crypto/keyring.js';
+import { definitionCacheOf, type DefinitionCache } from '../../lib/definition-cache.js';
 import { errors } from '../../lib/errors/errors.js';
 import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Store } from '../../lib/store/db.js';
@@ -42,12 +43,16 @@ export class DefinitionsService {
   /** The owner's other definitions, for `use_workflow` steps. */
   readonly children: ChildDefinitions;
 
+  /** Opened current versions, shared by every service over this store (lib/definition-cache.ts). */
+  private readonly cache: DefinitionCache;
+
   constructor(
     private readonly store: Store,
     private readonly keyring: Keyring,
     private readonly catalog: SkillCatalog,
   ) {
     this.children = new ChildDefinitions(store, keyring);
+    this.cache = definitionCacheOf(store);
   }
 
   compile(source: string, format: SourceFormat = 'auto', fileName?: string): CompileOutcome {
@@ -101,7 +106,7 @@ export class DefinitionsService {
     const plan = await this.compileOrThrow(ownerId, source, format, check);
     const defId = id ?? `wf_${randomBytes(10).toString('hex')}`;
     if (await insertDefinition(this.store, this.keyring, { id: defId, ownerId, source, plan }))
-      return this.get(ownerId, defId);
+      return this.fresh(ownerId, defId);
     // Saved meanwhile (another API replica loading the same folder): the same save is done.
     const existing = await findDefinition(this.store, this.keyring, ownerId, defId);
     if (existing?.source === source) return existing;
@@ -116,23 +121,40 @@ export class DefinitionsService {
     format: SourceFormat,
     check?: PlanCheck,
   ): Promise<{ definition: StoredDefinition; changed: boolean }> {
-    const current = await this.get(ownerId, id);
+    // A save compares with the store's current version, never a cached copy.
+    const current = await this.fresh(ownerId, id);
     if (current.source === source) {
       await check?.(current.plan, current);
       return { definition: current, changed: false };
     }
     const plan = await this.compileOrThrow(ownerId, source, format, check, current);
     const version = current.version + 1;
-    if (await insertDefinitionVersion(this.store, this.keyring, { id, ownerId, version, source, plan }))
-      return { definition: await this.get(ownerId, id), changed: true };
+    const saved = await insertDefinitionVersion(this.store, this.keyring, {
+      id,
+      ownerId,
+      version,
+      source,
+      plan,
+    });
+    this.cache.forget(id);
+    if (saved) return { definition: await this.fresh(ownerId, id), changed: true };
     // Another save came first; if it saved this very source, this save is done.
-    const now = await this.get(ownerId, id);
+    const now = await this.fresh(ownerId, id);
     if (now.source === source) return { definition: now, changed: false };
     throw errors.conflict('The definition changed meanwhile; retry.');
   }
 
   /** The current version of the owner's definition; NOT_FOUND otherwise. */
   async get(ownerId: string, id: string): Promise<StoredDefinition> {
+    const def = await this.cache.get(ownerId, id, () =>
+      findDefinition(this.store, this.keyring, ownerId, id),
+    );
+    if (!def) throw errors.notFound('No workflow definition with this id.');
+    return def;
+  }
+
+  /** As {@link get}, read from the store (for a save, which must compare with what is stored). */
+  private async fresh(ownerId: string, id: string): Promise<StoredDefinition> {
     const def = await findDefinition(this.store, this.keyring, ownerId, id);
     if (!def) throw errors.notFound('No workflow definition with this id.');
     return def;
@@ -162,7 +184,8 @@ export class DefinitionsService {
   }
 
   async delete(ownerId: string, id: string): Promise<void> {
-    if (!(await deleteDefinition(this.store, ownerId, id)))
-      throw errors.notFound('No workflow definition with this id.');
+    const deleted = await deleteDefinition(this.store, ownerId, id);
+    this.cache.forget(id);
+    if (!deleted) throw errors.notFound('No workflow definition with this id.');
   }
 }

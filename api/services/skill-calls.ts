@@ -108,7 +108,7 @@ export class SkillCallsService {
     private readonly usage: UsageRecords,
     private readonly all: Limits,
   ) {
-    this.limits = new CallLimits(store, all.providers, all.ownerShare, all.tier);
+    this.limits = new CallLimits(all.leases, all.providers, all.ownerShare, all.tier);
   }
 
   /** Runs (or queues) one call whose input the HTTP edge has validated. */

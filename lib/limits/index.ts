@@ -27,6 +27,7 @@ import {
   type GuestKeys,
   type Reservation,
 } from './anonymous-credits.js';
+import { CounterLeases } from './counter-leases.js';
 import { IpRateLimit } from './ip-rate-limit.js';
 import { KeyedRateLimit } from './keyed-rate-limit.js';
 import { LeasedIpLimit } from './leased-ip-limit.js';
@@ -112,6 +113,8 @@ export interface Limits {
   /** Gives a charge back (a guest call that failed for an upstream or platform reason). */
   refund<K extends keyof RefundKinds>(kind: K, charge: RefundKinds[K]): Promise<void>;
   readonly tier: TierRateLimits;
+  /** This process's leases of store counters (lib/limits/counter-leases.ts). */
+  readonly leases: CounterLeases;
   readonly providers: ProviderLimits;
   readonly ownerShare: OwnerProviderShare;
   readonly anonymous: AnonymousCredits;
@@ -141,7 +144,9 @@ type Refunders = { [K in keyof RefundKinds]: (charge: RefundKinds[K]) => Promise
 /** Every limit of one process, from the configuration (docs/configuration.md). */
 export function createLimits(deps: LimitsDeps): Limits {
   const { config, store } = deps;
-  const tier = new TierRateLimits(store, tierLimitsFromConfig(config.limits));
+  // This process's leases of store counters, shared by the tier limit and skill calls.
+  const leases = new CounterLeases(store);
+  const tier = new TierRateLimits(store, tierLimitsFromConfig(config.limits), leases);
   const providers = createProviderLimits(config.limits, store);
   const ownerShare = createOwnerProviderShare(config.limits, store);
   const anonymous = new AnonymousCredits(store, allowancesFromConfig(config.limits), guestSecret(deps));
@@ -214,6 +219,7 @@ export function createLimits(deps: LimitsDeps): Limits {
     busy: (kind, subject) => readers[kind](subject),
     refund: (kind, charge) => refunders[kind](charge),
     tier,
+    leases,
     providers,
     ownerShare,
     anonymous,

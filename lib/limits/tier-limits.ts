@@ -1,9 +1,18 @@
 /**
  * Per-tier request limits for authenticated routes (per-user limits depend on the
  * subscription tier; on the authenticated route tasks are queued instead of rejected, so a
- * skill call over the limit is queued to the reset time and other routes answer 429). One store-backed counter per owner and tier, one-minute windows, shared
- * by every API replica. Every authenticated response carries X-RateLimit-Limit,
- * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window resets).
+ * skill call over the limit is queued to the reset time and other routes answer 429). One
+ * store-backed counter per owner and tier, one-minute windows, shared by every API replica.
+ * Every authenticated response carries X-RateLimit-Limit, X-RateLimit-Remaining and
+ * X-RateLimit-Reset (seconds until the window resets).
+ *
+ * A request that only needs the tier counter spends it a lease at a time
+ * (lib/limits/counter-leases.ts, {@link defaultLease}: a thirtieth of the limit, 1 to 10
+ * tokens), so most requests make no store round trip: all replicas together never admit more
+ * than the limit per owner and minute, and with P replicas an owner may be refused once
+ * `limit − (lease − 1) × (P − 1)` requests were admitted. X-RateLimit-Remaining is what this
+ * replica knows: the others' unused lease tokens count as used. A skill call charges the tier
+ * counter in its own statement together with its provider counters (api/services/call-limits.ts).
  */
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { LimitsConfig } from '../config.js';
@@ -11,12 +20,8 @@ import { errors } from '../errors/errors.js';
 import type { SkillflowError } from '../errors/skillflow-error.js';
 import { TIERS, type Principal, type Tier } from '../keys.js';
 import type { Store } from '../store/db.js';
-import {
-  isRejection,
-  storeLimiter,
-  type CounterCharge,
-  type CounterState,
-} from '../store/owners/rate-limits.js';
+import { defaultLease, type CounterLeases, type LeasedCounter } from './counter-leases.js';
+import { storeLimiter, type CounterState } from '../store/owners/rate-limits.js';
 
 export const TIER_WINDOW_SECONDS = 60;
 
@@ -37,9 +42,11 @@ export interface RateLimitHeaders {
 export class TierRateLimits {
   private readonly limiters: Record<Tier, RateLimiterPostgres>;
 
+  /** `leases`: the process's leases of store counters (one per process, shared with skill calls). */
   constructor(
     store: Store,
     private readonly perMinute: Record<Tier, number>,
+    private readonly leases: CounterLeases,
   ) {
     this.limiters = Object.fromEntries(
       TIERS.map((t) => [
@@ -59,24 +66,23 @@ export class TierRateLimits {
    * (skill calls) queue to the reset, every other route throws it.
    */
   async apply(principal: Principal, reply: RateLimitHeaders): Promise<SkillflowError | undefined> {
-    try {
-      const res = await this.limiters[principal.tier].consume(principal.ownerId, 1);
-      return this.settle(principal, { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext }, reply);
-    } catch (err) {
-      if (!isRejection(err)) throw err;
-      return this.settle(principal, { consumed: err.consumedPoints, msBeforeNext: err.msBeforeNext }, reply);
-    }
+    const c = this.leasedCounter(principal);
+    const outcome = await this.leases.admit(c.key, c.limit, c.durationSec, c.lease);
+    return this.settle(principal, { consumed: outcome.used, msBeforeNext: outcome.msBeforeNext }, reply);
   }
 
   /**
-   * The principal's tier counter, for callers that charge it together with other counters in
-   * one statement (lib/store/owners/rate-limits.ts `chargeCounters`); then {@link settle}.
+   * The principal's tier counter as the leases take it, for callers that take it together with
+   * other counters ({@link CounterLeases.admitAll}); then {@link settle}.
    */
-  counter(principal: Principal): CounterCharge {
+  leasedCounter(principal: Principal): LeasedCounter {
+    const limit = this.perMinute[principal.tier];
     return {
       key: this.limiters[principal.tier].getKey(principal.ownerId),
-      points: 1,
+      limit,
       durationSec: TIER_WINDOW_SECONDS,
+      lease: defaultLease(limit),
+      points: 1,
     };
   }
 

@@ -189,9 +189,14 @@ steps:
     expect((await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs).toEqual([]);
     const ok = await send({ name: 'user.signed_up', data: { email: 'a@example.com', source: 'ad' } });
     expect([ok.status, ok.json]).toEqual([200, { resumed: 0, started: 1 }]);
-    const runs = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+    // The run history comes from Temporal visibility, which trails a start by a moment.
+    let runs: { task_id: string }[] = [];
+    for (let i = 0; i < 50 && runs.length === 0; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      runs = (await h.request('GET', `/v1/workflows/${def.json.id}/runs`)).json.runs;
+    }
     expect(runs).toHaveLength(1);
-    const done = await h.waitForTask(runs[0].task_id, (t) => ['completed', 'failed'].includes(t.status));
+    const done = await h.waitForTask(runs[0]!.task_id, (t) => ['completed', 'failed'].includes(t.status));
     expect(done.result.outputs.hello.results).toEqual(['HELLO A@EXAMPLE.COM ON FREE']);
     // Another owner's event of the same name starts nothing of this owner's.
     const other = await send({ name: 'user.signed_up', data: { email: 'b@example.com' } }, h.otherToken);

@@ -249,21 +249,34 @@ describe('fair use of a provider between owners', () => {
       202,
       { task_id: expect.stringMatching(/^task_/), status: 'queued' },
     ]);
-    // The queued call gave its share and provider points back: 2 requests sent, 2 counted.
-    const points = await h.api.deps.store.db
-      .selectFrom('rate_limits')
-      .select(['key', 'points'])
-      .where('key', 'in', ['owner-share:sim:owner_a', 'provider:sim:sim:metered.ping:sim-model-1'])
-      .orderBy('key')
-      .execute();
-    expect(points).toEqual([
+    // The queued call sent nothing. Its share was refused, so the store holds owner_a's 2 sent
+    // requests; the provider point it had taken went back to this API process's lease, which the
+    // store counts as held (2 sent + 1 held).
+    const points = () =>
+      h.api.deps.store.db
+        .selectFrom('rate_limits')
+        .select(['key', 'points'])
+        .where('key', 'in', [
+          'owner-share:sim:owner_a',
+          'owner-share:sim:owner_b',
+          'provider:sim:sim:metered.ping:sim-model-1',
+        ])
+        .orderBy('key')
+        .execute();
+    expect(await points()).toEqual([
       { key: 'owner-share:sim:owner_a', points: 2 },
-      { key: 'provider:sim:sim:metered.ping:sim-model-1', points: 2 },
+      { key: 'provider:sim:sim:metered.ping:sim-model-1', points: 3 },
     ]);
-    // owner_b is not held up by owner_a.
+    // owner_b is not held up by owner_a; its request spends the held provider point (no new
+    // provider point is taken from the store).
     const other = await post(h.otherToken);
     expect(other.status).toBe(200);
     expect(other.json.results).toEqual([{ text: 'A' }]);
+    expect(await points()).toEqual([
+      { key: 'owner-share:sim:owner_a', points: 2 },
+      { key: 'owner-share:sim:owner_b', points: 1 },
+      { key: 'provider:sim:sim:metered.ping:sim-model-1', points: 3 },
+    ]);
     const done = await h.waitForTask(third.json.task_id, (t) => t.status === 'completed', 20_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(done.result.output).toEqual({ results: [{ text: 'A' }] });

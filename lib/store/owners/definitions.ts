@@ -5,6 +5,7 @@
  * keyed hash (`event_key`, lib/events/event-index-keys.ts), by which the owner's events find the
  * definitions they start. Every read is scoped to one owner.
  */
+import { sql } from 'kysely';
 import type { Plan } from '../../../definitions/index.js';
 import type { Keyring } from '../../crypto/keyring.js';
 import { eventKey } from '../../events/event-index-keys.js';
@@ -39,6 +40,17 @@ export type TriggerType = 'manual' | 'schedule' | 'event' | 'webhook';
 
 const trigger = (t: string): TriggerType =>
   t === 'schedule' || t === 'event' || t === 'webhook' ? t : 'manual';
+
+/**
+ * The channel a save or delete is announced on (PostgreSQL, when it commits); its payload is the
+ * definition id, nothing else. API processes forget their cached copy (lib/definition-changes.ts).
+ */
+export const DEFINITION_CHANGED_CHANNEL = 'skillflow_definition_changed';
+
+const announce = async (store: Store, tx: Db, id: string): Promise<void> => {
+  if (store.engine === 'postgres')
+    await sql`select pg_notify(${DEFINITION_CHANGED_CHANNEL}, ${id})`.execute(tx);
+};
 
 /** The most definitions one event starts. */
 export const MAX_EVENT_DEFINITIONS = 20;
@@ -114,6 +126,7 @@ export async function insertDefinitionVersion(
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     await insertVersion(tx, keyring, v);
+    await announce(store, tx, v.id);
     return true;
   });
 }
@@ -224,12 +237,16 @@ export async function countDefinitions(
 
 /** Deletes the owner's definition and its versions; false when there is no such definition. */
 export async function deleteDefinition(store: Store, ownerId: string, id: string): Promise<boolean> {
-  const res = await store.db
-    .deleteFrom('definitions')
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(res.numDeletedRows) === 1;
+  return store.db.transaction().execute(async (tx) => {
+    const res = await tx
+      .deleteFrom('definitions')
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    const deleted = Number(res.numDeletedRows) === 1;
+    if (deleted) await announce(store, tx, id);
+    return deleted;
+  });
 }
 
 /**

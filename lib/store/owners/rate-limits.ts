@@ -112,8 +112,8 @@ export interface CounterState {
  * Sums the points of repeated keys (one statement may not update a row twice) and sorts by key,
  * so concurrent statements lock shared rows in one order and cannot deadlock on PostgreSQL.
  */
-function merged(charges: readonly CounterCharge[]): CounterCharge[] {
-  const byKey = new Map<string, CounterCharge>();
+export function merged<T extends { key: string; points: number }>(charges: readonly T[]): T[] {
+  const byKey = new Map<string, T>();
   for (const c of charges) {
     const seen = byKey.get(c.key);
     byKey.set(c.key, seen ? { ...seen, points: seen.points + c.points } : { ...c });
