@@ -18,8 +18,10 @@ import {
 import { nodeStates, type NodeState } from './graph-status.js';
 import './graph.css';
 
-/** Characters of a line of text in a step's box. */
+/** Characters of a line of text in a step's box; a wider box (a loop, group or handler) takes more. */
 const LINE_CHARS = 26;
+/** About how wide a character of a box's text is. */
+const CHAR_WIDTH = 7;
 
 function pathOf(points: Array<{ x: number; y: number }>): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
@@ -34,10 +36,13 @@ function Node(props: {
 }) {
   const { placed, state } = props;
   const n = placed.node;
-  const lines = placed.compound
-    ? [`${n.id} · ${n.label}`, state?.text ?? (n.condition ? `if ${n.condition}` : '')]
-    : [n.id, n.label, state?.text ?? (n.condition ? `if ${n.condition}` : '')];
+  const lines = [n.id, n.label, state?.text ?? (n.condition ? `if ${n.condition}` : '')];
+  const width = Math.max(LINE_CHARS, Math.floor((placed.width - 2 * BOX_PADDING) / CHAR_WIDTH));
+  const shown = lines.filter(Boolean).map((line) => cut(line, width));
   const full = [n.id, n.label, n.condition ? `if ${n.condition}` : '', state?.text ?? ''].filter(Boolean);
+  // Its name (the title, also its tooltip) starts with the text on screen, then what a cut line hides.
+  const hidden = full.filter((line) => !shown.includes(line));
+  const name = [shown.join(' '), ...hidden].join(', ');
   const interactive = state !== undefined && props.onSelect !== undefined;
   const classes = [
     'graph-node',
@@ -58,9 +63,8 @@ function Node(props: {
       {...(interactive
         ? {
             role: 'button',
-            tabIndex: 0,
+            tabindex: 0,
             'aria-pressed': props.selected,
-            'aria-label': full.join(', '),
             onClick: select,
             onKeyDown: (e: KeyboardEvent) => {
               if (e.key === 'Enter' || e.key === ' ') {
@@ -71,7 +75,7 @@ function Node(props: {
           }
         : {})}
     >
-      <title>{full.join('\n')}</title>
+      <title>{name}</title>
       <rect class="graph-box" width={placed.width} height={placed.height} rx={8} ry={8} />
       {lines.map((line, i) =>
         line ? (
@@ -81,7 +85,7 @@ function Node(props: {
             x={BOX_PADDING - 4}
             y={17 + i * 17}
           >
-            {cut(line, placed.compound ? Math.floor(placed.width / 7.5) : LINE_CHARS)}
+            {cut(line, width)}
           </text>
         ) : null,
       )}
@@ -168,9 +172,9 @@ export function PlanGraph(props: {
                 data-to={e.to}
               >
                 <path d={pathOf(e.points)} marker-end={`url(#${arrow})`} />
+                {e.label ? <title>{e.label}</title> : null}
                 {e.label && e.labelAt ? (
                   <text class="graph-edge-label" x={e.labelAt.x} y={e.labelAt.y + 4} text-anchor="middle">
-                    <title>{e.label}</title>
                     {cut(e.label, EDGE_LABEL_CHARS)}
                   </text>
                 ) : null}

@@ -14,7 +14,7 @@ export const NODE_WIDTH = 196;
 export const NODE_HEIGHT = 64;
 /** Inside a compound box: the padding around its steps and the band its title takes. */
 export const BOX_PADDING = 14;
-export const BOX_HEADER = 40;
+export const BOX_HEADER = 58;
 /** Around the whole drawing. */
 export const MARGIN = 8;
 /** A label on an edge is cut to this many characters (the whole text is in its tooltip). */
