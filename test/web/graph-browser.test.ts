@@ -291,6 +291,9 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
       ]),
     );
 
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'runs-list');
+
     // Completed runs started by hand: exactly one.
     await page.getByLabel('Status').selectOption('completed');
     await page.getByLabel('How it started').selectOption('manual');
@@ -315,7 +318,6 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
     await page.waitForURL(`**/#runs?workflow_id=${id}&trigger=rerun`);
     await expect.poll(async () => (await listed()).map((r) => r[0])).toEqual([again]);
     expect(await ws.axe(page)).toEqual([]);
-    await ws.screenshot(page, 'runs-list');
     expect(problems).toEqual([]);
     await context.close();
   });
