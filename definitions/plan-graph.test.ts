@@ -1,5 +1,6 @@
 /** The picture of a plan: exact nodes and edges for a condition, a loop, a group and a handler. */
 import { describe, expect, it } from 'vitest';
+import { parseCondition } from './compiler/condition-parser.js';
 import { planOf } from './testing/compile.js';
 import { conditionText, planGraph } from './plan-graph.js';
 
@@ -86,5 +87,19 @@ describe('planGraph', () => {
         right: { kind: 'not', operand: { kind: 'compare', op: '==', left: ref('c'), right: one } },
       }),
     ).toBe('(steps.a.n || steps.b.n) && !(steps.c.n == 1)');
+  });
+
+  it('writes a condition that parses back to the same condition', () => {
+    for (const text of [
+      "steps.a.n == 'x' || !(inputs.b > 2) && inputs.c",
+      '(inputs.a || inputs.b) && !inputs.c',
+      '!!(steps.s.results[].fqdn != null)',
+      'inputs.n <= -1.5 || inputs.flag == false',
+    ]) {
+      const first = parseCondition(text);
+      if (!first.ok) throw new Error(`${text}: ${first.message}`);
+      const again = parseCondition(conditionText(first.node));
+      expect([text, again.ok && again.node]).toEqual([text, first.node]);
+    }
   });
 });
