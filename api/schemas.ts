@@ -1,5 +1,6 @@
 /** Response bodies shared by several routes (request schemas live next to their routes). */
 import { z } from 'zod';
+import { PlanGraphSchema } from '../definitions/index.js';
 import { ErrorEnvelopeSchema } from '../lib/errors/skillflow-error.js';
 
 export { DiagnosticSchema } from '../definitions/index.js';
@@ -242,10 +243,14 @@ export const DefinitionSchema = z.object({
     .describe('Run inputs the trigger declares (manual, event or webhook), by name; empty for a schedule.'),
   schedule: ScheduleStateSchema.nullable(),
   hook: HookSchema.nullable().describe("The webhook trigger's hook; null for other triggers."),
+  graph: PlanGraphSchema.describe(
+    'The compiled steps as a graph (a node per step, edges for the order): what the workspace draws.',
+  ),
 });
 
 /** A definition in the list: without source, inputs and schedule. */
 export const DefinitionSummarySchema = DefinitionSchema.omit({
+  graph: true,
   source: true,
   inputs: true,
   schedule: true,

@@ -145,6 +145,38 @@ export type WorkflowDefinition = {
     /** The HMAC key, exactly this string. Present only in the answer that made it (the save that gave the definition its webhook trigger, or a rotation); it is never shown again. */
     signing_secret?: string;
   } | null;
+  /** The compiled steps as a graph (a node per step, edges for the order): what the workspace draws. */
+  graph: {
+    nodes: {
+      /** The step id (a handler: `<step id>.on_error`). */
+      id: string;
+      /** The step kind; `handler` groups the steps of an `on_error` handler. */
+      kind:
+        | 'skill'
+        | 'chat'
+        | 'decide'
+        | 'wait'
+        | 'fail'
+        | 'for_each'
+        | 'parallel'
+        | 'workflow'
+        | 'approval'
+        | 'event_wait'
+        | 'handler';
+      /** What the step does: its skill, or its kind in words. */
+      label: string;
+      /** The `for_each`, `parallel` or handler node the step runs inside. */
+      parent?: string;
+      /** The step runs only when this `if` holds. */
+      condition?: string;
+    }[];
+    edges: {
+      from: string;
+      to: string;
+      /** `if <condition>`, `else` or `on error`; absent for plain order. */
+      label?: string;
+    }[];
+  };
 };
 
 /** The caller’s workflow definitions. */

@@ -13,6 +13,7 @@ import type { RunSearchService } from '../services/run-search.js';
 import {
   MAX_PAGE_TOKEN_CHARS,
   RUN_STATUS_FILTERS,
+  RUN_TRIGGERS,
   type RunStatusFilter,
 } from '../services/run-search-query.js';
 
@@ -41,6 +42,12 @@ const RunsQuery = z
       .regex(NAME_PATTERN, 'must be a step id (lower_snake, at most 64 characters)')
       .optional()
       .describe('Only failed runs whose top-level step of this id failed.'),
+    trigger: z
+      .enum(RUN_TRIGGERS)
+      .optional()
+      .describe(
+        'Only runs started this way: `manual` (by hand or the API), `schedule`, `event`, `webhook`, `workflow` (a `use_workflow` child) or `rerun`.',
+      ),
     started_after: instant('Only runs started after this instant.'),
     started_before: instant('Only runs started before this instant.'),
     page_token: z
@@ -84,6 +91,7 @@ export const runSearchRoutes =
             workflowId: q.workflow_id,
             status: q.status,
             failedStep: q.failed_step,
+            trigger: q.trigger,
             startedAfter: q.started_after ? new Date(q.started_after) : undefined,
             startedBefore: q.started_before ? new Date(q.started_before) : undefined,
           },

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
-import { LIMITS, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
+import { LIMITS, planGraph, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { SCHEDULE_OVERLAPS, triggerInputs } from '../../definitions/runtime/plan.js';
 import { MAX_BACKFILL_TICKS } from '../services/schedule-backfill.js';
@@ -109,6 +109,7 @@ async function view(
     inputs: triggerInputs(def.plan.trigger),
     schedule: await engine.scheduleOf(def),
     hook: hook === undefined ? await engine.hooks.of(def) : hook,
+    graph: planGraph(def.plan),
   };
 }
 

@@ -10,12 +10,14 @@ describe('runSearchQuery', () => {
         workflowId: 'wf_a',
         status: 'failed',
         failedStep: 'check',
+        trigger: 'webhook',
         startedAfter: new Date('2026-01-01T00:00:00Z'),
         startedBefore: new Date('2026-02-01T00:00:00+01:00'),
       }),
     ).toBe(
       'OwnerId = "o\\"x\\\\" AND TaskKind = "workflow_run" AND DefinitionId = "wf_a" AND ' +
         'ExecutionStatus IN ("Failed", "Terminated", "TimedOut") AND FailedStep = "check" AND ' +
+        'TriggerType = "webhook" AND ' +
         'StartTime > "2026-01-01T00:00:00.000Z" AND StartTime < "2026-01-31T23:00:00.000Z"',
     );
     expect(runSearchQuery({ ownerId: 'o', status: 'cancelled' })).toBe(

@@ -19,12 +19,20 @@ export const RUN_STATUS_FILTERS = {
 } as const;
 export type RunStatusFilter = keyof typeof RUN_STATUS_FILTERS;
 
+/**
+ * How a run started, as its `TriggerType` search attribute says: by hand, on its schedule, by an
+ * event, by a webhook, as a `use_workflow` child or as a re-run.
+ */
+export const RUN_TRIGGERS = ['manual', 'schedule', 'event', 'webhook', 'workflow', 'rerun'] as const;
+export type RunTriggerFilter = (typeof RUN_TRIGGERS)[number];
+
 /** What a run search filters on (each optional but the owner). */
 export interface RunFilters {
   ownerId: string;
   workflowId?: string | undefined;
   status?: RunStatusFilter | undefined;
   failedStep?: string | undefined;
+  trigger?: RunTriggerFilter | undefined;
   startedAfter?: Date | undefined;
   startedBefore?: Date | undefined;
 }
@@ -42,6 +50,7 @@ export function runSearchQuery(f: RunFilters): string {
     );
   }
   if (f.failedStep !== undefined) terms.push(`FailedStep = ${literal(f.failedStep)}`);
+  if (f.trigger !== undefined) terms.push(`TriggerType = ${literal(f.trigger)}`);
   if (f.startedAfter) terms.push(`StartTime > ${literal(f.startedAfter.toISOString())}`);
   if (f.startedBefore) terms.push(`StartTime < ${literal(f.startedBefore.toISOString())}`);
   return terms.join(' AND ');

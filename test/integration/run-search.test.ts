@@ -135,7 +135,7 @@ describe('searching runs across definitions', () => {
     });
   });
 
-  it('filters by definition, status, failed step and start time', async () => {
+  it('filters by definition, status, failed step, trigger and start time', async () => {
     const exactly = async (query: string, ...names: string[]) => {
       const res = await h.request('GET', `/v1/runs${query}`);
       expect([query, res.status, ids(res)]).toEqual([query, 200, sorted(...names)]);
@@ -155,6 +155,10 @@ describe('searching runs across definitions', () => {
     await exactly(`?workflow_id=${defB}&status=failed&failed_step=gate&started_after=${middle}`, 'gated');
     await exactly(`?workflow_id=${defA}&started_after=${middle}`);
     await exactly('?workflow_id=wf_nope');
+    await exactly('?trigger=manual', 'done1', 'stopped', 'done2', 'gated', 'waiting', 'cancelled');
+    await exactly(`?trigger=manual&workflow_id=${defB}&status=failed`, 'gated');
+    await exactly('?trigger=schedule');
+    await exactly('?trigger=webhook');
   });
 
   it('walks every run exactly once with limit 2, and refuses a token of other filters', async () => {
@@ -210,6 +214,13 @@ describe('searching runs across definitions', () => {
         invalid(
           'status',
           'Invalid option: expected one of "running"|"completed"|"failed"|"cancelled"|"timed_out"',
+        ),
+      ],
+      [
+        'trigger=cron',
+        invalid(
+          'trigger',
+          'Invalid option: expected one of "manual"|"schedule"|"event"|"webhook"|"workflow"|"rerun"',
         ),
       ],
       ['workflow_id=task_1', invalid('workflow_id', 'must be a workflow id (wf_...)')],

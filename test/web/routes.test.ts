@@ -17,6 +17,7 @@ describe('workspace hash routes', () => {
     expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
     expect(parseRoute('#approvals')).toEqual({ page: 'approvals' });
     expect(parseRoute('#runs')).toEqual({ page: 'runs' });
+    expect(parseRoute('#runs?status=failed&trigger=manual')).toEqual({ page: 'runs' });
     expect(parseRoute('#approve/v1.k1.eyJydW4iOiJ4In0.c2ln-_')).toEqual({
       page: 'approve',
       token: 'v1.k1.eyJydW4iOiJ4In0.c2ln-_',

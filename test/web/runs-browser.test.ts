@@ -57,6 +57,7 @@ describe.skipIf(!hasChromium)(`the runs page in chromium (${SKIP_REASON})`, () =
     expect(await first.locator('td').allTextContents()).toEqual([
       'Pauses',
       'running',
+      'by hand',
       '—',
       expect.any(String),
       expect.any(String),
@@ -73,7 +74,7 @@ describe.skipIf(!hasChromium)(`the runs page in chromium (${SKIP_REASON})`, () =
     await page.locator(`table.runs tbody tr[data-task="${napping}"]`).waitFor({ state: 'detached' });
     const rows = page.locator('table.runs tbody tr');
     await expect.poll(() => rows.count()).toBe(10);
-    expect(new Set(await rows.locator('td:nth-child(4)').allTextContents())).toEqual(new Set(['halt']));
+    expect(new Set(await rows.locator('td:nth-child(5)').allTextContents())).toEqual(new Set(['halt']));
     await page.getByRole('button', { name: 'More runs' }).click();
     await expect.poll(() => rows.count()).toBe(12);
     expect(await page.getByRole('button', { name: 'More runs' }).count()).toBe(0);

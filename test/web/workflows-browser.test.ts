@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(await page.getByRole('link', { name: 'Open in the Temporal UI' }).getAttribute('href')).toBe(
       task.links.temporal_ui,
     );
-    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'task');
 
@@ -291,10 +291,10 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     const { page, context, problems } = await ws.open(`/#tasks/${taskId}`, { viewport: PHONE });
     await ws.signIn(page);
     await page.locator('.task-status[data-status="running"]').waitFor();
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByText('Cancel requested.').waitFor();
     await page.locator('.task-status[data-status="cancelled"]').waitFor({ timeout: 30_000 });
-    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await ws.axe(page)).toEqual([]);

@@ -33,9 +33,13 @@ function decode(part: string | undefined): string | null {
   }
 }
 
-/** Parses `location.hash` (with or without the leading `#`). */
+/**
+ * Parses `location.hash` (with or without the leading `#`). A `?…` after the path holds a page's
+ * own state (the runs page's filters) and does not change the route.
+ */
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const path = hash.split('?')[0] ?? '';
+  const parts = path.replace(/^#\/?/, '').split('/').filter(Boolean);
   const [head, a, b, ...rest] = parts;
   if (rest.length > 0) return { page: 'not_found' };
   if (head === undefined || (head === 'apps' && a === undefined)) return { page: 'apps' };

@@ -1,48 +1,66 @@
 /**
  * `#runs`: your runs across definitions (GET /v1/runs), newest first (open runs first), filtered
- * by workflow, status, failed step and start date; "More runs" loads the next page with the same
- * filters. Each run links to its task page, its workflow to the workflow's page.
+ * by workflow, status, trigger, failed step and start date; "More runs" loads the next page with
+ * the same filters. The filters live in the hash (`#runs?status=failed`), so they survive a
+ * reload. Each run links to its task page, its workflow to the workflow's page.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunSearchPage } from '../../../sdk/generated.js';
 import { errorMessage } from '../api.js';
 import { TableScroll } from '../skill/views.js';
 import { Alert, HeadRow, LoadStatus } from '../ui.js';
-import { listWorkflows, searchRuns, type RunSearch } from '../workflow/api.js';
+import { listWorkflows, searchRuns } from '../workflow/api.js';
 import { RunTaskCell, RunTimingCells } from '../workflow/RunCells.js';
+import {
+  cleanFilters,
+  filtersFromHash,
+  hashOfFilters,
+  RUN_STATUSES,
+  RUN_TRIGGERS,
+  searchOf,
+  type RunFilterValues,
+} from '../workflow/run-filters.js';
 import { useLoad } from '../workflow/use-load.js';
 
 type Run = RunSearchPage['runs'][number];
 
 /** Runs per page. */
 export const RUNS_PAGE_SIZE = 10;
-const STATUSES = ['running', 'completed', 'failed', 'cancelled', 'timed_out'];
 
-/** Local midnight of a `yyyy-mm-dd` day, `days` later, as an RFC 3339 instant. */
-function dayStart(day: string, days = 0): string | undefined {
-  if (!day) return undefined;
-  const at = new Date(`${day}T00:00:00`);
-  at.setDate(at.getDate() + days);
-  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
-}
-
-/** The filters of the form: the "to" day is included (before the next day's midnight). */
-function filtersOf(form: HTMLFormElement): RunSearch {
+/** The filters of the form, as the hash holds them. */
+function valuesOf(form: HTMLFormElement): RunFilterValues {
+  const data = new FormData(form);
   const text = (name: string) => {
-    const value = new FormData(form).get(name);
-    return typeof value === 'string' ? value.trim() : '';
+    const value = data.get(name);
+    return typeof value === 'string' ? value : undefined;
   };
-  const filters: RunSearch = {
+  return cleanFilters({
     workflow_id: text('workflow_id'),
     status: text('status'),
+    trigger: text('trigger'),
     failed_step: text('failed_step'),
-    started_after: dayStart(text('from')),
-    started_before: dayStart(text('to'), 1),
-  };
-  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+    from: text('from'),
+    to: text('to'),
+  });
 }
 
-function RunFilters(props: { auth: string; onSearch: (f: RunSearch) => void }) {
+/** The filters in the location hash, followed as it changes (a search, back, a pasted link). */
+function useHashFilters(): RunFilterValues {
+  const [filters, setFilters] = useState(() => filtersFromHash(location.hash));
+  useEffect(() => {
+    const follow = () => setFilters(filtersFromHash(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return filters;
+}
+
+function RunFilters(props: {
+  auth: string;
+  initial: RunFilterValues;
+  onSearch: (f: RunFilterValues) => void;
+}) {
+  const v = props.initial;
   const workflows = useLoad(() => listWorkflows(props.auth), [props.auth]);
   return (
     <form
@@ -50,7 +68,7 @@ function RunFilters(props: { auth: string; onSearch: (f: RunSearch) => void }) {
       aria-labelledby="run-filters-title"
       onSubmit={(e) => {
         e.preventDefault();
-        props.onSearch(filtersOf(e.currentTarget));
+        props.onSearch(valuesOf(e.currentTarget));
       }}
     >
       <h2 id="run-filters-title">Filters</h2>
@@ -60,7 +78,7 @@ function RunFilters(props: { auth: string; onSearch: (f: RunSearch) => void }) {
           <option value="">Any workflow</option>
           {workflows.state === 'ready'
             ? workflows.value.workflows.map((w) => (
-                <option key={w.id} value={w.id}>
+                <option key={w.id} value={w.id} selected={w.id === v.workflow_id}>
                   {w.title}
                 </option>
               ))
@@ -71,28 +89,52 @@ function RunFilters(props: { auth: string; onSearch: (f: RunSearch) => void }) {
         <label for="runs-status">Status</label>
         <select id="runs-status" name="status">
           <option value="">Any status</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
+          {RUN_STATUSES.map((s) => (
+            <option key={s} value={s} selected={s === v.status}>
               {s.replace('_', ' ')}
             </option>
           ))}
         </select>
       </div>
       <div class="field">
+        <label for="runs-trigger">How it started</label>
+        <select id="runs-trigger" name="trigger">
+          <option value="">Any way</option>
+          {Object.entries(RUN_TRIGGERS).map(([value, words]) => (
+            <option key={value} value={value} selected={value === v.trigger}>
+              {words}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
         <label for="runs-failed-step">Failed step (step id)</label>
-        <input id="runs-failed-step" name="failed_step" type="text" autocomplete="off" spellcheck={false} />
+        <input
+          id="runs-failed-step"
+          name="failed_step"
+          type="text"
+          autocomplete="off"
+          spellcheck={false}
+          defaultValue={v.failed_step ?? ''}
+        />
       </div>
       <div class="field">
         <label for="runs-from">Started from (day)</label>
-        <input id="runs-from" name="from" type="date" />
+        <input id="runs-from" name="from" type="date" defaultValue={v.from ?? ''} />
       </div>
       <div class="field">
         <label for="runs-to">Started until (day, included)</label>
-        <input id="runs-to" name="to" type="date" />
+        <input id="runs-to" name="to" type="date" defaultValue={v.to ?? ''} />
       </div>
       <button type="submit">Search runs</button>
     </form>
   );
+}
+
+/** How a run started, in words (an unknown way as the API names it). */
+function triggerWords(trigger: string | null): string {
+  if (trigger === null) return '—';
+  return Object.hasOwn(RUN_TRIGGERS, trigger) ? RUN_TRIGGERS[trigger as keyof typeof RUN_TRIGGERS] : trigger;
 }
 
 function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
@@ -100,7 +142,9 @@ function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
     <TableScroll label="Runs">
       <table class="runs">
         <caption>Your runs, newest first</caption>
-        <HeadRow columns={['Task', 'Workflow', 'Status', 'Failed step', 'Started', 'Took']} />
+        <HeadRow
+          columns={['Task', 'Workflow', 'Status', 'How it started', 'Failed step', 'Started', 'Took']}
+        />
         <tbody>
           {props.runs.map((r) => (
             <tr key={r.task_id} data-task={r.task_id}>
@@ -115,6 +159,7 @@ function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
                 )}
               </td>
               <td class="run-status">{r.status}</td>
+              <td class="run-trigger">{triggerWords(r.trigger)}</td>
               <td>{r.failed_step ?? '—'}</td>
               <RunTimingCells startedAt={r.started_at} finishedAt={r.finished_at} />
             </tr>
@@ -126,11 +171,14 @@ function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
 }
 
 export function RunsPage(props: { auth: string }) {
-  const [filters, setFilters] = useState<RunSearch>({});
-  const first = useLoad(() => searchRuns(props.auth, filters, RUNS_PAGE_SIZE), [props.auth, filters]);
+  const values = useHashFilters();
+  const hash = hashOfFilters(values);
+  // One search per distinct hash: the object is rebuilt only when the filters change.
+  const filters = useMemo(() => ({ hash, search: searchOf(values) }), [hash]);
+  const first = useLoad(() => searchRuns(props.auth, filters.search, RUNS_PAGE_SIZE), [props.auth, filters]);
   const workflows = useLoad(() => listWorkflows(props.auth), [props.auth]);
   // Later pages of the current filters (a new search starts over).
-  const [more, setMore] = useState<{ of: RunSearch; runs: Run[]; next: string | null } | null>(null);
+  const [more, setMore] = useState<{ of: typeof filters; runs: Run[]; next: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const extra = more?.of === filters ? more : null;
@@ -143,7 +191,7 @@ export function RunsPage(props: { auth: string }) {
     setBusy(true);
     setFailure(null);
     try {
-      const page = await searchRuns(props.auth, filters, RUNS_PAGE_SIZE, token);
+      const page = await searchRuns(props.auth, filters.search, RUNS_PAGE_SIZE, token);
       setMore({ of: filters, runs: [...(extra?.runs ?? []), ...page.runs], next: page.next_page_token });
     } catch (e) {
       setFailure(errorMessage(e));
@@ -155,10 +203,13 @@ export function RunsPage(props: { auth: string }) {
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Runs</h1>
       <RunFilters
+        key={hash}
         auth={props.auth}
+        initial={values}
         onSearch={(f) => {
           setFailure(null);
-          setFilters(f);
+          // The hash change brings the search (and a reload keeps it).
+          location.hash = hashOfFilters(f);
         }}
       />
       <LoadStatus load={first} loading="Loading runs…" />

@@ -5,6 +5,7 @@ import { ResultView } from '../skill/ResultView.js';
 import { StepList } from '../task/StepList.js';
 import { RerunLinks, RerunPanel } from '../task/RerunPanel.js';
 import { StepTimeline } from '../task/StepTimeline.js';
+import { RunGraph } from '../workflow/RunGraph.js';
 import { QueuePlace } from '../task/QueuePlace.js';
 import { clock, duration } from '../task/timing.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
@@ -73,6 +74,9 @@ export function TaskPage(props: { auth: string; taskId: string }) {
           {cancel.message ? <p aria-live="polite">{cancel.message}</p> : null}
           <RerunLinks task={task} />
           <h2>Steps</h2>
+          {task.kind === 'workflow_run' && task.definition ? (
+            <RunGraph auth={props.auth} task={task} definitionId={task.definition.id} />
+          ) : null}
           <StepTimeline task={task} now={Date.now()} />
           <StepList steps={task.steps} caption="Steps of this task" />
           {task.error ? (

@@ -1,5 +1,5 @@
 /**
- * `#workflows/<id>`: editor with live validation, save as a new version, run, history, schedule,
+ * `#workflows/<id>`: the steps as a graph, editor with live validation, save as a new version, run, history, schedule,
  * webhook hook, messages.
  */
 import { useState } from 'preact/hooks';
@@ -10,6 +10,7 @@ import { DefinitionForm } from '../workflow/DefinitionForm.js';
 import { takeSecret } from '../workflow/fresh-secret.js';
 import { HookPanel } from '../workflow/HookPanel.js';
 import { Messages } from '../workflow/Messages.js';
+import { PlanGraph } from '../workflow/PlanGraph.js';
 import { RunForm } from '../workflow/RunForm.js';
 import { RunHistory } from '../workflow/RunHistory.js';
 import { RunProgress } from '../workflow/RunProgress.js';
@@ -35,6 +36,10 @@ function Loaded(props: { auth: string; initial: WorkflowDefinition }) {
               ? 'started by a webhook'
               : 'started by hand'}
       </p>
+      <section class="workflow-graph" aria-labelledby="workflow-graph-title">
+        <h2 id="workflow-graph-title">Steps</h2>
+        <PlanGraph graph={definition.graph} label="Steps of this workflow" />
+      </section>
       <DefinitionForm
         auth={props.auth}
         id="workflow-source"
@@ -76,7 +81,15 @@ function Loaded(props: { auth: string; initial: WorkflowDefinition }) {
           }}
         />
       )}
-      {runId ? <RunProgress key={runId} auth={props.auth} taskId={runId} onFinished={bump} /> : null}
+      {runId ? (
+        <RunProgress
+          key={runId}
+          auth={props.auth}
+          taskId={runId}
+          graph={definition.graph}
+          onFinished={bump}
+        />
+      ) : null}
       <RunHistory auth={props.auth} workflowId={definition.id} refresh={refresh} />
       <Messages auth={props.auth} workflowId={definition.id} refresh={refresh} />
     </>

@@ -1,11 +1,21 @@
-/** A run started from the page: its steps turning completed, live, with a link to its task page. */
+/**
+ * A run started from the page: its steps turning completed, live, on the definition's graph and
+ * in a table, with a link to its task page.
+ */
 import { useEffect } from 'preact/hooks';
+import type { WorkflowDefinition } from '../../../sdk/generated.js';
+import { PlanGraph } from './PlanGraph.js';
 import { StepList } from '../task/StepList.js';
 import { QueuePlace } from '../task/QueuePlace.js';
 import { TERMINAL, useTask } from '../task/use-task.js';
 import { Alert } from '../ui.js';
 
-export function RunProgress(props: { auth: string; taskId: string; onFinished: () => void }) {
+export function RunProgress(props: {
+  auth: string;
+  taskId: string;
+  graph?: WorkflowDefinition['graph'];
+  onFinished: () => void;
+}) {
   const { task, error } = useTask(props.auth, props.taskId);
   const finished = task !== null && TERMINAL.has(task.status);
   useEffect(() => {
@@ -22,6 +32,9 @@ export function RunProgress(props: { auth: string; taskId: string; onFinished: (
         {task ? <QueuePlace queue={task.queue} /> : null}
       </p>
       <Alert message={error} />
+      {task && props.graph ? (
+        <PlanGraph graph={props.graph} label="Steps of this run" steps={task.steps} />
+      ) : null}
       {task ? <StepList steps={task.steps} caption="Steps of this run" /> : null}
       {task?.error ? (
         <p role="alert" class="error">

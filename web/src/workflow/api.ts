@@ -55,6 +55,7 @@ export const listRuns = (auth: string, id: string) => request<RunList>('GET', `$
 export interface RunSearch {
   workflow_id?: string;
   status?: string;
+  trigger?: string;
   failed_step?: string;
   started_after?: string;
   started_before?: string;
