@@ -54,7 +54,8 @@ export function Editor(props: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const attributes = useRef(new Compartment());
-  // The latest outline the compiler sent: kept while the next check runs, for completion.
+  // The latest outline with steps the compiler sent, for completion: kept while the next check
+  // runs and while the text does not parse (half-typed YAML often does not).
   const outline = useRef<Outline>({ steps: [] });
   const onInput = useRef(props.onInput);
   // The source last typed or set: a `source` prop equal to it is not a change from outside.
@@ -64,7 +65,7 @@ export function Editor(props: Props) {
   const diagnostics =
     props.saveDiagnostics ?? (props.validation.state === 'invalid' ? props.validation.diagnostics : []);
   const v = props.validation;
-  if ((v.state === 'valid' || v.state === 'invalid') && v.outline) outline.current = v.outline;
+  if ((v.state === 'valid' || v.state === 'invalid') && v.outline?.steps.length) outline.current = v.outline;
 
   useEffect(() => {
     const editor = new EditorView({
