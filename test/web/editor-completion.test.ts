@@ -83,6 +83,13 @@ describe('completion at the cursor', () => {
     expect(at(text)).toEqual({ kind: 'field', from: text.indexOf('|') - 3, step: 'search' });
   });
 
+  it('offers earlier step ids and their fields in a condition', () => {
+    const text = `${DOC}\n    if: $nodes.|`;
+    expect(at(text)).toEqual({ kind: 'step', from: text.indexOf('|'), earlier: ['search', 'pause'] });
+    const field = `${DOC}\n    if: $nodes.search.output.re| == 0`;
+    expect(at(field)).toEqual({ kind: 'field', from: field.indexOf('|') - 2, step: 'search' });
+  });
+
   it('lists the step ids with their lines', () => {
     expect(stepIdsOf(DOC)).toEqual([
       { id: 'search', line: 5 },

@@ -1,7 +1,7 @@
 /**
  * What the YAML editor may complete at a cursor position: a key of the mapping the cursor is
- * in, a skill name after `use_app_skill:`, an earlier step's id after `{{steps.`, or that
- * step's output fields after `{{steps.<id>.`. Pure, unit-tested; the editor turns the answer
+ * in, a skill name after `use_app_skill:`, an earlier step's id after `{{steps.` (or `$nodes.`
+ * in a condition), or that step's output fields after `{{steps.<id>.` (`$nodes.<id>.output.`). Pure, unit-tested; the editor turns the answer
  * into options (completion.ts).
  */
 
@@ -136,6 +136,11 @@ export function completionContext(doc: string, pos: number): CompletionContext |
   if (!line) return undefined;
   const before = line.text.slice(0, pos - line.start);
 
+  // In a condition (`if:`), `$nodes.<id>.output.<field>` reads a step's output.
+  const nodeField = /\$nodes\.([A-Za-z0-9_]+)\.output\.([A-Za-z0-9_]*)$/.exec(before);
+  if (nodeField) return { kind: 'field', from: pos - nodeField[2]!.length, step: nodeField[1]! };
+  const node = /\$nodes\.([A-Za-z0-9_]*)$/.exec(before);
+  if (node) return { kind: 'step', from: pos - node[1]!.length, earlier: earlierSteps(doc, line.number) };
   const field = /\{\{[^}]*?\bsteps\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]*)$/.exec(before);
   if (field) return { kind: 'field', from: pos - field[2]!.length, step: field[1]! };
   const step = /\{\{[^}]*?\bsteps\.([A-Za-z0-9_]*)$/.exec(before);
