@@ -3,6 +3,7 @@
  * workflow itself imports only `definitions/runtime/` (pure); everything here runs outside it.
  */
 export { compileDefinition, type CompileOptions, type CompileResult } from './compiler/compile-definition.js';
+export { OutlineSchema, type Outline } from './compiler/outline.js';
 export { createStaticCatalog, type SkillCatalog, type SkillCatalogEntry } from './catalog.js';
 export {
   DIAGNOSTIC_CODES,

@@ -255,6 +255,18 @@ export type ValidationResult = {
     suggestions?: string[];
   }[];
   steps: number | null;
+  /** The definition's steps in document order (inner steps included), each with the fields of its output and their types; empty when the text does not parse. */
+  outline: {
+    steps: {
+      id: string;
+      /** The 1-based line where the step starts. */
+      line: number;
+      fields: {
+        name: string;
+        type: string;
+      }[];
+    }[];
+  };
 };
 
 /** A started run. */

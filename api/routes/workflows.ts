@@ -9,7 +9,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { catalogFromRegistry } from '../../activities/registry/catalog.js';
-import { LIMITS, planGraph, sortDiagnostics, type Plan, type SourceFormat } from '../../definitions/index.js';
+import {
+  LIMITS,
+  OutlineSchema,
+  planGraph,
+  sortDiagnostics,
+  type Plan,
+  type SourceFormat,
+} from '../../definitions/index.js';
 import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import { SCHEDULE_OVERLAPS, triggerInputs } from '../../definitions/runtime/plan.js';
 import { MAX_BACKFILL_TICKS } from '../services/schedule-backfill.js';
@@ -175,6 +182,7 @@ export const workflowRoutes =
               valid: z.boolean(),
               diagnostics: z.array(DiagnosticSchema),
               steps: z.number().int().nullable(),
+              outline: OutlineSchema,
             }),
             ...errorResponses(400, 401, 403),
           },
@@ -184,8 +192,8 @@ export const workflowRoutes =
         const { source, format } = definitionSource(req);
         const res = await engine.definitions.compileFor(owner(req), source, format);
         return res.ok
-          ? { valid: true, diagnostics: [], steps: res.plan.steps.length }
-          : { valid: false, diagnostics: res.diagnostics, steps: null };
+          ? { valid: true, diagnostics: [], steps: res.plan.steps.length, outline: res.outline }
+          : { valid: false, diagnostics: res.diagnostics, steps: null, outline: res.outline };
       },
     );
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   compileDefinition,
   type Diagnostic,
+  type Outline,
   type Plan,
   type SkillCatalog,
   type SourceFormat,
@@ -37,7 +38,8 @@ export type { StoredDefinition };
  */
 export type PlanCheck = (plan: Plan, current?: StoredDefinition) => void | Promise<void>;
 
-export type CompileOutcome = { ok: true; plan: Plan } | { ok: false; diagnostics: Diagnostic[] };
+export type CompileOutcome =
+  { ok: true; plan: Plan; outline: Outline } | { ok: false; diagnostics: Diagnostic[]; outline: Outline };
 
 export class DefinitionsService {
   /** The owner's other definitions, for `use_workflow` steps. */
@@ -61,7 +63,9 @@ export class DefinitionsService {
       format,
       ...(fileName ? { fileName } : {}),
     });
-    return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
+    return res.ok
+      ? { ok: true, plan: res.plan, outline: res.outline }
+      : { ok: false, diagnostics: res.diagnostics, outline: res.outline };
   }
 
   /**
@@ -75,7 +79,9 @@ export class DefinitionsService {
     self?: { id: string; version: number },
   ): Promise<CompileOutcome> {
     const res = await this.children.compile(ownerId, source, { catalog: this.catalog, format }, self);
-    return res.ok ? { ok: true, plan: res.plan } : { ok: false, diagnostics: res.diagnostics };
+    return res.ok
+      ? { ok: true, plan: res.plan, outline: res.outline }
+      : { ok: false, diagnostics: res.diagnostics, outline: res.outline };
   }
 
   private async compileOrThrow(

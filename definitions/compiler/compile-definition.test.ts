@@ -43,6 +43,16 @@ describe('compileDefinition', () => {
       ok: true,
       plan: SPEC_PLAN,
       diagnostics: [],
+      outline: {
+        steps: [
+          {
+            id: 'search',
+            line: 5,
+            fields: expect.arrayContaining([{ name: 'result_count', type: 'number' }]),
+          },
+          { id: 'notify', line: 11, fields: [] },
+        ],
+      },
     });
   });
 

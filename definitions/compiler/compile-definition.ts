@@ -12,6 +12,7 @@ import { definitionSchema } from '../schema/definition-schema.js';
 import { issuesToDiagnostics } from '../schema/zod-issues.js';
 import { parseSource, type SourceFormat } from '../source/parse-source.js';
 import type { WorkflowLookup } from '../workflow-lookup.js';
+import { EMPTY_OUTLINE, type Outline, outlineOf } from './outline.js';
 import { compileInput } from './compile-input.js';
 import { collectSteps, compileStep } from './compile-step.js';
 import type { ReferenceScope } from './reference-checker.js';
@@ -28,16 +29,17 @@ export interface CompileOptions {
   workflows?: WorkflowLookup;
 }
 
-/** The plan, or every diagnostic. */
+/** The plan, or every diagnostic; with the outline of the steps as far as they compile. */
 export type CompileResult =
-  { ok: true; plan: Plan; diagnostics: [] } | { ok: false; diagnostics: Diagnostic[] };
+  | { ok: true; plan: Plan; diagnostics: []; outline: Outline }
+  | { ok: false; diagnostics: Diagnostic[]; outline: Outline };
 
 /** Compiles a YAML or JSON definition into a plan. */
 export function compileDefinition(source: string, opts: CompileOptions): CompileResult {
   const parsed = parseSource(source, opts.format ?? 'auto', opts.fileName);
   const { map } = parsed;
   const diagnostics = [...parsed.diagnostics];
-  if (parsed.fatal) return { ok: false, diagnostics: listDiagnostics(diagnostics) };
+  if (parsed.fatal) return { ok: false, diagnostics: listDiagnostics(diagnostics), outline: EMPTY_OUTLINE };
 
   const value = parsed.value;
   const top = definitionSchema.safeParse(value);
@@ -55,7 +57,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
   if (rawSteps.length > LIMITS.maxSteps) {
     const message = `The definition has ${rawSteps.length} steps; the limit is ${LIMITS.maxSteps}.`;
     diagnostics.push(map.diagnostic('TOO_LARGE', message, ['steps'], { key: true }));
-    return { ok: false, diagnostics: listDiagnostics(diagnostics) };
+    return { ok: false, diagnostics: listDiagnostics(diagnostics), outline: EMPTY_OUTLINE };
   }
   const { entries, symbols } = collectSteps(rawSteps, {
     map,
@@ -64,6 +66,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     scheduled: trigger.scheduled,
     ...(opts.workflows && { workflows: opts.workflows }),
   });
+  const outline = outlineOf(symbols, map);
   const steps: PlanStep[] = [];
   for (const entry of entries) {
     const scope = {
@@ -104,7 +107,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
       : undefined;
 
   if (diagnostics.length > 0 || !top.success || !trigger.trigger) {
-    return { ok: false, diagnostics: listDiagnostics(diagnostics) };
+    return { ok: false, diagnostics: listDiagnostics(diagnostics), outline };
   }
   const plan: Plan = {
     planVersion: PLAN_VERSION,
@@ -115,7 +118,7 @@ export function compileDefinition(source: string, opts: CompileOptions): Compile
     ...(outputs && { outputs }),
     ...(concurrency && { concurrency: { limit: concurrency.limit, ...(key && { key }) } }),
   };
-  return { ok: true, plan, diagnostics: [] };
+  return { ok: true, plan, diagnostics: [], outline };
 }
 
 /**

@@ -132,7 +132,7 @@ export function collectSteps(
     scheduled: boolean;
     workflows?: WorkflowLookup;
   },
-): { entries: StepEntry[]; symbols: Map<string, StepSymbol> } {
+): { entries: StepEntry[]; symbols: Map<string, StepSymbol & { path: DocPath }> } {
   const ctx: CollectContext = { ...context, symbols: new Map(), total: { count: 0, reported: false } };
   const entries = collectLevel(steps, ['steps'], [], { container: '', kind: 'top' }, ctx);
   return { entries, symbols: ctx.symbols };

@@ -192,3 +192,32 @@ export function jsonKinds(shape: SchemaShape): Set<string> | 'any' {
   }
   return kinds;
 }
+
+/** One field of an object a value may be: its name and what it is ("string", "number", …). */
+export interface ShapeField {
+  name: string;
+  type: string;
+}
+
+/**
+ * The fields the value may have, in declaration order, each with its kind(s) joined by " or "
+ * ("any" when unknown). A value that is no object (or is unknown) has none.
+ */
+export function shapeFields(shape: SchemaShape): ShapeField[] {
+  if (shape === 'any') return [];
+  const alternatives = merge(shape.map((s) => concrete(s)));
+  if (alternatives === 'any') return [];
+  const fields = new Map<string, Set<string>>();
+  for (const s of alternatives) {
+    const d = def(s);
+    if (d.type !== 'object') continue;
+    for (const [name, field] of Object.entries(d.shape ?? {})) {
+      const kinds = fields.get(name) ?? new Set<string>();
+      const inner = concrete(field);
+      if (inner === 'any') kinds.add('any');
+      else for (const k of inner) kinds.add(def(k).type);
+      fields.set(name, kinds);
+    }
+  }
+  return [...fields].map(([name, kinds]) => ({ name, type: [...kinds].join(' or ') }));
+}

@@ -125,6 +125,15 @@ describe('workflow definitions and runs through the API', () => {
     expect(validated.status).toBe(200);
     expect(validated.json.valid).toBe(false);
     expect(validated.json.diagnostics).toEqual(diags);
+    // The outline of the steps comes with it: an unknown skill's output has no known fields.
+    expect(validated.json.outline.steps.map((s: { id: string; line: number }) => [s.id, s.line])).toEqual([
+      ['shout', 7],
+      ['notify', 12],
+    ]);
+    expect(validated.json.outline.steps[0].fields).toEqual([]);
+    const good = await h.request('POST', '/v1/workflows/validate', SHOUT, 'application/yaml');
+    expect(good.json).toMatchObject({ valid: true, steps: 2 });
+    expect(good.json.outline.steps[0].fields).toContainEqual({ name: 'result_count', type: 'number' });
   });
 
   it('runs end to end: the skill, the templated chat message, task polling', async () => {

@@ -1,12 +1,6 @@
 /** The workflow pages' pure logic: diagnostics at line and column, run-form inputs, task timing. */
 import { describe, expect, it } from 'vitest';
-import {
-  byLine,
-  describeDiagnostic,
-  lineCount,
-  offsetOf,
-  type Diagnostic,
-} from '../../web/src/workflow/diagnostics.js';
+import { describeDiagnostic, offsetOf, type Diagnostic } from '../../web/src/workflow/diagnostics.js';
 import { buildInputs, initialValue, parseValue } from '../../web/src/workflow/inputs.js';
 import { duration, summary } from '../../web/src/task/timing.js';
 import { timelineBars } from '../../web/src/task/timeline.js';
@@ -40,12 +34,6 @@ describe('diagnostics', () => {
     );
   });
 
-  it('groups by line for the gutter', () => {
-    const lines = byLine([d(2, 1), d(5, 3), d(2, 9)]);
-    expect([...lines.keys()]).toEqual([2, 5]);
-    expect(lines.get(2)!.map((x) => x.column)).toEqual([1, 9]);
-  });
-
   it('turns a line and column into a caret offset, clamped to the text', () => {
     const src = 'ab\ncdef\ng';
     expect(offsetOf(src, 1, 1)).toBe(0);
@@ -54,8 +42,6 @@ describe('diagnostics', () => {
     expect(offsetOf(src, 2, 99)).toBe(7); // end of line 2
     expect(offsetOf(src, 3, 1)).toBe(8);
     expect(offsetOf(src, 9, 1)).toBe(src.length);
-    expect(lineCount(src)).toBe(3);
-    expect(lineCount('')).toBe(1);
   });
 });
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
 import { signatureHeader } from '../../lib/webhooks/hook-signature.js';
+import { setEditorText } from './editor-text.js';
 import { hasChromium, PHONE, SKIP_REASON, workspaceSuite, type Workspace } from './harness.js';
 
 /** The spec's example: a domain search, then a chat message with its count. */
@@ -27,8 +28,6 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     const { page, context, problems, dialogs, offsite } = await ws.open('/#workflows');
     await ws.signIn(page);
     const editor = page.getByLabel('Definition (YAML)');
-    await editor.fill('');
-    // Typed key by key, as a user would: validation runs while typing.
     const broken = [
       'title: Broken',
       'start_when:',
@@ -41,7 +40,12 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
       '        - query: cedar',
       '',
     ].join('\n');
-    await editor.pressSequentially(broken, { delay: 2 });
+    // The skill name typed key by key, as a user would: validation runs while typing.
+    const [head, tail] = broken.split('hosting.search_domain');
+    await setEditorText(editor, head!);
+    await editor.pressSequentially('hosting.search_domain', { delay: 2 });
+    await page.keyboard.press('Escape'); // closes the completion list
+    await page.keyboard.insertText(tail!);
     const item = page.locator('.diagnostics li').first();
     await item.waitFor();
     const api = await ws.engine.request('POST', '/v1/workflows/validate', broken, 'application/yaml');
@@ -58,18 +62,51 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     // A typo gets the closest catalogue skill.
     expect(first.message).toMatch(/^Unknown skill\. Did you mean hosting\.search_domains\? Known skills: /);
     expect(first.suggestions).toEqual(['hosting.search_domains']);
-    // The gutter marks line 6 and no other.
-    const gutter = (await page.locator('.gutter').textContent())!.split('\n');
-    expect(gutter.filter((l) => l.startsWith('●'))).toEqual(['●6']);
+    // The skill name is underlined at line 6, column 20, and the gutter marks line 6 and no other.
+    const underlined = await page.evaluate(() => {
+      const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+      return [...document.querySelectorAll('.cm-lintRange-error')].map((range) => {
+        const line = range.closest('.cm-line')!;
+        const before = document.createRange();
+        before.setStart(line, 0);
+        before.setEndBefore(range);
+        return {
+          line: lines.indexOf(line) + 1,
+          column: before.toString().length + 1,
+          text: range.textContent,
+        };
+      });
+    });
+    expect(underlined).toEqual([{ line: 6, column: 20, text: 'hosting.search_domain' }]);
+    const marked = await page.evaluate(() => {
+      const numbers = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')];
+      return [...document.querySelectorAll('.cm-lint-marker-error')].map((marker) => {
+        const top = marker.closest('.cm-gutterElement')!.getBoundingClientRect().top;
+        return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 1)?.textContent;
+      });
+    });
+    expect(marked).toEqual(['6']);
     expect(await editor.getAttribute('aria-invalid')).toBe('true');
-    // The diagnostic moves the caret to its place.
+    // The diagnostic moves the cursor to its place.
     await item.locator('button').click();
-    const caret = await editor.evaluate((el: HTMLTextAreaElement) => el.selectionStart);
-    expect(broken.slice(caret).startsWith('hosting.search_domain')).toBe(true);
+    const caret = await page.evaluate(() => {
+      const range = getSelection()!.getRangeAt(0);
+      const line = (
+        range.startContainer.nodeType === Node.ELEMENT_NODE
+          ? (range.startContainer as Element)
+          : range.startContainer.parentElement
+      )!.closest('.cm-line')!;
+      const before = document.createRange();
+      before.setStart(line, 0);
+      before.setEnd(range.startContainer, range.startOffset);
+      const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+      return { line: lines.indexOf(line) + 1, column: before.toString().length + 1 };
+    });
+    expect(caret).toEqual({ line: 6, column: 20 });
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'workflow-diagnostics');
     // Fixing the line clears the diagnostics.
-    await editor.fill(broken.replace('hosting.search_domain', 'hosting.search_domains'));
+    await setEditorText(editor, broken.replace('hosting.search_domain', 'hosting.search_domains'));
     await page.getByText('Valid: 1 step.').waitFor();
     expect(await page.locator('.diagnostics li').count()).toBe(0);
     expect(problems).toEqual([]);
@@ -82,7 +119,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     const { page, context, problems, dialogs, offsite } = await ws.open('/#workflows');
     await ws.signIn(page);
     const editor = page.getByLabel('Definition (YAML)');
-    await editor.fill(EXAMPLE);
+    await setEditorText(editor, EXAMPLE);
     await page.getByText('Valid: 2 steps.').waitFor();
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.getByRole('heading', { name: 'Domain ideas', level: 1 }).waitFor();
@@ -170,7 +207,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(await page.getByTestId('version').textContent()).toBe('1');
     const save = page.getByRole('button', { name: 'Save as a new version' });
     expect(await save.isDisabled()).toBe(true); // nothing changed yet
-    await editor.fill(EXAMPLE.replace('title: Domain ideas', 'title: Domain ideas, renamed'));
+    await setEditorText(editor, EXAMPLE.replace('title: Domain ideas', 'title: Domain ideas, renamed'));
     await save.click();
     await page.getByText('Saved as version 2.').waitFor();
     expect(await page.getByTestId('version').textContent()).toBe('2');
@@ -182,7 +219,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     });
 
     // Saved anyway while broken: the API refuses (422) and its diagnostics show in the editor.
-    await editor.fill(EXAMPLE.replace('hosting.search_domains', 'hosting.no_such_skill'));
+    await setEditorText(editor, EXAMPLE.replace('hosting.search_domains', 'hosting.no_such_skill'));
     await save.click();
     const refused = page.locator('.diagnostics li').first();
     await refused.waitFor();
@@ -235,7 +272,7 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     const source = EXAMPLE.replace('manual: {}', 'webhook: {}').replace('Domain ideas', 'Hooked domains');
     const { page, context, problems } = await ws.open('/#workflows');
     await ws.signIn(page);
-    await page.getByLabel('Definition (YAML)').fill(source);
+    await setEditorText(page.getByLabel('Definition (YAML)'), source);
     await page.getByText('Valid: 2 steps.').waitFor();
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.getByRole('heading', { name: 'Hooked domains', level: 1 }).waitFor();

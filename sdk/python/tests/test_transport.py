@@ -104,7 +104,7 @@ def test_the_async_client_retries_gets_only(scripted: Scripted) -> None:
 
 
 def test_requests_carry_the_token_bodies_and_queries(scripted: Scripted) -> None:
-    valid = reply(200, {"valid": True, "diagnostics": [], "steps": 1})
+    valid = reply(200, {"valid": True, "diagnostics": [], "steps": 1, "outline": {"steps": []}})
     scripted.script(
         reply(200, {"embed_id": "emb_1", "skill": "a.b", "previews": [{"title": "x"}]}),
         valid,

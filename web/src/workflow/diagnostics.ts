@@ -15,13 +15,6 @@ export function describeDiagnostic(d: Diagnostic): string {
   return `Line ${d.line}, column ${d.column}: ${d.message}${guess}`;
 }
 
-/** Diagnostics by 1-based line, for the gutter markers. */
-export function byLine(diagnostics: readonly Diagnostic[]): Map<number, Diagnostic[]> {
-  const lines = new Map<number, Diagnostic[]>();
-  for (const d of diagnostics) lines.set(d.line, [...(lines.get(d.line) ?? []), d]);
-  return lines;
-}
-
 /** The character offset of a 1-based line and column in `source`, clamped to the text. */
 export function offsetOf(source: string, line: number, column: number): number {
   let offset = 0;
@@ -34,6 +27,3 @@ export function offsetOf(source: string, line: number, column: number): number {
   const lineEnd = end === -1 ? source.length : end;
   return Math.min(offset + Math.max(column - 1, 0), lineEnd);
 }
-
-/** How many lines `source` has (at least 1). */
-export const lineCount = (source: string): number => source.split('\n').length;

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../api.js';
 import { validateSource } from './api.js';
+import type { ValidationResult } from '../../../sdk/generated.js';
 import type { Diagnostic } from './diagnostics.js';
 
 export const VALIDATE_DELAY_MS = 300;
@@ -12,8 +13,8 @@ export const VALIDATE_DELAY_MS = 300;
 export type Validation =
   | { state: 'idle' }
   | { state: 'checking' }
-  | { state: 'valid'; steps: number | null }
-  | { state: 'invalid'; diagnostics: Diagnostic[] }
+  | { state: 'valid'; steps: number | null; outline?: ValidationResult['outline'] }
+  | { state: 'invalid'; diagnostics: Diagnostic[]; outline?: ValidationResult['outline'] }
   | { state: 'error'; message: string };
 
 export function useValidation(auth: string, source: string): Validation {
@@ -30,7 +31,9 @@ export function useValidation(auth: string, source: string): Validation {
         (r) => {
           if (abort.signal.aborted) return;
           setResult(
-            r.valid ? { state: 'valid', steps: r.steps } : { state: 'invalid', diagnostics: r.diagnostics },
+            r.valid
+              ? { state: 'valid', steps: r.steps, outline: r.outline }
+              : { state: 'invalid', diagnostics: r.diagnostics, outline: r.outline },
           );
         },
         (e: unknown) => {
