@@ -87,6 +87,7 @@ describe('schemaFields', () => {
     expect(humanise('product-id')).toBe('Product ID');
     expect(optionLabel('in_stock')).toBe('In stock');
     expect(optionLabel('EUR')).toBe('EUR');
+    expect(optionLabel('dc')).toBe('DC');
     expect(optionLabel(25)).toBe('25');
   });
 

@@ -1,6 +1,6 @@
 /** The workspace shell: sign-in, navigation and the hash router. */
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApprovalLinkPage } from './pages/ApprovalLinkPage.js';
 import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
@@ -133,7 +133,8 @@ function Shell() {
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
-  useEffect(() => {
+  // With the page's content, not a frame later: the title and the page change together.
+  useLayoutEffect(() => {
     document.title = `${titleOf(route)} · skillflow workspace`;
   }, [route]);
   const current = section(route);

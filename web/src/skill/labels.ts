@@ -16,6 +16,11 @@ const SPECIAL: Record<string, string> = {
   sku: 'SKU',
   html: 'HTML',
   svg: 'SVG',
+  ac: 'AC',
+  dc: 'DC',
+  usb: 'USB',
+  pcb: 'PCB',
+  bom: 'BOM',
 };
 
 /** A key in words: split at `_`, `-`, `.` and lower→upper case changes; first word capitalised. */
