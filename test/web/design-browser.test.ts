@@ -49,7 +49,14 @@ describe.skipIf(!hasChromium)(`workspace design in chromium (${SKIP_REASON})`, (
     ] as const)
       it(`${scheme} theme at ${size} size: every page passes axe, fits the width and marks its navigation entry`, async () => {
         const { page, context, problems } = await ws.open('/#apps', { viewport, colorScheme: scheme });
+        // The session lives in the top bar: the sign-in form, then Sign out.
+        const banner = page.getByRole('banner');
+        await banner.getByLabel('API key').waitFor();
+        expect(await overflows(page)).toBe(false);
+        expect(await ws.axe(page)).toEqual([]);
         await ws.signIn(page);
+        expect(await banner.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+        expect(await banner.getByLabel('API key').count()).toBe(0);
         expect(await page.locator('.wordmark').textContent()).toBe('skillflow');
         expect(
           await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents(),

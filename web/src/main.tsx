@@ -155,6 +155,8 @@ function Shell() {
           <a class="wordmark" href="#apps">
             skillflow
           </a>
+          {/* The session: Sign out, or the sign-in form (an approval link needs no key: its
+              approver is not asked to sign in). */}
           <div class="session">
             {auth ? (
               <button
@@ -165,8 +167,13 @@ function Shell() {
               >
                 Sign out
               </button>
-            ) : auth === null ? (
-              <span>Browsing as a guest</span>
+            ) : auth === null && route.page !== 'approve' ? (
+              <SignIn
+                onSignIn={(signedIn) => {
+                  setLinkError(null);
+                  setAuth(signedIn);
+                }}
+              />
             ) : null}
           </div>
         </header>
@@ -178,15 +185,6 @@ function Shell() {
           ) : (
             <>
               {auth || isPublic(route) ? null : <p>Sign in to see this page.</p>}
-              {/* An approval link needs no key: its approver is not asked to sign in. */}
-              {auth || route.page === 'approve' ? null : (
-                <SignIn
-                  onSignIn={(signedIn) => {
-                    setLinkError(null);
-                    setAuth(signedIn);
-                  }}
-                />
-              )}
               <Page route={route} auth={auth} />
             </>
           )}
