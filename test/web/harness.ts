@@ -36,6 +36,15 @@ const DOCS_SHOTS = path.join(PROJECT_ROOT, 'docs/screenshots');
 /** Phone width for the layout checks (iPhone SE-sized). */
 export const PHONE = { width: 375, height: 740 } as const;
 export const DESKTOP = { width: 1200, height: 900 } as const;
+/** The design checks' laptop and phone viewports. */
+export const LAPTOP = { width: 1280, height: 800 } as const;
+export const PHONE_TALL = { width: 390, height: 844 } as const;
+
+/** Options of {@link Workspace.open}: the viewport, and the colour scheme the page sees (default light). */
+export interface OpenOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
 
 export interface Simulators {
   shop: ShopSimulator;
@@ -67,8 +76,8 @@ export interface Workspace {
   browser: Browser;
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   base: string;
-  /** Opens `base + path` in a fresh context (fresh sessionStorage). */
-  open(pathAndHash: string, opts?: { viewport?: { width: number; height: number } }): Promise<OpenedPage>;
+  /** Opens `base + path` in a fresh context (fresh sessionStorage), light unless `colorScheme` says dark. */
+  open(pathAndHash: string, opts?: OpenOptions): Promise<OpenedPage>;
   /** Pastes `token` (default: the harness's full-scope key) into the sign-in form. */
   signIn(page: Page, token?: string): Promise<void>;
   /** axe-core on the current document: the serious and critical violations (empty is good). */
@@ -144,7 +153,10 @@ export async function startWorkspace(
     browser,
     base,
     async open(pathAndHash, o = {}) {
-      const context = await browser.newContext({ viewport: o.viewport ?? DESKTOP });
+      const context = await browser.newContext({
+        viewport: o.viewport ?? DESKTOP,
+        colorScheme: o.colorScheme ?? 'light',
+      });
       const page = await context.newPage();
       const problems: string[] = [];
       const dialogs: string[] = [];

@@ -1,6 +1,7 @@
 /** web/src/skill: request-item schema → fields, form values → request item, API issues → fields. */
 import { describe, expect, it } from 'vitest';
 import { maxRequests, schemaFields } from '../../web/src/skill/fields.js';
+import { humanise, optionLabel } from '../../web/src/skill/labels.js';
 import { initialValues, toRequestItem } from '../../web/src/skill/values.js';
 import { fieldKey, pathSegments, placeIssues } from '../../web/src/skill/issues.js';
 
@@ -51,6 +52,7 @@ describe('schemaFields', () => {
     expect(fields[0]).toEqual({
       key: 'vinMin',
       name: 'vinMin',
+      label: 'Vin min',
       kind: 'number',
       required: true,
       exclusiveMin: 0,
@@ -69,6 +71,24 @@ describe('schemaFields', () => {
       ['opts.depth', 'integer'],
       ['opts.deep', 'json'],
     ]);
+  });
+
+  it('labels fields in words: the schema title when present, else the key humanised', () => {
+    const fields = schemaFields({
+      properties: {
+        max_results: { type: 'integer' },
+        tlds: { type: 'array', items: { type: 'string' } },
+        vinMin: { type: 'number' },
+        query: { type: 'string', title: 'Search for' },
+        blank: { type: 'string', title: '  ' },
+      },
+    });
+    expect(fields.map((f) => f.label)).toEqual(['Max results', 'TLDs', 'Vin min', 'Search for', 'Blank']);
+    expect(humanise('product-id')).toBe('Product ID');
+    expect(optionLabel('in_stock')).toBe('In stock');
+    expect(optionLabel('EUR')).toBe('EUR');
+    expect(optionLabel('dc')).toBe('DC');
+    expect(optionLabel(25)).toBe('25');
   });
 
   it('reads the request count limit from request_schema (at most 5)', () => {

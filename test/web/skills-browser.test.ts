@@ -39,16 +39,16 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await ws.signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Search domains' }).waitFor();
     // Defaults are pre-filled from the details route.
-    expect(await page.getByLabel('country').inputValue()).toBe('DE');
-    expect(await page.getByLabel('currency').inputValue()).toBe('EUR');
-    expect(await page.getByLabel('max_results').inputValue()).toBe('10');
+    expect(await page.getByLabel('Country').inputValue()).toBe('DE');
+    expect(await page.getByLabel('Currency').inputValue()).toBe('EUR');
+    expect(await page.getByLabel('Max results').inputValue()).toBe('10');
     // The schema requires `query`: the form says so before calling the API.
     await page.getByRole('button', { name: 'Run' }).click();
     expect(await page.locator('#r0-query-error').textContent()).toBe('is required');
     expect(await page.getByRole('alert').textContent()).toBe('Some fields need attention.');
-    await page.getByLabel('query').fill('cedar');
-    await page.getByLabel('tlds').fill('com, app');
-    await page.getByLabel('availability').selectOption('all');
+    await page.getByLabel('Query').fill('cedar');
+    await page.getByLabel('TLDs').fill('com, app');
+    await page.getByLabel('Availability').selectOption('all');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('table.domains').waitFor();
     expect(await page.locator('#r0-query-error').count()).toBe(0);
@@ -76,9 +76,9 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
       viewport: PHONE,
     });
     await ws.signIn(page);
-    await page.getByLabel('query').fill('cedar');
-    await page.getByLabel('tlds').fill('com, app');
-    await page.getByLabel('availability').selectOption('all');
+    await page.getByLabel('Query').fill('cedar');
+    await page.getByLabel('TLDs').fill('com, app');
+    await page.getByLabel('Availability').selectOption('all');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('table.domains').waitFor();
     expect(await domainRows(page)).toEqual(CEDAR_ROWS);
@@ -112,9 +112,9 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     expect(await allowance.textContent()).toBe(
       "100 % of today's free allowance left. You can run free skills now.",
     );
-    await page.getByLabel('query').fill('cedar');
-    await page.getByLabel('tlds').fill('com, app');
-    await page.getByLabel('availability').selectOption('all');
+    await page.getByLabel('Query').fill('cedar');
+    await page.getByLabel('TLDs').fill('com, app');
+    await page.getByLabel('Availability').selectOption('all');
     // A guest sees the price and the allowance first; nothing runs until the guest confirms.
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('heading', { name: 'Before you run' }).waitFor();
@@ -164,8 +164,8 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
   it('scenario 4: renders icons as <img> from the SVG route; a hostile icon runs nothing', async () => {
     const first = await ws.open('/#apps/design/search_icons');
     await ws.signIn(first.page);
-    await first.page.getByLabel('query').fill('home');
-    await first.page.getByLabel('limit').fill('6');
+    await first.page.getByLabel('Query').fill('home');
+    await first.page.getByLabel('Limit').fill('6');
     await first.page.getByRole('button', { name: 'Run' }).click();
     await first.page.locator('li.icon').first().waitFor();
     await first.page.waitForFunction(() =>
@@ -198,8 +198,8 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     try {
       const hostile = await ws.open('/#apps/design/search_icons');
       await ws.signIn(hostile.page);
-      await hostile.page.getByLabel('query').fill('arrow');
-      await hostile.page.getByLabel('limit').fill('3');
+      await hostile.page.getByLabel('Query').fill('arrow');
+      await hostile.page.getByLabel('Limit').fill('3');
       await hostile.page.getByRole('button', { name: 'Run' }).click();
       await hostile.page.locator('li.icon').first().waitFor();
       await hostile.page.waitForFunction(() =>
@@ -227,22 +227,22 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await ws.signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Search power designs' }).waitFor();
     // A rule only the server knows (vinMin ≤ vinMax): its 400 issue is shown next to the field.
-    await page.getByLabel('vinMin').fill('24');
-    await page.getByLabel('vinMax').fill('10');
-    await page.getByLabel('vout').fill('5');
-    await page.getByLabel('iout').fill('2');
+    await page.getByLabel('Vin min').fill('24');
+    await page.getByLabel('Vin max').fill('10');
+    await page.getByLabel('Vout').fill('5');
+    await page.getByLabel('Iout').fill('2');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#r0-vinMin-error').waitFor();
     expect(await page.locator('#r0-vinMin-error').textContent()).toBe('must not exceed vinMax');
-    expect(await page.getByLabel('vinMin').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Vin min').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('alert').first().textContent()).toBe(
       'Invalid body at requests[0].vinMin: must not exceed vinMax',
     );
-    await page.getByLabel('vinMin').fill('10');
-    await page.getByLabel('vinMax').fill('24');
-    await page.getByLabel('vout').fill('5');
-    await page.getByLabel('iout').fill('2');
-    await page.getByLabel('max_results').fill('3');
+    await page.getByLabel('Vin min').fill('10');
+    await page.getByLabel('Vin max').fill('24');
+    await page.getByLabel('Vout').fill('5');
+    await page.getByLabel('Iout').fill('2');
+    await page.getByLabel('Max results').fill('3');
     const seen = new Set<string>();
     await page.exposeFunction('reportStatus', (t: string) => seen.add(t));
     await page.getByRole('button', { name: 'Run' }).click();
@@ -306,8 +306,8 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await ws.signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Search domains' }).waitFor();
     // The heading comes with the catalogue entry; the form follows with the skill's schema.
-    await page.getByLabel('query').first().waitFor();
-    expect(await page.getByLabel('query').count()).toBe(1);
+    await page.getByLabel('Query').first().waitFor();
+    expect(await page.getByLabel('Query').count()).toBe(1);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'compact-path');
     expect(problems).toEqual([]);

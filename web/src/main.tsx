@@ -1,6 +1,6 @@
 /** The workspace shell: sign-in, navigation and the hash router. */
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApprovalLinkPage } from './pages/ApprovalLinkPage.js';
 import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
@@ -80,6 +80,30 @@ function section(route: Route): 'apps' | 'workflows' | 'runs' | 'approvals' | nu
   return null;
 }
 
+const SECTIONS = [
+  { id: 'apps', label: 'Apps' },
+  { id: 'workflows', label: 'Workflows' },
+  { id: 'runs', label: 'Runs' },
+  { id: 'approvals', label: 'Approvals' },
+] as const;
+
+/** The main navigation: one link per section, the current one marked for assistive technology. */
+function MainNav(props: { current: ReturnType<typeof section> }) {
+  return (
+    <nav class="sidenav" aria-label="Main">
+      <ul>
+        {SECTIONS.map((s) => (
+          <li key={s.id}>
+            <a href={`#${s.id}`} aria-current={props.current === s.id ? 'page' : undefined}>
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function Shell() {
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
   // undefined until the API said whether this browser has a live session.
@@ -109,7 +133,8 @@ function Shell() {
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
-  useEffect(() => {
+  // With the page's content, not a frame later: the title and the page change together.
+  useLayoutEffect(() => {
     document.title = `${titleOf(route)} · skillflow workspace`;
   }, [route]);
   const current = section(route);
@@ -125,52 +150,46 @@ function Shell() {
       >
         Skip to content
       </a>
-      <header>
-        <nav aria-label="Main">
-          <a href="#apps" aria-current={current === 'apps' ? 'page' : undefined}>
-            Apps
-          </a>{' '}
-          <a href="#workflows" aria-current={current === 'workflows' ? 'page' : undefined}>
-            Workflows
-          </a>{' '}
-          <a href="#runs" aria-current={current === 'runs' ? 'page' : undefined}>
-            Runs
-          </a>{' '}
-          <a href="#approvals" aria-current={current === 'approvals' ? 'page' : undefined}>
-            Approvals
+      <div class="shell">
+        <header class="topbar">
+          <a class="wordmark" href="#apps">
+            skillflow
           </a>
-        </nav>
-        {auth ? (
-          <button
-            type="button"
-            onClick={() => {
-              void signOut(auth).then(() => setAuth(null));
-            }}
-          >
-            Sign out
-          </button>
-        ) : null}
-      </header>
-      <main id="main" tabIndex={-1} ref={main}>
-        <Alert message={linkError} />
-        {auth === undefined ? (
-          <p aria-live="polite">Loading…</p>
-        ) : (
-          <>
-            {auth || isPublic(route) ? null : <p>Sign in to see this page.</p>}
-            {/* An approval link needs no key: its approver is not asked to sign in. */}
-            {auth || route.page === 'approve' ? null : (
+          {/* The session: Sign out, or the sign-in form (an approval link needs no key: its
+              approver is not asked to sign in). */}
+          <div class="session">
+            {auth ? (
+              <button
+                type="button"
+                onClick={() => {
+                  void signOut(auth).then(() => setAuth(null));
+                }}
+              >
+                Sign out
+              </button>
+            ) : auth === null && route.page !== 'approve' ? (
               <SignIn
                 onSignIn={(signedIn) => {
                   setLinkError(null);
                   setAuth(signedIn);
                 }}
               />
-            )}
-            <Page route={route} auth={auth} />
-          </>
-        )}
-      </main>
+            ) : null}
+          </div>
+        </header>
+        <MainNav current={current} />
+        <main id="main" tabIndex={-1} ref={main}>
+          <Alert message={linkError} />
+          {auth === undefined ? (
+            <p aria-live="polite">Loading…</p>
+          ) : (
+            <>
+              {auth || isPublic(route) ? null : <p>Sign in to see this page.</p>}
+              <Page route={route} auth={auth} />
+            </>
+          )}
+        </main>
+      </div>
     </>
   );
 }

@@ -1,4 +1,5 @@
-/** Small pieces every page uses: an error alert and the status of a load. */
+/** Small pieces every page uses: an error alert, the status of a load, a table head, an empty state. */
+import type { ComponentChildren } from 'preact';
 import type { Load } from './workflow/use-load.js';
 
 /** An error, announced at once (`role="alert"`); nothing when there is none. */
@@ -29,5 +30,15 @@ export function HeadRow(props: { columns: string[] }) {
         ))}
       </tr>
     </thead>
+  );
+}
+
+/** An empty list: what is missing, and the next step to fill it. */
+export function Empty(props: { title: string; children: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <strong>{props.title}</strong>
+      <p>{props.children}</p>
+    </div>
   );
 }

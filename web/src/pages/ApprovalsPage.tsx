@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { ApprovalList } from '../../../sdk/generated.js';
 import { dateTime } from '../task/timing.js';
-import { LoadStatus } from '../ui.js';
+import { Empty, LoadStatus } from '../ui.js';
 import { ApprovalForm } from '../workflow/ApprovalForm.js';
 import { decideApproval, listApprovals } from '../workflow/api.js';
 import { useLoad } from '../workflow/use-load.js';
@@ -52,7 +52,11 @@ export function ApprovalsPage(props: { auth: string }) {
         </p>
       ) : null}
       <LoadStatus load={list} loading="Loading approvals…" />
-      {list.state === 'ready' && shown.length === 0 ? <p>No run is waiting for your decision.</p> : null}
+      {list.state === 'ready' && shown.length === 0 ? (
+        <Empty title="No run is waiting for your decision.">
+          When a run reaches an approval step, it appears here.
+        </Empty>
+      ) : null}
       {shown.length > 0 ? (
         <ul class="approvals">
           {shown.map((a) => (

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunSearchPage } from '../../../sdk/generated.js';
 import { errorMessage } from '../api.js';
 import { TableScroll } from '../skill/views.js';
-import { Alert, HeadRow, LoadStatus } from '../ui.js';
+import { Alert, Empty, HeadRow, LoadStatus } from '../ui.js';
 import { listWorkflows, searchRuns } from '../workflow/api.js';
 import { RunTaskCell, RunTimingCells } from '../workflow/RunCells.js';
 import {
@@ -158,7 +158,9 @@ function RunTable(props: { runs: Run[]; titles: Map<string, string> }) {
                   '—'
                 )}
               </td>
-              <td class="run-status">{r.status}</td>
+              <td class="run-status" data-status={r.status}>
+                {r.status}
+              </td>
               <td class="run-trigger">{triggerWords(r.trigger)}</td>
               <td>{r.failed_step ?? '—'}</td>
               <RunTimingCells startedAt={r.started_at} finishedAt={r.finished_at} />
@@ -213,7 +215,11 @@ export function RunsPage(props: { auth: string }) {
         }}
       />
       <LoadStatus load={first} loading="Loading runs…" />
-      {first.state === 'ready' && runs.length === 0 ? <p>No runs match.</p> : null}
+      {first.state === 'ready' && runs.length === 0 ? (
+        <Empty title="No runs match.">
+          Try other filters, or start a run from a <a href="#workflows">workflow's page</a>.
+        </Empty>
+      ) : null}
       {runs.length > 0 ? <RunTable runs={runs} titles={titles} /> : null}
       {next ? (
         <button type="button" class="secondary" disabled={busy} onClick={() => void loadMore(next)}>

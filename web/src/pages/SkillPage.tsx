@@ -1,5 +1,5 @@
 /** `#apps/<app>/<skill>`: the form generated from the skill's request schema, and its results. */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillDetails } from '../../../sdk/generated.js';
 import { ApiError, errorMessage, quoteGuestCall, skillDetails, type GuestQuote } from '../api.js';
 import { GuestQuotePanel } from '../skill/GuestQuote.js';
@@ -62,6 +62,12 @@ export function SkillPage(props: { auth: string | null; app: string; skill: stri
   }, [auth, app, skill]);
 
   const fields = useMemo(() => (details ? schemaFields(details.request_item_schema) : []), [details]);
+  // A run's answer (results or live progress) is brought into view: on a phone or below a long
+  // form it would otherwise appear off screen.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (answer) outcome.current?.scrollIntoView({ block: 'start' });
+  }, [answer]);
 
   const failed = (e: unknown) => {
     setRunError(errorMessage(e));
@@ -175,7 +181,9 @@ export function SkillPage(props: { auth: string | null; app: string; skill: stri
           ) : null}
         </div>
       ) : null}
-      {answer ? <Answer answer={answer} auth={auth} /> : null}
+      <div class="outcome" ref={outcome}>
+        {answer ? <Answer answer={answer} auth={auth} /> : null}
+      </div>
     </article>
   );
 }

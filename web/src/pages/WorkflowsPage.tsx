@@ -3,7 +3,7 @@ import example from '../../../definitions/examples/domain-ideas.yaml?raw';
 import { TableScroll } from '../skill/views.js';
 import { clock } from '../task/timing.js';
 import { createWorkflow, listWorkflows } from '../workflow/api.js';
-import { LoadStatus, HeadRow } from '../ui.js';
+import { Empty, LoadStatus, HeadRow } from '../ui.js';
 import { DefinitionForm } from '../workflow/DefinitionForm.js';
 import { rememberSecret } from '../workflow/fresh-secret.js';
 import { useLoad } from '../workflow/use-load.js';
@@ -37,7 +37,9 @@ export function WorkflowsPage(props: { auth: string }) {
     <section aria-labelledby="workflows-title">
       <h1 id="workflows-title">Workflows</h1>
       <LoadStatus load={list} loading="Loading workflows…" />
-      {list.state === 'ready' && list.value.workflows.length === 0 ? <p>No workflows yet.</p> : null}
+      {list.state === 'ready' && list.value.workflows.length === 0 ? (
+        <Empty title="No workflows yet.">Write your first one in the editor below.</Empty>
+      ) : null}
       {list.state === 'ready' && list.value.workflows.length > 0 ? (
         <TableScroll label="Workflows">
           <table class="workflows">

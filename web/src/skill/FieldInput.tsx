@@ -1,5 +1,6 @@
 /** One form control for a schema field: input, number, checkbox, select, list or JSON textarea. */
 import type { Field } from './fields.js';
+import { optionLabel } from './labels.js';
 
 interface Props {
   field: Field;
@@ -44,7 +45,7 @@ export function FieldInput({ field, id, value, error, onChange }: Props) {
         {field.required ? null : <option value="">(not set)</option>}
         {(field.options ?? []).map((o) => (
           <option key={String(o)} value={String(o)}>
-            {String(o)}
+            {optionLabel(o)}
           </option>
         ))}
       </select>
@@ -65,7 +66,7 @@ export function FieldInput({ field, id, value, error, onChange }: Props) {
   return (
     <div class={`field field-${field.kind}`}>
       <label for={id}>
-        {field.name}
+        {field.label}
         {field.required ? (
           <span class="required" aria-hidden="true">
             {' '}

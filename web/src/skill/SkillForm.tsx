@@ -32,7 +32,7 @@ function FieldGroup(props: {
       {props.fields.map((f) =>
         f.kind === 'object' ? (
           <fieldset key={f.key} class="nested">
-            <legend>{f.name}</legend>
+            <legend>{f.label}</legend>
             <FieldGroup {...props} fields={f.fields ?? []} />
           </fieldset>
         ) : (

@@ -7,7 +7,7 @@ import { Alert } from '../ui.js';
 /** Stage names of a long-running call's heartbeats, in words. */
 const STAGES: Record<string, string> = {
   checking_cache: 'Checking the cache',
-  querying_upstream: 'Querying the upstream service',
+  querying_upstream: 'Asking the provider',
   fetching_schematic: 'Fetching the schematic',
   completed: 'Completed',
 };

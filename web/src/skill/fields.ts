@@ -3,6 +3,7 @@
  * strings, numbers and integers with their bounds, booleans, enums, arrays of strings or
  * numbers, and objects one level deep; anything else becomes a JSON text field.
  */
+import { labelOf } from './labels.js';
 
 /** How a field is edited. `list` is one comma- or line-separated input; `json` a JSON textarea. */
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'json' | 'object';
@@ -11,6 +12,8 @@ export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | '
 export interface Field {
   key: string;
   name: string;
+  /** What the form calls it: the schema's `title`, else the name in words. */
+  label: string;
   kind: FieldKind;
   required: boolean;
   description?: string;
@@ -85,7 +88,14 @@ function fieldsOf(schema: Schema, prefix: string, depth: number): Field[] {
     const prop = isObject(raw) ? raw : {};
     const key = prefix ? `${prefix}.${name}` : name;
     const kind = kindOf(prop, depth);
-    const field: Field = { key, name, required: required.has(name), ...kind, ...bounds(prop) };
+    const field: Field = {
+      key,
+      name,
+      label: labelOf(name, prop.title),
+      required: required.has(name),
+      ...kind,
+      ...bounds(prop),
+    };
     if (typeof prop.description === 'string') field.description = prop.description;
     if (kind.kind === 'list' && isObject(prop.items)) {
       const item = bounds(prop.items);

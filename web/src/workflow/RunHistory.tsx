@@ -2,7 +2,7 @@
 import { TableScroll } from '../skill/views.js';
 import { listRuns } from './api.js';
 import { RunTaskCell, RunTimingCells } from './RunCells.js';
-import { LoadStatus, HeadRow } from '../ui.js';
+import { Empty, LoadStatus, HeadRow } from '../ui.js';
 import { useLoad } from './use-load.js';
 
 export function RunHistory(props: { auth: string; workflowId: string; refresh: number }) {
@@ -14,7 +14,9 @@ export function RunHistory(props: { auth: string; workflowId: string; refresh: n
     <section aria-labelledby="history-title">
       <h2 id="history-title">Run history</h2>
       <LoadStatus load={runs} loading="Loading runs…" />
-      {runs.state === 'ready' && runs.value.runs.length === 0 ? <p>No runs yet.</p> : null}
+      {runs.state === 'ready' && runs.value.runs.length === 0 ? (
+        <Empty title="No runs yet.">Start one with the form on this page.</Empty>
+      ) : null}
       {runs.state === 'ready' && runs.value.runs.length > 0 ? (
         <TableScroll label="Run history">
           <table class="runs">
@@ -24,7 +26,9 @@ export function RunHistory(props: { auth: string; workflowId: string; refresh: n
               {runs.value.runs.map((r) => (
                 <tr key={r.task_id} data-task={r.task_id}>
                   <RunTaskCell taskId={r.task_id} />
-                  <td class="run-status">{r.status}</td>
+                  <td class="run-status" data-status={r.status}>
+                    {r.status}
+                  </td>
                   <td>{r.definition_version ?? '—'}</td>
                   <td>{r.trigger ?? '—'}</td>
                   <RunTimingCells startedAt={r.started_at} finishedAt={r.finished_at} />
