@@ -31,6 +31,14 @@ export { MAX_SVG_DEPTH, MAX_SVG_ELEMENTS } from './svg-shape.js';
 /** Larger inputs are refused outright (real icons are a few KiB; schematics well under this). */
 export const MAX_SVG_INPUT_BYTES = 512 * 1024;
 
+/**
+ * The sanitiser's revision: part of every versioned icon URL, so a change to what it keeps or
+ * removes gives every icon a new URL (browsers keep a versioned URL's bytes for a year). Raise it
+ * with any change to this module or the modules it uses; svg-revision.test.ts pins their
+ * contents to it.
+ */
+export const SVG_SANITISER_REVISION = 1;
+
 /** Thrown when the input cannot be made safe; the message names the rule, never the content. */
 export class UnsafeSvgError extends Error {
   constructor(readonly reason: string) {

@@ -63,6 +63,44 @@ describe('design icons with the offline sets (ICON_URL unset)', () => {
     expect(again.body).toBe('');
   });
 
+  it("a search result's versioned URL is kept for a year; another or no version for a day", async () => {
+    const res = await anonymous(h, { requests: [{ query: 'home', limit: 50 }] });
+    const urls = new Map<string, string>(
+      res.json().results[0].results.map((r: { id: string; svg_url: string }) => [r.id, r.svg_url]),
+    );
+    const tabler = urls.get('tabler:home')!;
+    const token = new URL(tabler, 'http://x').searchParams.get('v')!;
+    // Each collection has its own token.
+    expect(new URL(urls.get('mdi:home')!, 'http://x').searchParams.get('v')).not.toBe(token);
+    const current = await get(h, tabler);
+    expect(current.statusCode).toBe(200);
+    expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const plain = await get(h, `${SVG}/tabler/home.svg`);
+    expect(plain.headers['cache-control']).toBe('public, max-age=86400');
+    expect(plain.body).toBe(current.body);
+    const other = await get(h, `${SVG}/tabler/home.svg?v=AAAAAAAAAAAA`);
+    expect([other.statusCode, other.headers['cache-control']]).toEqual([200, 'public, max-age=86400']);
+    const bad = await get(h, `${SVG}/tabler/home.svg?v=not-a-token`);
+    expect([bad.statusCode, bad.json()]).toEqual([
+      400,
+      {
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: "Invalid querystring at v: must be the version token of a search result's svg_url",
+          details: {
+            issues: [
+              {
+                path: 'v',
+                message: "must be the version token of a search result's svg_url",
+                location: 'querystring',
+              },
+            ],
+          },
+        },
+      },
+    ]);
+  });
+
   it('answers 400 in the envelope for a bad prefix, name, height or colour, and 404 for a missing icon', async () => {
     const traversal = await get(h, `${SVG}/..%2Fx/home.svg`);
     expect(traversal.statusCode).toBe(400);
@@ -108,7 +146,9 @@ describe('design icons with the offline sets (ICON_URL unset)', () => {
       author: { name: 'Paweł Kuna', url: 'https://github.com/tabler/tabler-icons' },
       width: 24,
       height: 24,
-      svg_url: '/v1/apps/design/icons/upstream/tabler/home.svg',
+      svg_url: expect.stringMatching(
+        /^\/v1\/apps\/design\/icons\/upstream\/tabler\/home\.svg\?v=[A-Za-z0-9_-]{12}$/,
+      ),
     });
     const prefixes = new Set(group.results.map((r: { prefix: string }) => r.prefix));
     expect(prefixes.has('typcn')).toBe(false);

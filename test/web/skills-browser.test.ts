@@ -177,6 +177,7 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
       const [prefix, name] = (icon.id ?? '').split(':');
       expect(icon).toEqual({
         id: `${prefix}:${name}`,
+        // The icon simulator is an upstream (ICON_URL): it has no versions, so no `?v=`.
         src: `/v1/apps/design/icons/upstream/${prefix}/${name}.svg`,
         loaded: true,
       });

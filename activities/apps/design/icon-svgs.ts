@@ -4,6 +4,7 @@
  * Content that cannot be made safe is UNSAFE_CONTENT (502), never the raw SVG.
  */
 import { createHash } from 'node:crypto';
+import { iconVersion } from './icon-version.js';
 import { ByteLru } from '../../../lib/cache/byte-lru.js';
 import type { DesignConfig } from '../../../lib/config.js';
 import { errors } from '../../../lib/errors/errors.js';
@@ -18,9 +19,12 @@ import { iconProviderFor, type IconProvider, type SvgOptions } from './upstream/
 export const ICON_SVG_TIMEOUT_MS = 10_000;
 
 export interface ServedSvg {
-  text: string;
+  /** The sanitised SVG as UTF-8 bytes, sent as they are. */
+  body: Buffer;
   etag: string;
   bytes: number;
+  /** The collection's current version token (icon-version.ts), when its provider has one. */
+  version: string | undefined;
 }
 
 export class IconSvgService {
@@ -64,10 +68,12 @@ export class IconSvgService {
         message: 'The icon could not be made safe, so it is not served.',
       });
     }
+    const body = Buffer.from(clean, 'utf8');
     const served = {
-      text: clean,
-      bytes: Buffer.byteLength(clean, 'utf8'),
-      etag: `"${createHash('sha256').update(clean).digest('base64url').slice(0, 27)}"`,
+      body,
+      bytes: body.length,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      version: iconVersion(this.provider, prefix),
     };
     this.cache.set(key, served);
     return served;

@@ -4,13 +4,17 @@
  * (ICON_SVG_RATE_LIMIT_PER_MINUTE, shared by every replica through leases of a few tokens,
  * lib/limits/leased-ip-limit.ts); `prefix` and `name` are checked by
  * pattern, `height` and `color` validated. Answers carry a script-blocking CSP, `nosniff`,
- * `Cache-Control` and an `ETag` (If-None-Match → 304).
+ * `Cache-Control` (a year and `immutable` for a versioned URL with the current token,
+ * icon-version.ts; else a day) and a strong `ETag` (If-None-Match → 304). The sanitised bytes
+ * are made once per icon, size and colour and kept as a Buffer.
  */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppRouteContext, AppRoutes } from '../../registry/routes.js';
 import type { DesignAppConfig } from './config.js';
 import { IconSvgService } from './icon-svgs.js';
+import { ICON_IMMUTABLE_CACHE_CONTROL, ICON_VERSION_PATTERN } from './icon-version.js';
 import { ICON_PART } from './upstream/index.js';
 
 export const ICON_SVG_PATH = '/v1/apps/design/icons/upstream/:prefix/:file';
@@ -43,6 +47,13 @@ const IconQuery = z.object({
     .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/u, 'must be a hex colour such as #1a2b3c')
     .optional()
     .describe('Replaces currentColor; #rgb or #rrggbb (URL-encode the # as %23).'),
+  v: z
+    .string()
+    .regex(ICON_VERSION_PATTERN, "must be the version token of a search result's svg_url")
+    .optional()
+    .describe(
+      "The collection's version token, as in a search result's `svg_url`: when it is the current one the answer may be kept for a year (`immutable`).",
+    ),
 });
 
 /** The design app's routes: the sanitised icon SVG. */
@@ -81,13 +92,15 @@ export const iconRoutes =
           height: req.query.height,
           color: req.query.color,
         });
+        const current = svg.version !== undefined && req.query.v === svg.version;
         reply
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', ICON_CSP)
-          .header('cache-control', ICON_CACHE_CONTROL)
+          .header('cache-control', current ? ICON_IMMUTABLE_CACHE_CONTROL : ICON_CACHE_CONTROL)
           .header('etag', svg.etag);
         if (req.headers['if-none-match'] === svg.etag) return reply.status(304).send(null);
-        return reply.header('content-type', 'image/svg+xml; charset=utf-8').send(svg.text);
+        // The schema documents the body as SVG text; the bytes go out as they are (no encoding).
+        return (reply as FastifyReply).header('content-type', 'image/svg+xml; charset=utf-8').send(svg.body);
       },
     );
   };

@@ -46,6 +46,9 @@ function contentAttributes(id: string, invalid: boolean) {
     id,
     'aria-labelledby': `${id}-label`,
     'aria-describedby': `${id}-status ${id}-keys`,
+    // In the tab order explicitly, so a scrolling editor (long lines on a phone) is reachable
+    // by keyboard as its scrollable region's focusable content.
+    tabindex: '0',
     ...(invalid ? { 'aria-invalid': 'true' } : {}),
   });
 }

@@ -153,6 +153,10 @@ export function createOfflineProvider(idx: OfflineIndex = offlineIndex()): IconP
       for (const { prefix } of icons) collections[prefix] = idx.collections[prefix]!;
       return Promise.resolve({ icons, collections });
     },
+    version: (prefix) =>
+      idx.sets.has(prefix)
+        ? (require(`@iconify-json/${prefix}/package.json`) as { version: string }).version
+        : undefined,
     sizes: (prefix, names) => {
       const out = new Map<string, IconSize>();
       for (const name of names) {

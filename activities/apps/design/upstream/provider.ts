@@ -50,6 +50,11 @@ export interface IconProvider {
   ): Promise<IconSearchAnswer>;
   /** Width and height of the named icons of one collection; aliases resolve to their parent. */
   sizes(prefix: string, names: string[], ctx: IconCallContext): Promise<Map<string, IconSize>>;
+  /**
+   * The version of a collection's icons when the provider knows one that changes whenever their
+   * bytes may change (the offline sets: their package version); undefined otherwise.
+   */
+  version?(prefix: string): string | undefined;
   /** The raw (unsanitised) SVG text, or undefined when the icon does not exist. */
   svg(prefix: string, name: string, options: SvgOptions, ctx: IconCallContext): Promise<string | undefined>;
 }

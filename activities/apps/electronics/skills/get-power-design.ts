@@ -84,7 +84,7 @@ export const getPowerDesign = defineSkill({
   id: 'get_power_design',
   title: 'Get power design',
   description:
-    'The sanitised schematic picture (with metadata, not a netlist) and the normalised parts list of one to five solution ids from electronics.search_power_designs, fetched concurrently. Long-running: answers 202 with task_id and embed_id.',
+    'Get the schematic picture and the parts list of up to five designs found by the power design search. This takes a while; its progress is shown as it goes.',
   capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: { creditsPerRequest: 1, notes: 'One credit per design.' },

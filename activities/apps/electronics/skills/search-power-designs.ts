@@ -125,7 +125,7 @@ export const searchPowerDesigns = defineSkill({
   id: 'search_power_designs',
   title: 'Search power designs',
   description:
-    'Ranked power-converter reference designs for one to five requirements, searched concurrently (input voltage range, one output rail and its current, isolation, ambient temperature, optimisation goal), from the unofficial upstream at POWER_URL; optional relevance_criteria reorder them with one decision. Long-running: answers 202 with task_id and embed_id. The results are candidates, not PCB layouts. See docs/electronics.md.',
+    'Find power-converter reference designs for up to five sets of requirements (input voltage range, output voltage and current, isolation, ambient temperature, what to optimise for), best first; optional relevance criteria reorder them. The designs are starting points, not finished board layouts. This takes a while; its progress is shown as it goes.',
   capabilities: readOnlyCapabilities('async'),
   anonymousAccess: 'none',
   pricing: {

@@ -60,7 +60,7 @@ export const getSummary = defineSkill({
   id: 'get_summary',
   title: 'Get article summary',
   description:
-    'One to five articles per call, by canonical title. Each returns selected public metadata: canonical title, description, the extract as sanitised plain text, thumbnail through the image proxy, page URL, language, type and the disambiguation mark.',
+    'Read the summaries of up to five encyclopedia articles by title: the description, the opening text as plain text, a thumbnail, a link and whether the page is a disambiguation page.',
   capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'none',
   pricing: {

@@ -69,7 +69,7 @@ export const searchArticles = defineSkill({
   id: 'search_articles',
   title: 'Search articles',
   description:
-    'One to five title searches per call. Each returns ordered public title metadata (title, description, page URL, thumbnail through the image proxy, reference), best match first, with disambiguation pages marked. Languages come from a documented allow-list.',
+    'Search encyclopedia article titles, up to five searches at once. Each answers the matching articles best first, with a short description, a link and a thumbnail; disambiguation pages are marked.',
   capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'none',
   pricing: {

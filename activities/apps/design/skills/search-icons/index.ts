@@ -6,7 +6,7 @@ export const searchIcons = defineSkill({
   id: 'search_icons',
   title: 'Search icons',
   description:
-    "One to five icon searches per call over public icon collections (the Iconify-compatible upstream at ICON_URL, or the offline sets shipped with the service). Results are metadata only: id, collection, license, author, size and the service's own sanitised SVG URL. The default license filter shows only permissive licenses. See docs/design-icons.md.",
+    'Find icons in public icon collections, up to five searches at once. Each result names the icon, its collection, license and author, with a safe SVG picture of it. By default only icons with permissive licenses are shown.',
   capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'inline',
   pricing: {

@@ -4,15 +4,20 @@
  */
 import type { IconCallContext, IconProvider } from '../../upstream/provider.js';
 import type { IconCollection, IconRef } from '../../upstream/provider.js';
+import { iconVersion } from '../../icon-version.js';
 import { licenseAllowed } from '../../upstream/licenses.js';
 import type { IconSearchRequest } from './input.js';
 import type { IconResult, IconSearchOutput } from './output.js';
 import type { RelevanceRanker } from './relevance.js';
 import type { UpstreamMeter } from '../../../../registry/types.js';
 
-/** The route that serves a sanitised SVG; `base` is PUBLIC_URL or empty (a relative URL). */
-export function svgUrl(base: string, prefix: string, name: string): string {
-  return `${base.replace(/\/+$/u, '')}/v1/apps/design/icons/upstream/${prefix}/${name}.svg`;
+/**
+ * The route that serves a sanitised SVG; `base` is PUBLIC_URL or empty (a relative URL);
+ * `version` (icon-version.ts) makes it a versioned URL, cached for good.
+ */
+export function svgUrl(base: string, prefix: string, name: string, version?: string): string {
+  const url = `${base.replace(/\/+$/u, '')}/v1/apps/design/icons/upstream/${prefix}/${name}.svg`;
+  return version ? `${url}?v=${version}` : url;
 }
 
 /** "arrow-left-2" → "Arrow left 2". */
@@ -31,6 +36,7 @@ function toResult(
   c: IconCollection | undefined,
   size: { width: number; height: number },
   base: string,
+  version: string | undefined,
 ): IconResult {
   return {
     id: `${ref.prefix}:${ref.name}`,
@@ -46,7 +52,7 @@ function toResult(
     author: c?.author ? { name: c.author.name, url: c.author.url ?? null } : null,
     width: size.width,
     height: size.height,
-    svg_url: svgUrl(base, ref.prefix, ref.name),
+    svg_url: svgUrl(base, ref.prefix, ref.name, version),
   };
 }
 
@@ -90,7 +96,17 @@ export async function searchIcons(
   }
   const results = chosen.flatMap((ref) => {
     const size = sizes.get(`${ref.prefix}:${ref.name}`);
-    return size ? [toResult(ref, answer.collections[ref.prefix], size, deps.publicBase)] : [];
+    return size
+      ? [
+          toResult(
+            ref,
+            answer.collections[ref.prefix],
+            size,
+            deps.publicBase,
+            iconVersion(deps.provider, ref.prefix),
+          ),
+        ]
+      : [];
   });
   return {
     icons: results.map((r) => r.id),

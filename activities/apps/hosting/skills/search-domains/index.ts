@@ -6,7 +6,7 @@ export const searchDomains = defineSkill({
   id: 'search_domains',
   title: 'Search domains',
   description:
-    'One to five independent domain searches per call. Each group takes a keyword or a full domain name, checks availability and registration/renewal quotes through the upstream shop, and returns selected domains plus the pool of checked candidates. See docs/domain-search.md.',
+    'Check whether domain names are free and what they cost, up to five searches at once. Each takes a keyword (names are suggested around it) or a full domain name, and answers the best names with their registration and renewal prices, plus every name that was checked.',
   capabilities: readOnlyCapabilities('sync'),
   anonymousAccess: 'inline',
   pricing: {
