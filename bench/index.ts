@@ -17,6 +17,7 @@ const benches = [
   'tracing.bench.ts',
   'cluster.bench.ts',
   'cli.bench.ts',
+  'startup.bench.ts',
 ];
 let failed = 0;
 for (const file of benches) {

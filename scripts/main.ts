@@ -70,6 +70,20 @@ async function main(): Promise<void> {
   }, 500).unref();
   onStopSignals((sig) => void shutdown(sig, 0));
 
+  // How long each start-up phase took, logged at debug level once everything runs: the launcher
+  // (`npm start`'s dependency and workspace checks), loading this process's modules, then each part.
+  const startedAt = performance.now();
+  const launch = Number(process.env.SKILLFLOW_LAUNCH_MS);
+  const phases: Record<string, number> = {
+    ...(Number.isFinite(launch) ? { launcher_ms: launch } : {}),
+    load_modules_ms: Math.round(startedAt),
+  };
+  let phaseStart = startedAt;
+  const phaseDone = (name: string) => {
+    const now = performance.now();
+    phases[`${name}_ms`] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
   try {
     const apiBase = `http://${config.api.HOST === '0.0.0.0' ? '127.0.0.1' : config.api.HOST}:${config.api.PORT}`;
     let address = config.temporal.TEMPORAL_ADDRESS;
@@ -100,10 +114,12 @@ async function main(): Promise<void> {
       });
       address = server.address;
       uiUrl ??= server.uiUrl;
+      phaseDone('temporal_dev_server');
     }
 
     const sims = await startDevSimulators(config);
     started.push({ name: 'simulators', stop: () => sims.close() });
+    phaseDone('simulators');
     config = withValues(config, { ...sims.urls, ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}) });
 
     const logger = createProcessLogger(config.process);
@@ -115,6 +131,7 @@ async function main(): Promise<void> {
     if (tracing) started.push({ name: 'tracing', stop: () => tracing.shutdown() });
     const platform = await createPlatform(config, { logger, temporal: { address } });
     started.push({ name: 'platform (store, temporal client)', stop: () => platform.close() });
+    phaseDone('platform');
     for (const line of sims.banner) platform.logger.warn(line);
 
     if (config.process.RUN_WORKER) {
@@ -123,6 +140,7 @@ async function main(): Promise<void> {
         wait: { waitMs: START_WAIT_MS, onWaiting: temporalWaitLogger(platform.logger, address) },
       });
       started.push({ name: 'worker', stop: () => worker.shutdown() });
+      phaseDone('worker');
     }
     let devKey: { token: string; file: string } | undefined;
     let signInCode: string | undefined;
@@ -131,7 +149,17 @@ async function main(): Promise<void> {
       started.push({ name: 'api', stop: () => api.app.close() });
       devKey = api.devKey;
       signInCode = api.signInCode;
+      phaseDone('api');
     }
+    platform.logger.debug(
+      {
+        phases: {
+          ...phases,
+          total_ms: Math.round((Number.isFinite(launch) ? launch : 0) + performance.now()),
+        },
+      },
+      'start-up phases',
+    );
     process.stdout.write(
       startBanner({
         runApi: config.process.RUN_API,

@@ -20,6 +20,8 @@ const entry = process.argv[2] ?? 'scripts/main.ts';
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry), ...process.argv.slice(3)], {
   cwd: root,
   stdio: 'inherit',
+  // The time this launcher took (dependency and workspace checks), for the start-up phases log.
+  env: { ...process.env, SKILLFLOW_LAUNCH_MS: String(Math.round(performance.now())) },
 });
 let forwarded;
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
