@@ -8,9 +8,10 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -73,20 +74,48 @@ export async function provisionPythonSdkVenv(opts: PythonVenvOptions): Promise<P
   const venv = pythonSdkVenv(opts.rootDir);
   const stampFile = path.join(venv.dir, '.skillflow-stamp');
   const stamp = venvStamp(opts.rootDir);
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp) return venv;
-  const log = opts.log ?? (() => undefined);
-  const sdkDir = path.join(opts.rootDir, PYTHON_SDK_DIR);
-  log(`Installing the Python SDK and its pinned test tools into ${path.relative(opts.rootDir, venv.dir)}`);
+  const current = () => existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp;
+  if (current()) return venv;
   await mkdir(path.dirname(venv.dir), { recursive: true });
-  if (!existsSync(venv.python)) await run(opts.python ?? 'python3', ['-m', 'venv', venv.dir]);
-  const pip = (...args: string[]) =>
-    run(venv.python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...args], {
-      cwd: opts.rootDir,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-  await pip('-r', path.join(sdkDir, 'requirements-dev.txt'));
-  // `pip install ./sdk/python`, as a user would; --force-reinstall picks up changed sources.
-  await pip('--no-deps', '--force-reinstall', `./${PYTHON_SDK_DIR}`);
-  writeFileSync(stampFile, stamp + '\n');
-  return venv;
+  // Test files run in parallel: one installs, the others wait for it and find the venv current.
+  return withLock(`${venv.dir}.lock`, async () => {
+    if (current()) return venv;
+    const log = opts.log ?? (() => undefined);
+    const sdkDir = path.join(opts.rootDir, PYTHON_SDK_DIR);
+    log(`Installing the Python SDK and its pinned test tools into ${path.relative(opts.rootDir, venv.dir)}`);
+    if (!existsSync(venv.python)) await run(opts.python ?? 'python3', ['-m', 'venv', venv.dir]);
+    const pip = (...args: string[]) =>
+      run(venv.python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...args], {
+        cwd: opts.rootDir,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    await pip('-r', path.join(sdkDir, 'requirements-dev.txt'));
+    // `pip install ./sdk/python`, as a user would; --force-reinstall picks up changed sources.
+    await pip('--no-deps', '--force-reinstall', `./${PYTHON_SDK_DIR}`);
+    writeFileSync(stampFile, stamp + '\n');
+    return venv;
+  });
+}
+
+/** The longest an install may hold the lock; an older lock is a crashed run's and is taken over. */
+const LOCK_STALE_MS = 15 * 60_000;
+
+/** Runs `fn` holding a directory lock (mkdir is atomic), waiting for another holder to finish. */
+async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else await sleep(500);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

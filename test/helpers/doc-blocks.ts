@@ -1,12 +1,16 @@
 /**
  * The runnable examples of a Markdown document: each fenced block whose info string is
- * `sh runnable`, with the output the document shows for it (a ```text block right after it,
+ * `sh runnable`, `ts runnable` (the JavaScript SDK) or `python runnable` (the Python SDK), with
+ * the output the document shows for it (a ```text block right after it,
  * only blank lines between), whose lines the run must print; `…` in a shown line stands for
  * any text.
  */
+export type BlockLanguage = 'sh' | 'ts' | 'python';
+
 export interface RunnableBlock {
   /** 1-based line of the opening fence. */
   line: number;
+  lang: BlockLanguage;
   code: string;
   /** The shown output's non-empty lines; empty when the document shows none. */
   expected: string[];
@@ -43,7 +47,8 @@ export function runnableBlocks(markdown: string): RunnableBlock[] {
   const all = fences(lines);
   const blocks: RunnableBlock[] = [];
   all.forEach((fence, k) => {
-    if (fence.info !== 'sh runnable') return;
+    const marked = /^(sh|ts|python) runnable$/.exec(fence.info);
+    if (!marked) return;
     const after = all[k + 1];
     const adjacent =
       after !== undefined &&
@@ -51,6 +56,7 @@ export function runnableBlocks(markdown: string): RunnableBlock[] {
       lines.slice(fence.next, after.line - 1).every((l) => l.trim() === '');
     blocks.push({
       line: fence.line,
+      lang: marked[1] as BlockLanguage,
       code: fence.body,
       expected: adjacent ? after.body.split('\n').filter((l) => l.trim() !== '') : [],
     });

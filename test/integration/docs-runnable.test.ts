@@ -1,9 +1,11 @@
 /**
- * Every example marked `sh runnable` in the README and docs/ runs against the service as
- * `npm start` starts it, in document order, in one shell per document (so a variable a block
- * exports is there for the next), and prints each line the document shows after it. The
- * examples' `http://127.0.0.1:8080` is the test service's address, `.data/` its data directory
- * and `npx skillflow` this checkout's CLI.
+ * Every example marked `sh runnable`, `ts runnable` or `python runnable` in the README and docs/
+ * runs against the service as `npm start` starts it, in document order, in one shell per
+ * document (so a variable a block exports is there for the next), and prints each line the
+ * document shows after it. The examples' `http://127.0.0.1:8080` is the test service's address,
+ * `.data/` its data directory and `npx skillflow` this checkout's CLI; a `ts` block runs with
+ * Node (through tsx) importing `@skillflow/sdk` from this checkout's sdk/, a `python` block with
+ * the Python SDK installed by `pip install ./sdk/python` (.tools/python-sdk-venv).
  */
 import { execFile } from 'node:child_process';
 import {
@@ -18,8 +20,10 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config.js';
+import { provisionPythonSdkVenv } from '../../sdk/codegen/python-venv.js';
 import { runnableBlocks, shownLinePattern, type RunnableBlock } from '../helpers/doc-blocks.js';
 import { startStack, type RunningStack } from '../helpers/stack.js';
 
@@ -35,6 +39,19 @@ const withBlocks = DOCUMENTS.map((doc) => ({
 })).filter((d) => d.blocks.length > 0);
 
 const MARK = '@@skillflow-doc-block@@';
+/** tsx's ESM entry (its package's `.` export), which `node --import tsx` loads. */
+const TSX_LOADER = pathToFileURL(path.join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/** The shell line that runs one block (a `ts` or `python` block from a file of its own). */
+function blockCommand(b: RunnableBlock, i: number, cwd: string, url: string, python: string): string {
+  const code = b.code.replaceAll('http://127.0.0.1:8080', url);
+  if (b.lang === 'sh') return code;
+  const file = path.join(cwd, `block-${i}.${b.lang === 'ts' ? 'mts' : 'py'}`);
+  writeFileSync(file, code);
+  return b.lang === 'ts'
+    ? `"${process.execPath}" --import "${TSX_LOADER}" "${file}"`
+    : `"${python}" "${file}"`;
+}
 
 /** Runs the blocks in one bash (`set -euo pipefail`); returns each block's stdout and the exit. */
 function runBlocks(
@@ -42,14 +59,12 @@ function runBlocks(
   env: NodeJS.ProcessEnv,
   cwd: string,
   url: string,
+  python: string,
 ): Promise<{ code: number; outputs: string[]; stderr: string }> {
   const script = [
     'set -euo pipefail',
     // On a line of its own even after output without a final newline.
-    ...blocks.flatMap((b, i) => [
-      `printf '\\n%s\\n' '${MARK} ${i}'`,
-      b.code.replaceAll('http://127.0.0.1:8080', url),
-    ]),
+    ...blocks.flatMap((b, i) => [`printf '\\n%s\\n' '${MARK} ${i}'`, blockCommand(b, i, cwd, url, python)]),
     `printf '\\n%s\\n' '${MARK} end'`,
   ].join('\n');
   return new Promise((resolve) => {
@@ -70,10 +85,30 @@ describe('the runnable examples of the docs', () => {
   let stack: RunningStack;
   let work: string;
   let env: NodeJS.ProcessEnv;
+  let python: string;
 
   beforeAll(async () => {
-    stack = await startStack();
+    const [started, venv] = await Promise.all([
+      startStack(),
+      provisionPythonSdkVenv({
+        rootDir: PROJECT_ROOT,
+        log: (m) => process.stderr.write(`docs-runnable: ${m}\n`),
+      }),
+    ]);
+    stack = started;
+    python = venv.python;
     work = mkdtempSync(path.join(os.tmpdir(), 'skillflow-doc-blocks-'));
+    // `import … from '@skillflow/sdk'` in a `ts` block: this checkout's sdk/ sources.
+    const sdk = path.join(work, 'node_modules', '@skillflow', 'sdk');
+    mkdirSync(sdk, { recursive: true });
+    writeFileSync(
+      path.join(sdk, 'package.json'),
+      JSON.stringify({ name: '@skillflow/sdk', type: 'module', exports: './index.js' }),
+    );
+    writeFileSync(
+      path.join(sdk, 'index.js'),
+      `export * from ${JSON.stringify(pathToFileURL(path.join(PROJECT_ROOT, 'sdk/index.ts')).href)};\n`,
+    );
     // `npx skillflow` runs this checkout's CLI from the examples' working directory.
     const bin = path.join(work, 'bin');
     mkdirSync(bin);
@@ -92,7 +127,7 @@ describe('the runnable examples of the docs', () => {
       // This device's chat key (`chats init`), kept out of the real home folder.
       SKILLFLOW_CHAT_KEY_FILE: path.join(work, 'chat-key.json'),
     };
-  }, 200_000);
+  }, 500_000);
   afterAll(async () => {
     await stack?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
@@ -110,7 +145,9 @@ describe('the runnable examples of the docs', () => {
       const cwd = mkdtempSync(path.join(work, 'run-'));
       // `.data/` of the examples (the development key): the test service's data directory.
       symlinkSync(stack.dataDir, path.join(cwd, '.data'));
-      const { code, outputs, stderr } = await runBlocks(blocks, env, cwd, stack.url);
+      // The examples' `definitions/examples/…` files, as at the project's root.
+      symlinkSync(path.join(PROJECT_ROOT, 'definitions'), path.join(cwd, 'definitions'));
+      const { code, outputs, stderr } = await runBlocks(blocks, env, cwd, stack.url, python);
       // The last marker printed names the block that failed.
       const failed = blocks[outputs.length - 1];
       expect({
