@@ -228,21 +228,21 @@ describe.skipIf(!hasChromium)(`skill page in chromium (${SKIP_REASON})`, () => {
     await ws.signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Search power designs' }).waitFor();
     // A rule only the server knows (vinMin ≤ vinMax): its 400 issue is shown next to the field.
-    await page.getByLabel('Vin min').fill('24');
-    await page.getByLabel('Vin max').fill('10');
-    await page.getByLabel('Vout').fill('5');
-    await page.getByLabel('Iout').fill('2');
+    await page.getByLabel('Minimum input voltage (V)').fill('24');
+    await page.getByLabel('Maximum input voltage (V)').fill('10');
+    await page.getByLabel('Output voltage (V)').fill('5');
+    await page.getByLabel('Output current (A)').fill('2');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#r0-vinMin-error').waitFor();
     expect(await page.locator('#r0-vinMin-error').textContent()).toBe('must not exceed vinMax');
-    expect(await page.getByLabel('Vin min').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Minimum input voltage (V)').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('alert').first().textContent()).toBe(
       'Invalid body at requests[0].vinMin: must not exceed vinMax',
     );
-    await page.getByLabel('Vin min').fill('10');
-    await page.getByLabel('Vin max').fill('24');
-    await page.getByLabel('Vout').fill('5');
-    await page.getByLabel('Iout').fill('2');
+    await page.getByLabel('Minimum input voltage (V)').fill('10');
+    await page.getByLabel('Maximum input voltage (V)').fill('24');
+    await page.getByLabel('Output voltage (V)').fill('5');
+    await page.getByLabel('Output current (A)').fill('2');
     await page.getByLabel('Max results').fill('3');
     const seen = new Set<string>();
     await page.exposeFunction('reportStatus', (t: string) => seen.add(t));

@@ -15,36 +15,47 @@ export const MAX_RESULTS = 20;
 export const DEFAULT_MAX_RESULTS = 10;
 
 const volts = z.number().positive().max(1000);
-const rail = (unit: string, max: number) =>
+const rail = (title: string, unit: string, max: number) =>
   z
     .array(z.number().positive().max(max))
     .min(1)
     .max(1, 'one rail supported')
-    .describe(`One rail, ${unit}; exactly one value.`);
+    .meta({ title, description: `One rail, ${unit}; exactly one value.` });
 
 export const SearchRequestSchema = z
   .object({
-    vinMin: volts.describe('Minimum input voltage, volts.'),
-    vinMax: volts.describe('Maximum input voltage, volts (at least vinMin).'),
-    vout: rail('output volts', 1000),
-    iout: rail('output amps', 500),
-    ambientTemp: z.number().min(-55).max(125).default(30).describe('Ambient temperature, °C; default 30.'),
-    isIsolated: z.boolean().default(false).describe('Isolated conversion required; default false.'),
-    powerSupply: z.enum(['dc', 'ac']).default('dc').describe('`dc` (default) or `ac` input.'),
-    optimizationSetting: z
+    vinMin: volts.meta({ title: 'Minimum input voltage (V)', description: 'Minimum input voltage, volts.' }),
+    vinMax: volts.meta({
+      title: 'Maximum input voltage (V)',
+      description: 'Maximum input voltage, volts (at least vinMin).',
+    }),
+    vout: rail('Output voltage (V)', 'output volts', 1000),
+    iout: rail('Output current (A)', 'output amps', 500),
+    ambientTemp: z
       .number()
-      .int()
-      .min(1)
-      .max(4)
-      .default(3)
-      .describe('1 small footprint, 2 low cost, 3 balanced (default), 4 high efficiency.'),
+      .min(-55)
+      .max(125)
+      .default(30)
+      .meta({ title: 'Ambient temperature (°C)', description: 'Ambient temperature, °C; default 30.' }),
+    isIsolated: z
+      .boolean()
+      .default(false)
+      .meta({ title: 'Isolated', description: 'Isolated conversion required; default false.' }),
+    powerSupply: z
+      .enum(['dc', 'ac'])
+      .default('dc')
+      .meta({ title: 'Input supply', description: '`dc` (default) or `ac` input.' }),
+    optimizationSetting: z.number().int().min(1).max(4).default(3).meta({
+      title: 'Optimise for',
+      description: '1 small footprint, 2 low cost, 3 balanced (default), 4 high efficiency.',
+    }),
     max_results: z
       .number()
       .int()
       .min(1)
       .max(MAX_RESULTS)
       .default(DEFAULT_MAX_RESULTS)
-      .describe('Solutions to return, 1 to 20; default 10.'),
+      .meta({ title: 'Max results', description: 'Solutions to return, 1 to 20; default 10.' }),
     relevance_criteria: z
       .string()
       .max(MAX_CRITERIA_LENGTH, `relevance_criteria is longer than ${MAX_CRITERIA_LENGTH} characters.`)
