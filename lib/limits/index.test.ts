@@ -33,7 +33,7 @@ describe('createLimits', () => {
       LOG_LEVEL: 'silent',
       RATE_LIMIT_FREE_PER_MINUTE: '2',
       PUBLIC_RATE_LIMIT_PER_MINUTE: '1',
-      ENCYCLOPEDIA_KEY_PER_MINUTE: '1',
+      ENCYCLOPEDIA_OWNER_PER_MINUTE: '1',
       ICON_SVG_RATE_LIMIT_PER_MINUTE: '1',
       PROVIDER_RATE_LIMITS: 'shop=4/60',
       OWNER_PROVIDER_SHARE_PERCENT: '50',
@@ -59,9 +59,9 @@ describe('createLimits', () => {
     });
   });
 
-  it('ip, encyclopedia_key, icon_svg_ip: each its own counter and its own message', async () => {
+  it('ip, encyclopedia_owner, icon_svg_ip: each its own counter and its own message', async () => {
     await limits.charge('ip', 'addr-1');
-    await limits.charge('encyclopedia_key', 'key_1');
+    await limits.charge('encyclopedia_owner', 'key_1');
     await limits.charge('icon_svg_ip', 'addr-1');
     // Another subject has its own counter.
     expect(await refusal(limits.charge('ip', 'addr-2'))).toBe('not refused');
@@ -74,10 +74,10 @@ describe('createLimits', () => {
         details: { limit: 1, window_seconds: 60 },
       },
     });
-    expect(await refusal(limits.charge('encyclopedia_key', 'key_1'))).toMatchObject({
+    expect(await refusal(limits.charge('encyclopedia_owner', 'key_1'))).toMatchObject({
       error: {
         code: 'RATE_LIMITED',
-        details: { limit: 1, scope: 'encyclopedia per key', window_seconds: 60 },
+        details: { limit: 1, scope: 'encyclopedia per owner', window_seconds: 60 },
       },
     });
     expect(await refusal(limits.charge('icon_svg_ip', 'addr-1'))).toMatchObject({

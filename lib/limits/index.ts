@@ -67,7 +67,7 @@ export interface ChargeKinds {
   /** One request to a webhook trigger's URL, by hook id (before its signature is checked). */
   hook: { subject: string; result: void };
   /** One encyclopedia route request, by API key id. */
-  encyclopedia_key: { subject: string; result: void };
+  encyclopedia_owner: { subject: string; result: void };
   /** One encyclopedia route request, by client address key. */
   encyclopedia_ip: { subject: string; result: void };
   /** One icon SVG request, by client address key. */
@@ -162,10 +162,10 @@ export function createLimits(deps: LimitsDeps): Limits {
     hashKey(deps.keyring, 'skillflow hook limits'),
   );
   const encyclopediaKey = hashKey(deps.keyring, 'skillflow encyclopedia limits');
-  const perKey = new KeyedRateLimit(
+  const perOwner = new KeyedRateLimit(
     store,
-    'encyclopedia per key',
-    config.apps.encyclopedia.ENCYCLOPEDIA_KEY_PER_MINUTE,
+    'encyclopedia per owner',
+    config.apps.encyclopedia.ENCYCLOPEDIA_OWNER_PER_MINUTE,
     encyclopediaKey,
   );
   const perAddress = new KeyedRateLimit(
@@ -192,7 +192,7 @@ export function createLimits(deps: LimitsDeps): Limits {
     tier: ({ principal, headers }) => tier.apply(principal, headers),
     ip: (ipKey) => ip.consume(ipKey),
     hook: (hookId) => perHook.consume(hookId),
-    encyclopedia_key: (keyId) => perKey.consume(keyId),
+    encyclopedia_owner: (ownerId) => perOwner.consume(ownerId),
     encyclopedia_ip: (ipKey) => perAddress.consume(ipKey),
     icon_svg_ip: (ipKey) => iconSvg.consume(ipKey),
     provider: ({ provider, skill, model }) => providers.charge(provider, skill, model),

@@ -15,7 +15,7 @@ export const KEYED_WINDOW_SECONDS = 60;
 export class KeyedRateLimit {
   private readonly limiter: RateLimiterPostgres | undefined;
 
-  /** `name` prefixes the counters and names the limit in errors (e.g. `encyclopedia per key`). */
+  /** `name` prefixes the counters and names the limit in errors (e.g. `encyclopedia per owner`). */
   constructor(
     store: Store,
     private readonly name: string,

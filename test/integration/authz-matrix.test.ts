@@ -73,7 +73,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('authorisation 
         DATABASE_URL: pg.url,
         // The matrix sends a few hundred requests: limits are not what it tests.
         RATE_LIMIT_PRO_PER_MINUTE: HIGH,
-        ENCYCLOPEDIA_KEY_PER_MINUTE: HIGH,
+        ENCYCLOPEDIA_OWNER_PER_MINUTE: HIGH,
         ENCYCLOPEDIA_IP_PER_MINUTE: HIGH,
         // Owner A's chat gets a webhook on loopback; nothing is delivered to it.
         WEBHOOK_ALLOW_LOOPBACK: 'true',

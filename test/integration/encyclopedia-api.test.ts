@@ -483,7 +483,7 @@ steps:
           ENCYCLOPEDIA_IMAGE_HOSTS: [sim.imageHost],
           ENCYCLOPEDIA_USER_AGENT: UA,
           ENCYCLOPEDIA_OUTBOUND_PER_MINUTE: 3,
-          ENCYCLOPEDIA_KEY_PER_MINUTE: 5,
+          ENCYCLOPEDIA_OWNER_PER_MINUTE: 5,
           ENCYCLOPEDIA_TIMEOUT_MS: 500,
         },
       });
@@ -495,7 +495,7 @@ steps:
     const call = (url: string) =>
       api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
-    it('slow upstream: DEADLINE_EXCEEDED; shared budget: BUDGET_EXHAUSTED with Retry-After; per-key limit: RATE_LIMITED', async () => {
+    it('slow upstream: DEADLINE_EXCEEDED; shared budget: BUDGET_EXHAUSTED with Retry-After; per-owner limit: RATE_LIMITED', async () => {
       sim.setFault({ type: 'slow', ms: 1500, times: 1 });
       const slow = await call('/v1/encyclopedia/summary?title=Moon');
       expect([slow.statusCode, slow.json().error.code]).toEqual([503, 'DEADLINE_EXCEEDED']);
@@ -519,14 +519,29 @@ steps:
         },
       });
       expect(sim.requests()).toHaveLength(3);
-      // A cached answer needs no budget; the per-key limit still counts it.
+      // A cached answer needs no budget; the per-owner limit still counts it.
       expect((await call('/v1/encyclopedia/summary?title=Moon')).json().cached).toBe(true);
       const keyed = await call('/v1/encyclopedia/summary?title=Moon');
       expect([keyed.statusCode, keyed.json().error.code, keyed.json().error.details.scope]).toEqual([
         429,
         'RATE_LIMITED',
-        'encyclopedia per key',
+        'encyclopedia per owner',
       ]);
+      // The limit is the owner's, not the key's: another key of the same owner is refused too,
+      // another owner's key is not.
+      const sameOwner = (await createKey(api.deps.store, { name: 'l2', scopes: ['*'], ownerId: 'owner_l' }))
+        .token;
+      const otherOwner = (await createKey(api.deps.store, { name: 'm', scopes: ['*'], ownerId: 'owner_m' }))
+        .token;
+      const as = (t: string) =>
+        api.app.inject({
+          method: 'GET',
+          url: '/v1/encyclopedia/summary?title=Moon',
+          headers: { authorization: `Bearer ${t}` },
+        });
+      const second = await as(sameOwner);
+      expect([second.statusCode, second.json().error.details.scope]).toEqual([429, 'encyclopedia per owner']);
+      expect((await as(otherOwner)).statusCode).toBe(200);
     });
   });
 });

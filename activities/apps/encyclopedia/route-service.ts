@@ -33,7 +33,7 @@ export class EncyclopediaRoutes {
 
   /** Counts one request against the caller's key (when authenticated) and address. */
   async limit(ipKey: string, principal?: Principal): Promise<void> {
-    if (principal) await this.limits.charge('encyclopedia_key', principal.keyId);
+    if (principal) await this.limits.charge('encyclopedia_owner', principal.ownerId);
     await this.limits.charge('encyclopedia_ip', ipKey);
   }
 
