@@ -205,6 +205,18 @@ export async function startWorkspace(
     },
     async screenshot(page, name) {
       mkdirSync(ARTIFACTS, { recursive: true });
+      // A code editor measures its lines when it comes into view; a full-page capture scrolls
+      // nothing, so bring each into view once (as a reader would) and go back where we were.
+      await page.evaluate(async () => {
+        const { scrollX, scrollY } = window;
+        const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        for (const editor of document.querySelectorAll('.cm-editor')) {
+          editor.scrollIntoView();
+          await frame();
+        }
+        window.scrollTo(scrollX, scrollY);
+        await frame();
+      });
       const file = path.join(ARTIFACTS, `${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
       if (process.env.UPDATE_SCREENSHOTS === '1') {
