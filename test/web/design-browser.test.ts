@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)(`workspace design in chromium (${SKIP_REASON})`, (
       await context.close();
     });
 
-  it('dark screenshots: the apps and a completed workflow run', async () => {
+  it('dark screenshots: the apps, a completed workflow run and its task page', async () => {
     const apps = await ws.open('/#apps', { viewport: LAPTOP, colorScheme: 'dark' });
     await ws.signIn(apps.page);
     await apps.page.locator('li.app').first().waitFor();
@@ -169,6 +169,13 @@ describe.skipIf(!hasChromium)(`workspace design in chromium (${SKIP_REASON})`, (
     expect(await overflows(page)).toBe(false);
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'workflow-run-dark');
+    // The run's own page, in the dark theme too: its graph, steps and result.
+    await page.locator('.run-progress a[href^="#tasks/"]').first().click();
+    await page.locator('.task-status[data-status="completed"]').first().waitFor();
+    await page.locator('g.graph-node').first().waitFor();
+    expect(await overflows(page)).toBe(false);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'task-dark');
     expect(problems).toEqual([]);
     await context.close();
   });
