@@ -9,6 +9,7 @@
  */
 import { isProxyEligible, ShopError, type ShopVia } from '../../upstream/index.js';
 import { sleep } from './deadline.js';
+import { PlatformFailure } from './platform-failure.js';
 import { isCandidateComplete, type CheckedCandidate } from './joiner.js';
 
 /** Attempts per exact lookup, proxy and Retry-After retries included. */
@@ -93,6 +94,8 @@ export async function runWithFallback<T>(
     try {
       return await attempt(via);
     } catch (err) {
+      // Our own platform failed before anything was sent: no retry and no proxy can help.
+      if (err instanceof PlatformFailure) throw err;
       if (opts.signal.aborted) throw opts.signal.reason;
       const proxyFailed = err instanceof ShopError && err.kind === 'proxy';
       if (!proxyFailed || reported === undefined) reported = err;

@@ -11,6 +11,7 @@ import type { UpstreamMeter } from '../../../../registry/types.js';
 import type { Deadline } from './deadline.js';
 import { MAX_LOOKUP_ATTEMPTS, MAX_STREAM_ATTEMPTS, mergeEvidence, runWithFallback } from './fallback.js';
 import { issueFrom, type GroupIssue } from './group-issues.js';
+import { PlatformFailure } from './platform-failure.js';
 import { isCandidateComplete, StreamJoiner, type CheckedCandidate } from './joiner.js';
 import { suffixOf } from './names.js';
 import type { OperationLimiter } from './operation-limiter.js';
@@ -94,7 +95,10 @@ async function send<T>(
         await ctx.meter.charge('shop');
       } catch (err) {
         const limited = limitAsShopError(err, operation);
-        throw limited instanceof ShopError ? ctx.gate.rateLimited(limited) : limited;
+        if (limited instanceof ShopError) throw ctx.gate.rateLimited(limited);
+        if (signal.aborted) throw err;
+        // Not a limit: the platform could not count the request, so nothing is sent.
+        throw new PlatformFailure(err);
       }
       ctx.counters[via] += 1;
       try {
@@ -135,6 +139,7 @@ export async function exactLookup(ctx: OperationContext, domain: string): Promis
     }
     return { candidates: [candidate], unchecked: 0, issue: undefined, hasNext: false };
   } catch (err) {
+    if (err instanceof PlatformFailure) throw err;
     return { candidates: [], unchecked: 0, issue: issueFrom(what, err), hasNext: false };
   }
 }
@@ -171,6 +176,7 @@ export async function suggestionPage(
       { ...fallbackOptions(ctx), retryTransient: false, maxAttempts: MAX_STREAM_ATTEMPTS },
     );
   } catch (err) {
+    if (err instanceof PlatformFailure) throw err;
     issue = issueFrom(what, err);
   }
   const merged = mergeEvidence(joiners.map((j) => j.candidates()));

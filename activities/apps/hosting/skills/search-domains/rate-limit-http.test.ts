@@ -11,6 +11,22 @@ import { call, ok, shopCalls, useUpstreams } from './orchestration.test-helpers.
 const up = useUpstreams();
 const connects = () => up.proxy.log().filter((e) => e.method === 'CONNECT' && e.authorized);
 
+describe('our own platform failing to count a request', () => {
+  it('ends the call with that failure, not an upstream one: nothing is sent, nothing is proxied', async () => {
+    // The store holding the provider limits went away mid-call (a PostgreSQL restart).
+    const down = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    const counting = createUpstreamMeter({ skill: 'hosting.search_domains' });
+    const meter = { ...counting, charge: () => Promise.reject(down) };
+    const res = await call(up, { requests: [{ query: 'cedar.com' }, { query: 'cedar' }] }, { meter });
+    expect(res.error).toBe(down);
+    expect(res.output).toBeUndefined();
+    expect(shopCalls(up.sim)).toEqual([]);
+    expect(up.proxy.log()).toEqual([]);
+  });
+});
+
 describe('429 and transient errors', () => {
   it('429 is never proxied: the group reports UPSTREAM_RATE_LIMITED with retry_after when the wait does not fit', async () => {
     const res = await call(

@@ -6,6 +6,7 @@
  */
 import { errors } from '../../../../../lib/errors/errors.js';
 import { invalidParameter } from '../../../../../lib/errors/skillflow-error.js';
+import { PlatformFailure } from './platform-failure.js';
 import { createDecisionClient } from '../../../../decision/upstream/client.js';
 import { createShopClient } from '../../upstream/index.js';
 import type { SkillDeadlines } from '../../../../policy.js';
@@ -137,6 +138,10 @@ export function createSearchDomainsSkill(
       const failure = totalFailureError(output);
       if (failure) throw failure;
       return output;
+    } catch (err) {
+      // The platform's own failure ends the call as itself, never as an upstream failure.
+      if (err instanceof PlatformFailure) throw err.failure;
+      throw err;
     } finally {
       call.dispose();
       await shop.close();
