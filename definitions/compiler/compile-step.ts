@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SkillCatalog, SkillCatalogEntry } from '../catalog.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { LIMITS } from '../limits.js';
+import { STEP_ACTIONS } from '../step-actions.js';
 import type { ForEachPlanStep, InputTemplate, ParallelPlanStep, PlanStep } from '../runtime/plan.js';
 import { matchesRunInputType } from '../runtime/run-inputs.js';
 import {
@@ -67,19 +68,7 @@ const EVENT_WAIT_OUTPUT: SchemaShape = [
   z.object({ received: z.boolean(), data: z.record(z.string(), z.unknown()) }),
 ];
 
-/** The actions a step may hold, exactly one each. */
-const ACTIONS = [
-  'use_app_skill',
-  'send_chat_message',
-  'decide',
-  'wait',
-  'fail',
-  'for_each',
-  'parallel',
-  'use_workflow',
-  'wait_for_approval',
-  'wait_for_event',
-] as const;
+const ACTIONS = STEP_ACTIONS;
 const ACTION_LIST = `${ACTIONS.slice(0, -1).join(', ')} and ${ACTIONS[ACTIONS.length - 1]}`;
 
 /** A parallel group's own output: how many of its steps completed and failed. */

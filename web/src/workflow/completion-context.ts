@@ -4,6 +4,7 @@
  * in a condition), or that step's output fields after `{{steps.<id>.` (`$nodes.<id>.output.`). Pure, unit-tested; the editor turns the answer
  * into options (completion.ts).
  */
+import { STEP_ACTIONS } from '../../../definitions/step-actions.js';
 
 /** Keys of the definition itself. */
 export const TOP_KEYS = ['title', 'description', 'start_when', 'steps', 'outputs', 'concurrency'] as const;
@@ -13,15 +14,7 @@ export const STEP_KEYS = [
   'id',
   'use_app_skill',
   'input',
-  'send_chat_message',
-  'decide',
-  'wait',
-  'fail',
-  'for_each',
-  'parallel',
-  'use_workflow',
-  'wait_for_approval',
-  'wait_for_event',
+  ...STEP_ACTIONS.filter((a) => a !== 'use_app_skill'),
   'on_error',
   'if',
   'continue_on_error',
