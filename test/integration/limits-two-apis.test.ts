@@ -14,6 +14,8 @@ import { buildTestApi, type TestApi } from '../helpers/api.js';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 
+// Needs PostgreSQL's server binaries (LISTEN/NOTIFY, two connections): skipped only on a
+// machine without them and never in CI, where a missing PostgreSQL fails the run.
 describe.skipIf(process.env.CI !== 'true' && !postgresAvailable())('limits across two API processes', () => {
   let pg: TestPostgres;
   let env: TestWorkflowEnvironment;
