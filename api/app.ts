@@ -165,7 +165,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
   await app.register(codecRoutes(deps));
   await app.register(workflowRoutes(deps, services.engine, limits));
   await app.register(taskRoutes(deps, services.tasks));
-  await app.register(runRoutes(deps, services.reruns, limits));
+  await app.register(runRoutes(deps, services.reruns, services.runSteps, limits));
   await app.register(runSearchRoutes(deps, services.runSearch));
   await app.register(approvalRoutes(deps, services.approvals));
   await app.register(eventRoutes(deps, services.events));

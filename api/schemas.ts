@@ -1,6 +1,6 @@
 /** Response bodies shared by several routes (request schemas live next to their routes). */
 import { z } from 'zod';
-import { PlanGraphSchema } from '../definitions/index.js';
+import { PLAN_STEP_KINDS, PlanGraphSchema } from '../definitions/index.js';
 import { ErrorEnvelopeSchema } from '../lib/errors/skillflow-error.js';
 
 export { DiagnosticSchema } from '../definitions/index.js';
@@ -163,6 +163,43 @@ export const TaskSchema = z.object({
   links: z.object({ self: z.string(), temporal_ui: z.string() }),
 });
 export type TaskView = z.infer<typeof TaskSchema>;
+
+/** One step of a workflow run: what its call was given and what it answered. */
+export const RunStepSchema = z.object({
+  run_id: z.string(),
+  step_id: z.string().describe("As the run names it; a loop element's inner step is `loop[2].inner`."),
+  kind: z
+    .enum([
+      'skill',
+      'chat',
+      'decide',
+      'wait',
+      'fail',
+      'for_each',
+      'parallel',
+      'workflow',
+      'approval',
+      'event_wait',
+    ])
+    .describe('The kind of step, from the plan the run started with.'),
+  skill: z.string().nullable().describe('A skill step: `<app>.<skill>`; otherwise null.'),
+  call: z
+    .object({
+      state: z.enum(['scheduled', 'started', 'completed', 'failed', 'timed_out', 'cancelled']),
+      attempt: z.number().int().nullable().describe('The attempt that started last; null before the first.'),
+      input: z
+        .unknown()
+        .describe(
+          "A skill step: its input with every reference resolved. A decision: its question and context. A chat message: its chat id only (the message is sealed to the owner's chat keys).",
+        ),
+      output: z.unknown().describe("The call's answer once completed; otherwise null."),
+    })
+    .nullable()
+    .describe(
+      "The step's call; null for a step that calls nothing (a wait, a loop, ...) or has not been called yet.",
+    ),
+});
+export type RunStepView = z.infer<typeof RunStepSchema>;
 
 /** One run in a definition's run history. */
 export const RunSummarySchema = z.object({

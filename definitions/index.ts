@@ -17,5 +17,5 @@ export { LIMITS } from './limits.js';
 export type { ChildDefinition, WorkflowLookup } from './workflow-lookup.js';
 export { FAIL_CODE_PATTERN } from './compiler/compile-flow.js';
 export { detectFormat, type SourceFormat } from './source/parse-source.js';
-export { planGraph, PlanGraphSchema, type PlanGraph } from './plan-graph.js';
+export { planGraph, PLAN_STEP_KINDS, PlanGraphSchema, type PlanGraph } from './plan-graph.js';
 export * from './runtime/index.js';

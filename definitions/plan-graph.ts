@@ -20,22 +20,24 @@ import {
   type Reference,
 } from './runtime/plan.js';
 
+/** Every kind of plan step, as the API names them. */
+export const PLAN_STEP_KINDS = [
+  'skill',
+  'chat',
+  'decide',
+  'wait',
+  'fail',
+  'for_each',
+  'parallel',
+  'workflow',
+  'approval',
+  'event_wait',
+] as const satisfies readonly PlanStep['kind'][];
+
 export const PlanGraphNodeSchema = z.object({
   id: z.string().describe('The step id (a handler: `<step id>.on_error`).'),
   kind: z
-    .enum([
-      'skill',
-      'chat',
-      'decide',
-      'wait',
-      'fail',
-      'for_each',
-      'parallel',
-      'workflow',
-      'approval',
-      'event_wait',
-      'handler',
-    ])
+    .enum([...PLAN_STEP_KINDS, 'handler'])
     .describe('The step kind; `handler` groups the steps of an `on_error` handler.'),
   label: z.string().describe('What the step does: its skill, or its kind in words.'),
   parent: z.string().optional().describe('The `for_each`, `parallel` or handler node the step runs inside.'),

@@ -613,6 +613,37 @@ export type RerunStarted = {
   };
 };
 
+/** One step of a run: the input its call was given and what it answered. */
+export type RunStep = {
+  run_id: string;
+  /** As the run names it; a loop element's inner step is `loop[2].inner`. */
+  step_id: string;
+  /** The kind of step, from the plan the run started with. */
+  kind:
+    | 'skill'
+    | 'chat'
+    | 'decide'
+    | 'wait'
+    | 'fail'
+    | 'for_each'
+    | 'parallel'
+    | 'workflow'
+    | 'approval'
+    | 'event_wait';
+  /** A skill step: `<app>.<skill>`; otherwise null. */
+  skill: string | null;
+  /** The step's call; null for a step that calls nothing (a wait, a loop, ...) or has not been called yet. */
+  call: {
+    state: 'scheduled' | 'started' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
+    /** The attempt that started last; null before the first. */
+    attempt: number | null;
+    /** A skill step: its input with every reference resolved. A decision: its question and context. A chat message: its chat id only (the message is sealed to the owner's chat keys). */
+    input: unknown;
+    /** The call's answer once completed; otherwise null. */
+    output: unknown;
+  } | null;
+};
+
 /** The catalogue as a guest sees it. (a guest route, not in the OpenAPI document). */
 export type AnonymousAppList = {
   apps: {

@@ -6,7 +6,7 @@
  * `INVALID_PARAMETER` {@link SkillflowApiError} naming the parameter; so does a page token used
  * with other filters.
  */
-import type { RerunStarted, RunSearchPage } from './generated.js';
+import type { RerunStarted, RunSearchPage, RunStep } from './generated.js';
 import { seg, type Transport } from './http.js';
 
 /** One run of a search. */
@@ -50,6 +50,11 @@ export interface RunsClient {
   iterate(options?: RunFilters & { pageSize?: number }): AsyncGenerator<RunListItem>;
   /** Re-runs the closed run `runId` from a step; poll the answer's `task_id` with `client.tasks`. */
   rerun(runId: string, options?: RerunOptions): Promise<RerunStarted>;
+  /**
+   * One step of the run `runId`: the input its call was given and what it answered, while the run
+   * runs and after; a loop element's inner step is named `loop[2].inner`.
+   */
+  step(runId: string, stepId: string): Promise<RunStep>;
 }
 
 const instant = (v: Date | string | undefined) => (v instanceof Date ? v.toISOString() : v);
@@ -86,6 +91,8 @@ export function createRunsClient(http: Transport): RunsClient {
           },
         })
       ).body,
+    step: async (runId, stepId) =>
+      (await http.send<RunStep>({ method: 'GET', path: `/v1/runs/${seg(runId)}/steps/${seg(stepId)}` })).body,
     async *iterate({ pageSize = 100, ...filters } = {}) {
       let pageToken: string | undefined;
       do {

@@ -81,6 +81,7 @@ export async function activityStep(
     return decideStep({
       ownerId: args.ownerId,
       taskId: args.taskId,
+      stepId: ctx.prefix + step.id,
       decision: step.decision,
       question: renderTemplate(step.question, scope),
       ...(step.context && { context: renderTemplate(step.context, scope) }),

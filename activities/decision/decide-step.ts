@@ -25,6 +25,8 @@ export interface DecideStepInput {
   ownerId: string;
   /** The run's task id (the usage record's task); never sent either. */
   taskId: string;
+  /** The plan step that asks (read back from the run's history by the step view); never sent. */
+  stepId?: string;
   decision: DecisionSpec;
   /** The rendered question (may hold `@encyclopedia:` references). */
   question: string;

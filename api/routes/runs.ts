@@ -1,4 +1,7 @@
 /**
+ * /v1/runs/{run_id}/steps/{step_id}: one step of a run, its call's input and output
+ * (services/run-steps.ts); needs the `workflows` scope, on the caller's own run.
+ *
  * /v1/runs/{run_id}/rerun: re-runs a closed workflow run from a step (services/reruns.ts). Needs
  * the `workflows` scope (checked on the caller's own run, so another owner's run is 404 for any
  * key) and a scope for every skill the run's plan snapshot calls, as starting a run does; the
@@ -11,12 +14,16 @@ import { NAME_PATTERN } from '../../definitions/runtime/names.js';
 import type { Limits } from '../../lib/limits/index.js';
 import { authenticate, BEARER, principalOf } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { errorResponses } from '../schemas.js';
+import { errorResponses, RunStepSchema } from '../schemas.js';
 import { optionRulesOf, requirePlanScopes } from '../scopes.js';
 import type { RerunsService } from '../services/reruns.js';
+import { RUN_STEP_ID, type RunStepsService } from '../services/run-steps.js';
 import { jsonBodiesAsText, optionalJsonBody, parseJsonBody } from './json-body.js';
 
 const RunParams = z.object({ run_id: z.string().min(1).max(220) });
+const RunStepParams = RunParams.extend({
+  step_id: z.string().max(400).regex(RUN_STEP_ID, 'must be a step id (in a loop element: loop[2].inner)'),
+});
 
 const RerunBody = z
   .object({
@@ -46,13 +53,33 @@ export const RerunAnswerSchema = z.object({
 });
 
 export const runRoutes =
-  (deps: ApiDeps, reruns: RerunsService, limits: Pick<Limits, 'charge'>): FastifyPluginAsyncZod =>
+  (
+    deps: ApiDeps,
+    reruns: RerunsService,
+    steps: RunStepsService,
+    limits: Pick<Limits, 'charge'>,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     // Encapsulated: only these routes read JSON bodies as text (an empty body is `{}`).
     jsonBodiesAsText(app, ['application/json'], 256 * 1024);
     // The scope is checked on the run, as for GET /v1/tasks/{task_id}: another owner's run is a
     // 404 whatever the key's scopes.
     app.addHook('onRequest', authenticate(deps.store));
+    app.get(
+      '/v1/runs/:run_id/steps/:step_id',
+      {
+        schema: {
+          tags: ['workflows'],
+          security: BEARER,
+          summary: "A run's step: its call's input and output",
+          description:
+            "Read from the run's history while it runs and after it ended: a skill step's resolved input and its answer, a decision's question and answer, a chat message's chat id and delivery. A step that calls nothing, or has not been called yet, has `call: null`. A step id the run's plan lacks is 404.",
+          params: RunStepParams,
+          response: { 200: RunStepSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (req) => steps.get(principalOf(req), req.params.run_id, req.params.step_id),
+    );
     app.post(
       '/v1/runs/:run_id/rerun',
       {

@@ -13,6 +13,7 @@ import { EmbedsService } from './embeds.js';
 import { KeysService } from './keys.js';
 import { RunsService } from './runs.js';
 import { RerunsService } from './reruns.js';
+import { RunStepsService } from './run-steps.js';
 import { RunSearchService } from './run-search.js';
 import { SessionsService } from './sessions.js';
 import { SkillCallsService } from './skill-calls.js';
@@ -27,6 +28,7 @@ export interface Services {
   engine: WorkflowEngine;
   tasks: TasksService;
   reruns: RerunsService;
+  runSteps: RunStepsService;
   runSearch: RunSearchService;
   approvals: ApprovalsService;
   events: EventsService;
@@ -68,6 +70,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
     engine: new WorkflowEngine(definitions, runs, hooks, deps.logger),
     tasks,
     reruns: new RerunsService(deps.temporal, tasks, runs, deps.registry),
+    runSteps: new RunStepsService(deps.temporal, tasks),
     runSearch: new RunSearchService(deps.temporal),
     events: new EventsService(deps.temporal, deps.store, deps.keyring, definitions, runs, limits),
     approvals: new ApprovalsService(

@@ -86,6 +86,13 @@ export const RESPONSE_TYPES: [name: string, path: string, method: string, status
   ],
   ['EventSent', '/v1/events', 'post', '200', 'What an event did: the runs it resumed and started.'],
   ['RerunStarted', '/v1/runs/{run_id}/rerun', 'post', '202', 'A started re-run and what it takes over.'],
+  [
+    'RunStep',
+    '/v1/runs/{run_id}/steps/{step_id}',
+    'get',
+    '200',
+    'One step of a run: the input its call was given and what it answered.',
+  ],
 ];
 
 /** Request bodies taken from the document: name, path, method. */

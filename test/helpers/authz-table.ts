@@ -307,6 +307,19 @@ export const DOCUMENTED: Record<string, Case[]> = {
       ),
     },
   ],
+  'GET /v1/runs/{run_id}/steps/{step_id}': [
+    {
+      kind: 'run',
+      ...WORKFLOWS,
+      note: "a completed run's chat step",
+      request: (f) => ({ url: `/v1/runs/${f.runTask}/steps/notify` }),
+      expect: owned(
+        lacks('workflows'),
+        NO_TASK,
+        ok(200, (j, f) => expect(j).toMatchObject({ run_id: f.runTask, step_id: 'notify', kind: 'chat' })),
+      ),
+    },
+  ],
   'POST /v1/runs/{run_id}/approvals/{step_id}': [
     {
       kind: 'approval',

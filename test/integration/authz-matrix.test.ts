@@ -126,7 +126,7 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())('authorisation 
         checked.push(op);
       }
     }
-    expect(checked).toHaveLength(7);
+    expect(checked).toHaveLength(8);
   });
 
   it('answers every operation × identity as the table says', async () => {

@@ -450,6 +450,19 @@ steps:
         steps: ['pause', 'gate'],
       },
     });
+    // A step's view: a wait calls nothing; a step the run lacks is 404.
+    expect(await client.runs.step(runId, 'pause')).toEqual({
+      run_id: runId,
+      step_id: 'pause',
+      kind: 'wait',
+      skill: null,
+      call: null,
+    });
+    expect(await client.runs.step(runId, 'nowhere').catch((x: unknown) => x)).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'The run has no step with this id.',
+    });
     const usage = await cli('runs', 'rerun', runId, '--input', 'Stop');
     expect(usage).toMatchObject({ code: 2, stdout: '' });
     expect(usage.stderr).toContain('--input takes name=value, the name in lower case.');

@@ -260,6 +260,13 @@ const ROWS: Row[] = [
     statuses: [...WORKFLOWS(409)],
   },
   {
+    method: 'GET',
+    route: '/v1/runs/:run_id/steps/:step_id',
+    note: "a finished run's skill step",
+    request: (f) => ({ url: `/v1/runs/${f.runTask}/steps/shout` }),
+    statuses: [...WORKFLOWS(200)],
+  },
+  {
     method: 'POST',
     route: '/v1/runs/:run_id/rerun',
     note: "a finished run: `workflows` and the plan's skill (echo.shout), as a start",

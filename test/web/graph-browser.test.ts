@@ -26,6 +26,9 @@ steps:
       steps:
         - id: pause
           wait: { duration: 1s }
+        - id: check
+          use_app_skill: hosting.search_domains
+          input: { requests: [{ query: '{{inputs.idea}}{{item}}', tlds: [com] }] }
   - id: side_by_side
     parallel:
       steps:
@@ -50,6 +53,7 @@ const NODES = [
   'search',
   'each_ending',
   'pause',
+  'check',
   'side_by_side',
   'short_pause',
   'other_pause',
@@ -106,7 +110,7 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
     await page.getByRole('heading', { name: 'Graph tour', level: 1 }).waitFor();
     const figure = page.locator('.workflow-graph');
     await figure.locator('g.graph-node').first().waitFor();
-    expect(await figure.locator('g.graph-node').count()).toBe(11);
+    expect(await figure.locator('g.graph-node').count()).toBe(12);
     expect(
       await figure.locator('g.graph-node').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-node'))),
     ).toEqual([
@@ -119,6 +123,7 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
       'report',
       'never',
       'pause',
+      'check',
       'short_pause',
       'other_pause',
       'note_it',
@@ -183,6 +188,7 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
       search: 'completed',
       each_ending: 'completed',
       pause: null, // a loop's inner steps run once per element: the loop holds their counts
+      check: null,
       side_by_side: 'completed',
       short_pause: 'completed',
       other_pause: 'completed',
@@ -223,6 +229,30 @@ describe.skipIf(!hasChromium)(`definition and run graphs in chromium (${SKIP_REA
     expect(whole.length).toBeGreaterThan(20_000);
     expect(await detail.locator('.detail-output').textContent()).toBe(`${whole.slice(0, 20_000)}\n…`);
     expect(task.result.outputs.search.result_count).toBeGreaterThan(0);
+    // The call's input, with the run input it read resolved.
+    expect(await detail.locator('.detail-input').textContent()).toBe(
+      JSON.stringify({ requests: [{ query: 'cedar', tlds: ['com'] }] }, null, 2),
+    );
+    // A loop: one element's call, picked by its number and inner step.
+    // (Its box's head: its inner steps cover the middle.)
+    await run.locator('g.graph-node[data-node="each_ending"]').click({ position: { x: 24, y: 12 } });
+    const elements = detail.locator('.loop-elements');
+    await elements.getByLabel('Element (0 to 1)').fill('1');
+    expect(await elements.getByLabel('Step').locator('option').allTextContents()).toEqual([
+      'check (hosting.search_domains)',
+    ]);
+    await elements.getByRole('button', { name: 'Show' }).click();
+    await elements.locator('.detail-output').waitFor();
+    expect(await elements.locator('.detail-input').textContent()).toBe(
+      JSON.stringify({ requests: [{ query: 'cedarorg', tlds: ['com'] }] }, null, 2),
+    );
+    const element = (await ws.engine.request('GET', `/v1/runs/${taskId}/steps/each_ending%5B1%5D.check`))
+      .json;
+    expect(await elements.locator('.detail-output').textContent()).toBe(
+      JSON.stringify(element.call.output, null, 2).slice(0, 20_000) +
+        (JSON.stringify(element.call.output, null, 2).length > 20_000 ? '\n…' : ''),
+    );
+    expect(element.call.input).toEqual({ requests: [{ query: 'cedarorg', tlds: ['com'] }] });
     // Enter on a focused node selects it too; the failed step shows its error.
     await run.locator('g.graph-node[data-node="bad_pause"]').focus();
     await page.keyboard.press('Enter');

@@ -250,6 +250,12 @@ def test_rerun_from_the_failed_step(client: Client) -> None:
         "issues": [{"path": "from_step", "message": "Names no top-level step of the run."}],
         "steps": ["pause", "gate"],
     }
+    step = client.runs.step(failed.task_id, "pause")
+    assert (step.run_id, step.step_id, step.kind) == (failed.task_id, "pause", "wait")
+    assert (step.skill, step.call) == (None, None)
+    with pytest.raises(NotFoundError) as missing:
+        client.runs.step(failed.task_id, "nowhere")
+    assert (missing.value.code, missing.value.message) == ("NOT_FOUND", "The run has no step with this id.")
     started = client.runs.rerun(failed.task_id, inputs={"stop": False})
     assert (started.rerun_of, started.from_step, started.reused_steps) == (failed.task_id, "gate", ["pause"])
     task = client.tasks.wait(started.task_id, timeout=60, interval=0.2)

@@ -1,6 +1,6 @@
 /**
  * A run on its definition's graph: every node in the state of its step, updated as the task page
- * polls; selecting a node (click, Enter or Space) shows that step's details and output.
+ * polls; selecting a node (click, Enter or Space) shows that step's details, input and output.
  */
 import { useState } from 'preact/hooks';
 import type { Task } from '../../../sdk/generated.js';
@@ -28,7 +28,7 @@ export function RunGraph(props: { auth: string; task: Task; definitionId: string
           Drawn from version {def.version} of the workflow; this run ran version {ran}.
         </p>
       ) : null}
-      <p class="hint">Select a step to see its details and output.</p>
+      <p class="hint">Select a step to see its details, input and output.</p>
       <PlanGraph
         graph={def.graph}
         label="Steps of this run"
@@ -36,7 +36,7 @@ export function RunGraph(props: { auth: string; task: Task; definitionId: string
         selected={selected}
         onSelect={(id) => setSelected((now) => (now === id ? null : id))}
       />
-      {step ? <StepDetail task={props.task} step={step} /> : null}
+      {step ? <StepDetail auth={props.auth} task={props.task} step={step} graph={def.graph} /> : null}
     </section>
   );
 }

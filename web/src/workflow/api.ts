@@ -9,6 +9,7 @@ import type {
   ChatMessageList,
   RotatedHook,
   RunList,
+  RunStep,
   RunSearchPage,
   RunStarted,
   ScheduleState,
@@ -100,6 +101,12 @@ export async function deliveredMessages(auth: string, id: string): Promise<ChatM
 
 /** GET /v1/approvals: the approvals the caller's runs wait for. */
 export const listApprovals = (auth: string) => request<ApprovalList>('GET', '/v1/approvals', { auth });
+
+/** GET /v1/runs/{run_id}/steps/{step_id}: a step's call, its input and output. */
+export const getRunStep = (auth: string, runId: string, stepId: string) =>
+  request<RunStep>('GET', `/v1/runs/${encodeURIComponent(runId)}/steps/${encodeURIComponent(stepId)}`, {
+    auth,
+  });
 
 /** POST /v1/runs/{run_id}/approvals/{step_id}. */
 export const decideApproval = (

@@ -304,6 +304,9 @@ class AsyncRuns(_Resource):
     ) -> models.RerunStarted:
         return await self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
 
+    async def step(self, run_id: str, step_id: str) -> models.RunStep:
+        return await self._send(ops.run_step(run_id, step_id))
+
 class AsyncEvents(_Resource):
     """Events (``client.events``); needs the ``workflows`` scope."""
 

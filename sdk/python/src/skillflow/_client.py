@@ -361,6 +361,13 @@ class Runs(_Resource):
         ``INVALID_RERUN`` naming the paths. Poll the answer's ``task_id`` with ``client.tasks``."""
         return self._send(ops.rerun(run_id, from_step, inputs, step_inputs))
 
+    def step(self, run_id: str, step_id: str) -> models.RunStep:
+        """One step of the run ``run_id``: the input its call was given and what it answered, while
+        the run runs and after (``call`` is None for a step that calls nothing or was not called
+        yet). A loop element's inner step is named ``loop[2].inner``; a step the run lacks raises a
+        404."""
+        return self._send(ops.run_step(run_id, step_id))
+
 class Events(_Resource):
     """Events (``client.events``); needs the ``workflows`` scope."""
 

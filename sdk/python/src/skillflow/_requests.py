@@ -301,6 +301,10 @@ def rerun(
     return Call("POST", f"/v1/runs/{seg(run_id)}/rerun", _model(models.RerunStarted), json=body)
 
 
+def run_step(run_id: str, step_id: str) -> Call[models.RunStep]:
+    return Call("GET", f"/v1/runs/{seg(run_id)}/steps/{seg(step_id)}", _model(models.RunStep))
+
+
 # Skills
 
 
