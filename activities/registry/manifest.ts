@@ -36,6 +36,10 @@ export const SkillMetaSchema = z
     pricing: z
       .object({
         creditsPerRequest: z.number().nonnegative().describe('Credits charged per request item (one group).'),
+        freeOverSession: z
+          .boolean()
+          .optional()
+          .describe("Free of credits over a first-party workspace session (an API key's call still pays)."),
         notes: z.string().optional(),
       })
       .strict(),

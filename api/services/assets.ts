@@ -1,10 +1,12 @@
 /**
- * Generated-asset download links (/v1/assets): a fresh signed URL for one asset of the caller's
- * own embed, and the bytes behind such a URL. An embed belongs to the owner whose key made the
- * call (no team shares it), so both ends check that owner: a link for another owner's or a missing
- * embed is the same 404 as the embed route's. At download the token is checked (403
+ * Generated-asset download links (/v1/assets): a fresh signed URL for one asset of an embed the
+ * caller may read, and the bytes behind such a URL. The caller may read its own embeds and, when
+ * the call that made one was billed to a team (team execution), the embeds of the team's calls
+ * while it is a member. Both ends check this: a link for an embed the caller may not read, or a
+ * missing one, is the same 404 as the embed route's. At download the token is checked (403
  * DOWNLOAD_LINK_INVALID or DOWNLOAD_LINK_EXPIRED), then the key that asked for it must still be
- * live (a revoked key's links die with it), and the embed is looked up again as that owner's.
+ * live (a revoked key's links die with it), and the right to the embed is checked again for
+ * that caller (a member who left the team can no longer download).
  */
 import type { Registry } from '../../activities/registry/registry.js';
 import type { AssetFile } from '../../activities/registry/types.js';
@@ -50,6 +52,8 @@ export class AssetsService {
     private readonly keyring: Keyring,
     private readonly registry: Registry,
     private readonly embeds: EmbedsService,
+    /** The team a task's call was billed to (lib/store/owners/usage-records.ts). */
+    private readonly teamOfTask: (taskId: string) => Promise<string | undefined>,
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -74,16 +78,23 @@ export class AssetsService {
     const key = await apiKeyById(this.store, claims.keyId);
     if (!key || key.revokedAt || key.ownerId !== claims.ownerId)
       throw new SkillflowError('DOWNLOAD_LINK_INVALID');
-    return this.file(claims.ownerId, claims, () => undefined);
+    try {
+      return await this.file(claims.ownerId, claims, () => undefined);
+    } catch (err) {
+      // The embed is gone, or the caller may no longer read it: the link is dead, like a revoked key's.
+      if (err instanceof SkillflowError && err.code === 'NOT_FOUND')
+        throw new SkillflowError('DOWNLOAD_LINK_INVALID');
+      throw err;
+    }
   }
 
-  /** The asset of the owner's embed; `authorize` sees the embed's skill before anything is read. */
+  /** The asset of an embed the owner may read; `authorize` sees the embed's skill before anything is read. */
   private async file(
     ownerId: string,
     ref: AssetRef,
     authorize: (appId: string, skillId: string) => unknown,
   ): Promise<Download> {
-    const row = await this.embeds.find(ownerId, ref.embedId);
+    const row = await this.embeds.findShared(ownerId, ref.embedId, this.teamOfTask);
     const [appId = '', skillId = ''] = row.skill.split('.');
     authorize(appId, skillId);
     const { output } = this.embeds.result(row);

@@ -91,6 +91,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
       deps.keyring,
       deps.registry,
       embeds,
+      (taskId) => usage.teamOfTask(taskId),
       deps.config.api.DOWNLOAD_LINK_TTL_SECONDS,
     ),
     workspace: new WorkspaceService(deps.store, deps.keyring),

@@ -244,6 +244,8 @@ export class SkillCallsService {
     const items = requestItems(input);
     const billed =
       output !== undefined && skill.impl.billableItems ? skill.impl.billableItems(output) : items;
+    // A skill free over first-party sessions (the encyclopedia) costs the workspace nothing.
+    const free = principal.sessionId !== undefined && skill.manifest.pricing.freeOverSession === true;
     return {
       taskId: id,
       ownerId: principal.ownerId,
@@ -251,7 +253,7 @@ export class SkillCallsService {
       payer: opts.payer,
       skill: refOf(skill),
       requestItems: items,
-      credits: billed * skill.manifest.pricing.creditsPerRequest,
+      credits: free ? 0 : billed * skill.manifest.pricing.creditsPerRequest,
       queued,
       decision,
     };

@@ -35,6 +35,7 @@ describe('approval links', () => {
       `v2.${id}.${body}.${sig}`,
       `${v}.zz.${body}.${sig}`,
       token.slice(0, -1),
+      `${token}=`,
       'v1.a..',
       '',
       `${token}${'A'.repeat(MAX_TOKEN_CHARS)}`,

@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { subkey, type KeyPurpose, type Keyring } from './keyring.js';
 
 /** The purposes whose subkeys sign tokens. */
-export type TokenPurpose = Extract<KeyPurpose, 'approval-link' | 'download-link'>;
+export type TokenPurpose = Extract<KeyPurpose, 'approval-link'>;
 
 function mac(keyring: Keyring, purpose: TokenPurpose, keyId: string, body: string): Buffer {
   return createHmac('sha256', subkey(keyring, keyId, purpose))
@@ -39,6 +39,8 @@ export function openToken(
   if (!keyring.keys.has(keyId)) return undefined;
   const expected = mac(keyring, purpose, keyId, body);
   const given = Buffer.from(sig, 'base64url');
+  // Only the exact encoding: base64url decoding skips stray and trailing characters.
+  if (given.toString('base64url') !== sig) return undefined;
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;

@@ -145,7 +145,7 @@ export const ERROR_CATALOGUE = {
   DOWNLOAD_LINK_INVALID: {
     status: 403,
     message:
-      'The download link is not valid: it is malformed, altered, or the API key that asked for it was revoked.',
+      'The download link is not valid: it is malformed or altered, the API key that asked for it was revoked, or that caller may no longer read the asset.',
     retryable: false,
   },
   DOWNLOAD_LINK_EXPIRED: {

@@ -716,7 +716,7 @@ export const DOCUMENTED: Record<string, Case[]> = {
         status: 403,
         body: envelope(
           'DOWNLOAD_LINK_INVALID',
-          'The download link is not valid: it is malformed, altered, or the API key that asked for it was revoked.',
+          'The download link is not valid: it is malformed or altered, the API key that asked for it was revoked, or that caller may no longer read the asset.',
         ),
       }),
     },

@@ -2,7 +2,8 @@
 /**
  * Generated-asset download links over real HTTP, on a real Temporal test server and worker with
  * the power simulator: the owner's link downloads the exact bytes of each asset (original
- * output, schematic SVG, parts list); another owner gets the embed route's 404; an expired,
+ * output, schematic SVG, parts list); a member of the team a call was billed to may download its
+ * assets while a member; another owner gets the embed route's 404; an expired,
  * tampered or revoked-key link is 403 with its whole envelope; the token never reaches the logs;
  * the JS SDK and the CLI (`skillflow assets get`) download the same bytes.
  */
@@ -31,7 +32,7 @@ const INVALID = {
   error: {
     code: 'DOWNLOAD_LINK_INVALID',
     message:
-      'The download link is not valid: it is malformed, altered, or the API key that asked for it was revoked.',
+      'The download link is not valid: it is malformed or altered, the API key that asked for it was revoked, or that caller may no longer read the asset.',
     details: {},
   },
 };
@@ -139,7 +140,7 @@ describe('generated-asset download links', () => {
       const l = await link(body);
       expect(l.status).toBe(200);
       expect(Object.keys(l.json).sort()).toEqual(['expires_at', 'url']);
-      expect(l.json.url).toMatch(new RegExp(`^${base}/v1/assets/download/v1\\.[^/]+$`));
+      expect(l.json.url).toMatch(new RegExp(`^${base}/v1/assets/download/v2\\.[^/]+$`));
       const expires = Date.parse(l.json.expires_at);
       expect(expires).toBeGreaterThanOrEqual(before + TTL_SECONDS * 1000);
       expect(expires).toBeLessThanOrEqual(Date.now() + TTL_SECONDS * 1000);
@@ -164,6 +165,47 @@ describe('generated-asset download links', () => {
       headers: { authorization: `Bearer ${h.otherToken}` },
     });
     expect(await embedRoute.json()).toEqual(notFound);
+  });
+
+  it('lets a member of the team a call was billed to download its assets, while a member', async () => {
+    const db = h.api.deps.store.db;
+    await db.insertInto('teams').values({ id: 'team_assets', name: 'Assets' }).execute();
+    await db
+      .insertInto('team_members')
+      .values([
+        { team_id: 'team_assets', owner_id: 'owner_a', role: 'member', can_spend: true },
+        { team_id: 'team_assets', owner_id: 'owner_b', role: 'viewer', can_spend: false },
+      ])
+      .execute();
+    // owner_a runs a design for the team; owner_b, a member who may not spend, may read its assets.
+    const call = await h.request('POST', `${DESIGN}?team_id=team_assets`, {
+      requests: [{ solution_id: ids[0] }],
+    });
+    expect(call.status).toBe(202);
+    const done = await h.waitForTask(call.json.task_id, (t) => t.status === 'completed', 30_000);
+    const member = await link({ embed_id: call.json.embed_id, asset: 'schematic' }, h.otherToken);
+    expect(member.status).toBe(200);
+    const { res, bytes } = await get(member.json.url);
+    expect(res.status).toBe(200);
+    expect(bytes.toString('utf8')).toBe(done.result.output.results[0].schematic.svg);
+    // The owner's embeds billed to itself stay its own.
+    const notFound = { error: { code: 'NOT_FOUND', message: 'No embed with this id.', details: {} } };
+    expect(await link({ embed_id: embedId }, h.otherToken)).toEqual({ status: 404, json: notFound });
+    // Leaving the team ends it: the link already made is dead, a new one is refused.
+    await db
+      .deleteFrom('team_members')
+      .where('team_id', '=', 'team_assets')
+      .where('owner_id', '=', 'owner_b')
+      .execute();
+    const after = await get(member.json.url);
+    expect(after.res.status).toBe(403);
+    expect(JSON.parse(after.bytes.toString('utf8'))).toEqual(INVALID);
+    expect(await link({ embed_id: call.json.embed_id, asset: 'schematic' }, h.otherToken)).toEqual({
+      status: 404,
+      json: notFound,
+    });
+    // The caller who ran it keeps its own right.
+    expect((await link({ embed_id: call.json.embed_id }, h.token)).status).toBe(200);
   });
 
   it('refuses an asset or design the embed does not have, naming no input', async () => {
@@ -191,16 +233,15 @@ describe('generated-asset download links', () => {
   it('refuses a tampered or malformed link with 403 DOWNLOAD_LINK_INVALID', async () => {
     const { url } = (await link({ embed_id: embedId, asset: 'schematic' })).json;
     const token = url.split('/').pop() as string;
-    const [v, kid, body, sig] = token.split('.');
-    const claims = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'));
-    const forged = Buffer.from(JSON.stringify({ ...claims, a: 'parts' })).toString('base64url');
-    const flipped = `${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`;
-    for (const bad of [
-      `${v}.${kid}.${forged}.${sig}`,
-      `${v}.${kid}.${body}.${flipped}`,
-      'v1.x.y.z',
-      'nonsense',
-    ]) {
+    const [v, kid, sealed] = token.split('.');
+    // The link names no owner, embed or key to whoever holds it.
+    for (const named of ['owner_a', embedId, 'schematic'])
+      expect(Buffer.from(sealed!, 'base64url').toString('latin1')).not.toContain(named);
+    const forged = Buffer.from(
+      JSON.stringify({ o: 'owner_a', e: embedId, a: 'parts', d: 0, k: 'k', exp: Date.now() + 60_000 }),
+    ).toString('base64url');
+    const flipped = `${sealed!.slice(0, 30)}${sealed![30] === 'A' ? 'B' : 'A'}${sealed!.slice(31)}`;
+    for (const bad of [`${v}.${kid}.${forged}`, `${v}.${kid}.${flipped}`, 'v1.x.y.z', 'nonsense']) {
       const { res, bytes } = await get(`${base}/v1/assets/download/${bad}`);
       expect(res.status).toBe(403);
       expect(JSON.parse(bytes.toString('utf8'))).toEqual(INVALID);
@@ -260,8 +301,8 @@ describe('generated-asset download links', () => {
       expect(boom.statusCode).toBe(405);
       const log = lines.join('');
       expect(log).toContain('"route":"/v1/assets/download/:token"');
-      const [, , body, sig] = token.split('.');
-      for (const secret of [token, body!, sig!]) expect(log).not.toContain(secret);
+      const [, , sealed] = token.split('.');
+      for (const secret of [token, sealed!, sealed!.slice(0, 40)]) expect(log).not.toContain(secret);
     } finally {
       await logged.close();
     }

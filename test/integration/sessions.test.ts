@@ -246,7 +246,7 @@ describe('workspace sessions over HTTP', () => {
     expect(rows).not.toContain(h.token);
   });
 
-  it('encyclopedia route requests are free over a session and cost one credit per cache miss with a key', async () => {
+  it('encyclopedia requests (its routes and its skills) are free over a session and cost one credit per cache miss with a key', async () => {
     const credits = async (keyId: string) =>
       (
         await h.api.deps.store.db
@@ -268,6 +268,31 @@ describe('workspace sessions over HTTP', () => {
     expect(overKey.status).toBe(200);
     expect(overKey.json.cached).toBe(false);
     expect(await credits(key.id)).toEqual([0, 1]);
+
+    // The skill route the workspace's forms call: free over the session too, one credit per miss with the key.
+    // (GET /v1/usage writes this process's batched records first.)
+    const summaries = async () =>
+      (await call('GET', '/v1/usage?limit=20', { token: key.token })).json.records
+        .filter((r: { skill: string }) => r.skill === 'encyclopedia.get_summary')
+        .reverse()
+        .map((r: { credits: number; request_items: number }) => [r.credits, r.request_items]);
+    const { cookie: skillCookie, csrf } = await signIn(key.token);
+    const skill = '/v1/apps/encyclopedia/skills/get_summary';
+    const viaSession = await call('POST', skill, {
+      cookie: skillCookie,
+      csrf,
+      body: { requests: [{ title: 'Jupiter' }, { title: 'Moon' }] },
+    });
+    expect(viaSession.status, JSON.stringify(viaSession.json)).toBe(200);
+    const viaKey = await call('POST', skill, {
+      token: key.token,
+      body: { requests: [{ title: 'Paris' }, { title: 'Berlin' }] },
+    });
+    expect(viaKey.status, JSON.stringify(viaKey.json)).toBe(200);
+    expect(await summaries()).toEqual([
+      [0, 2],
+      [2, 2],
+    ]);
   });
 
   it('rotates the cookie token after SESSION_ROTATE_S (the old one works for 60 s), ends after idle time and maximum age', async () => {

@@ -103,3 +103,16 @@ export async function ownerEmbed<T>(
       : {}),
   };
 }
+
+/** Who owns an embed and the task that made it (nothing of its content), if it exists. */
+export async function embedOrigin(
+  store: Store,
+  embedId: string,
+): Promise<{ ownerId: string; taskId: string } | undefined> {
+  const row = await store.db
+    .selectFrom('embeds')
+    .select(['owner_id', 'task_id'])
+    .where('id', '=', embedId)
+    .executeTakeFirst();
+  return row && { ownerId: row.owner_id, taskId: row.task_id };
+}

@@ -292,6 +292,17 @@ export class UsageRecords {
     return (await q.execute()).map(toRecord);
   }
 
+  /** The team a task's call was billed to (team execution), if any. */
+  async teamOfTask(taskId: string): Promise<string | undefined> {
+    await this.flush();
+    const row = await this.store.db
+      .selectFrom('usage_records')
+      .select('team_id')
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
+    return row?.team_id ?? undefined;
+  }
+
   /** The record of one task, when the caller (`ownerId`) made it. */
   async forTask(taskId: string, ownerId: string): Promise<UsageRecord | undefined> {
     await this.flush();

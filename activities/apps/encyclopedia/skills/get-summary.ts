@@ -65,7 +65,9 @@ export const getSummary = defineSkill({
   anonymousAccess: 'none',
   pricing: {
     creditsPerRequest: 1,
-    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/summary too).',
+    freeOverSession: true,
+    notes:
+      'One credit per request item the cache did not answer, over an API key (GET /v1/encyclopedia/summary too); free over the workspace session.',
   },
   providers: ['encyclopedia'],
   policy: 'upstream-lookup',

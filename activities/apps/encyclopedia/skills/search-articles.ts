@@ -74,7 +74,9 @@ export const searchArticles = defineSkill({
   anonymousAccess: 'none',
   pricing: {
     creditsPerRequest: 1,
-    notes: 'One credit per request item the cache did not answer (GET /v1/encyclopedia/search too).',
+    freeOverSession: true,
+    notes:
+      'One credit per request item the cache did not answer, over an API key (GET /v1/encyclopedia/search too); free over the workspace session.',
   },
   providers: ['encyclopedia'],
   policy: 'upstream-lookup',
