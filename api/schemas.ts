@@ -168,20 +168,7 @@ export type TaskView = z.infer<typeof TaskSchema>;
 export const RunStepSchema = z.object({
   run_id: z.string(),
   step_id: z.string().describe("As the run names it; a loop element's inner step is `loop[2].inner`."),
-  kind: z
-    .enum([
-      'skill',
-      'chat',
-      'decide',
-      'wait',
-      'fail',
-      'for_each',
-      'parallel',
-      'workflow',
-      'approval',
-      'event_wait',
-    ])
-    .describe('The kind of step, from the plan the run started with.'),
+  kind: z.enum(PLAN_STEP_KINDS).describe('The kind of step, from the plan the run started with.'),
   skill: z.string().nullable().describe('A skill step: `<app>.<skill>`; otherwise null.'),
   call: z
     .object({
