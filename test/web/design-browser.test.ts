@@ -23,9 +23,10 @@ const PAGES = [
   { hash: '#workflows', heading: 'Workflows', nav: 'Workflows' },
   { hash: '#runs', heading: 'Runs', nav: 'Runs' },
   { hash: '#approvals', heading: 'Approvals', nav: 'Approvals' },
+  { hash: '#messages', heading: 'Messages', nav: 'Messages' },
 ] as const;
 
-const NAV = ['Apps', 'Workflows', 'Runs', 'Approvals'];
+const NAV = ['Apps', 'Workflows', 'Runs', 'Approvals', 'Messages'];
 
 /** Whether the document is wider than the viewport (the page would scroll sideways). */
 const overflows = (page: Page) =>

@@ -17,6 +17,10 @@ describe('workspace hash routes', () => {
     expect(parseRoute('#workflows/daily.report')).toEqual({ page: 'workflow', workflowId: 'daily.report' });
     expect(parseRoute('#approvals')).toEqual({ page: 'approvals' });
     expect(parseRoute('#runs')).toEqual({ page: 'runs' });
+    expect(parseRoute('#messages')).toEqual({ page: 'messages' });
+    expect(parseRoute('#messages/news')).toEqual({ page: 'chat', chatId: 'news' });
+    expect(parseRoute('#messages/workflow%3Awf_0123')).toEqual({ page: 'chat', chatId: 'workflow:wf_0123' });
+    expect(parseRoute('#messages/workflow:wf_0123')).toEqual({ page: 'chat', chatId: 'workflow:wf_0123' });
     expect(parseRoute('#runs?status=failed&trigger=manual')).toEqual({ page: 'runs' });
     expect(parseRoute('#approve/v1.k1.eyJydW4iOiJ4In0.c2ln-_')).toEqual({
       page: 'approve',
@@ -33,6 +37,9 @@ describe('workspace hash routes', () => {
       '#tasks/a/b',
       '#approvals/x',
       '#runs/x',
+      '#messages/a/b',
+      '#messages/a%20b',
+      `#messages/${'a'.repeat(161)}`,
       '#approve',
       '#approve/v1.a.b',
       '#approve/v2.a.b.c',

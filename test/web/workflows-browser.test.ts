@@ -183,6 +183,53 @@ describe.skipIf(!hasChromium)(`workflow and task pages in chromium (${SKIP_REASO
     expect(await ws.axe(page)).toEqual([]);
     await ws.screenshot(page, 'task');
 
+    // Messages: every chat the runs delivered to, a workflow's own chat and a named one.
+    const named = await ws.engine.request(
+      'POST',
+      '/v1/workflows',
+      `title: Named chat
+start_when:
+  manual: {}
+steps:
+  - id: tell
+    send_chat_message: { chat_id: news, title: News, message: Hello from a named chat }
+`,
+      'application/yaml',
+    );
+    const told = await ws.engine.request('POST', `/v1/workflows/${named.json.id}/runs`, {});
+    await ws.engine.waitForTask(told.json.task_id, (t) => t.status === 'completed');
+    await page.goto(`${ws.base}/#messages`);
+    await page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
+    const chats = page.locator('table.chats tbody tr');
+    await chats.first().waitFor();
+    expect(
+      await chats.evaluateAll((rows) =>
+        rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent)),
+      ),
+    ).toEqual([
+      ['news', '1', expect.any(String)],
+      [`Workflow ${id}`, '1', expect.any(String)],
+    ]);
+    expect(await ws.axe(page)).toEqual([]);
+    await ws.screenshot(page, 'messages');
+    await page.getByRole('link', { name: 'news' }).click();
+    await page.getByRole('heading', { name: 'news', level: 1 }).waitFor();
+    const news = page.locator('.messages .message').first();
+    await news.waitFor();
+    expect(await news.locator('h3').textContent()).toBe('News');
+    expect(await news.locator('.message-text').textContent()).toBe('Hello from a named chat');
+    expect(await ws.axe(page)).toEqual([]);
+    // Another browser has a key of its own: the message was sealed before it existed.
+    const other = await ws.open('/#messages/news');
+    await ws.signIn(other.page);
+    const sealed = other.page.locator('.messages .message').first();
+    await sealed.waitFor();
+    expect(await sealed.locator('.message-text').textContent()).toBe(
+      "Sealed to another device's chat key (or delivered before this browser's key was registered): read it there, for example with skillflow chats read.",
+    );
+    expect(other.problems).toEqual([]);
+    await other.context.close();
+
     // The list shows the definition.
     await page.goto(`${ws.base}/#workflows`);
     const listed = page.locator(`.workflows tr[data-workflow="${id}"]`);

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApprovalLinkPage } from './pages/ApprovalLinkPage.js';
 import { ApprovalsPage } from './pages/ApprovalsPage.js';
 import { AppsPage } from './pages/AppsPage.js';
+import { ChatPage, MessagesPage } from './pages/MessagesPage.js';
 import { NotFound } from './pages/NotFound.js';
 import { RunsPage } from './pages/RunsPage.js';
 import { SignIn } from './pages/SignIn.js';
@@ -42,6 +43,10 @@ function Page(props: { route: Route; auth: string | null }) {
       return <RunsPage auth={auth} />;
     case 'approvals':
       return <ApprovalsPage auth={auth} />;
+    case 'messages':
+      return <MessagesPage auth={auth} />;
+    case 'chat':
+      return <ChatPage auth={auth} chatId={route.chatId} />;
   }
 }
 
@@ -62,6 +67,10 @@ function titleOf(route: Route): string {
       return 'Runs';
     case 'approvals':
       return 'Approvals';
+    case 'messages':
+      return 'Messages';
+    case 'chat':
+      return `Chat ${route.chatId}`;
     case 'approve':
       return 'Approval';
     case 'sign_in_link':
@@ -72,10 +81,11 @@ function titleOf(route: Route): string {
 }
 
 /** Which main navigation entry a route belongs to. */
-function section(route: Route): 'apps' | 'workflows' | 'runs' | 'approvals' | null {
+function section(route: Route): 'apps' | 'workflows' | 'runs' | 'approvals' | 'messages' | null {
   if (route.page === 'apps' || route.page === 'skill') return 'apps';
   if (route.page === 'runs') return 'runs';
   if (route.page === 'approvals') return 'approvals';
+  if (route.page === 'messages' || route.page === 'chat') return 'messages';
   if (route.page === 'workflows' || route.page === 'workflow' || route.page === 'task') return 'workflows';
   return null;
 }
@@ -85,6 +95,7 @@ const SECTIONS = [
   { id: 'workflows', label: 'Workflows' },
   { id: 'runs', label: 'Runs' },
   { id: 'approvals', label: 'Approvals' },
+  { id: 'messages', label: 'Messages' },
 ] as const;
 
 /** The main navigation: one link per section, the current one marked for assistive technology. */

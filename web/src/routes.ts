@@ -1,7 +1,7 @@
 /**
  * Hash routes of the workspace: `#apps`, `#apps/<app>/<skill>`, `#tasks/<id>`, `#workflows`,
- * `#workflows/<id>`, `#runs`, `#approvals`, `#approve/<token>` (an approval link) and `#sign-in/<code>` (a one-time
- * sign-in link). Parsing is pure so it can be tested without a browser.
+ * `#workflows/<id>`, `#runs`, `#approvals`, `#messages`, `#messages/<chat id>`, `#approve/<token>` (an
+ * approval link) and `#sign-in/<code>` (a one-time sign-in link). Parsing is pure so it can be tested without a browser.
  */
 
 /** A parsed location. Unknown hashes become `not_found`; an empty hash is the apps list. */
@@ -13,21 +13,25 @@ export type Route =
   | { page: 'workflow'; workflowId: string }
   | { page: 'runs' }
   | { page: 'approvals' }
+  | { page: 'messages' }
+  | { page: 'chat'; chatId: string }
   | { page: 'approve'; token: string }
   | { page: 'sign_in_link'; code: string }
   | { page: 'not_found' };
 
 const segment = /^[A-Za-z0-9_.-]{1,128}$/;
+/** A chat id, as the API's rule: 1-160 letters, digits, `_`, `-`, `.` or `:`. */
+const chatId = /^[A-Za-z0-9_.:-]{1,160}$/;
 /** An approval link's token: `v1.<key id>.<claims>.<signature>`, base64url parts, at most 1,024 characters. */
 const linkToken = /^v1(\.[A-Za-z0-9_-]+){3}$/;
 /** A one-time sign-in link's code (the link `npm start` prints, or POST /v1/sessions/sign-in-links). */
 const signInCode = /^sic_[A-Za-z0-9_-]{43}$/;
 
-function decode(part: string | undefined): string | null {
+function decode(part: string | undefined, pattern = segment): string | null {
   if (part === undefined) return null;
   try {
     const value = decodeURIComponent(part);
-    return segment.test(value) ? value : null;
+    return pattern.test(value) ? value : null;
   } catch {
     return null;
   }
@@ -55,6 +59,11 @@ export function parseRoute(hash: string): Route {
   if (head === 'workflows' && a === undefined) return { page: 'workflows' };
   if (head === 'approvals' && a === undefined) return { page: 'approvals' };
   if (head === 'runs' && a === undefined) return { page: 'runs' };
+  if (head === 'messages' && a === undefined) return { page: 'messages' };
+  if (head === 'messages' && b === undefined) {
+    const chat = decode(a, chatId);
+    return chat ? { page: 'chat', chatId: chat } : { page: 'not_found' };
+  }
   if (head === 'sign-in' && a !== undefined && b === undefined)
     return signInCode.test(a) ? { page: 'sign_in_link', code: a } : { page: 'not_found' };
   if (head === 'approve' && a !== undefined && b === undefined)

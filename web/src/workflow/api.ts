@@ -6,6 +6,7 @@ import type {
   ApprovalDecided,
   ApprovalLinkView,
   ApprovalList,
+  ChatList,
   ChatMessageList,
   RotatedHook,
   RunList,
@@ -82,15 +83,18 @@ export const rotateHook = (auth: string, id: string, keepPreviousSeconds: number
     body: { keep_previous_seconds: keepPreviousSeconds },
   });
 
+/** GET /v1/chats: the caller's chats, most recently active first. */
+export const listChats = (auth: string) => request<ChatList>('GET', '/v1/chats', { auth });
+
 /**
- * The messages runs of a definition delivered (chat `workflow:<id>`), newest first. A chat no
- * run has written to yet is 404 on the API: here, no messages.
+ * The messages delivered to a chat (a definition's runs: `workflow:<id>`), newest first. A chat
+ * no run has written to yet is 404 on the API: here, no messages.
  */
-export async function deliveredMessages(auth: string, id: string): Promise<ChatMessageList['messages']> {
+export async function deliveredMessages(auth: string, chatId: string): Promise<ChatMessageList['messages']> {
   try {
     const list = await request<ChatMessageList>('POST', '/v1/chats/messages', {
       auth,
-      body: { chat_id: `workflow:${id}` },
+      body: { chat_id: chatId },
     });
     return list.messages;
   } catch (e) {
