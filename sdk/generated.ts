@@ -913,6 +913,7 @@ export type ElectronicsSearchPowerDesignsOutput = {
 
 /** Input of `encyclopedia.get_summary` (Get article summary): the body of POST /v1/apps/encyclopedia/skills/get_summary. */
 export type EncyclopediaGetSummaryInput = {
+  /** One to five articles by title; the output keeps this order. */
   requests: {
     /** The canonical title (spaces or underscores). */
     title: string;
@@ -951,6 +952,7 @@ export type EncyclopediaGetSummaryOutput = {
 
 /** Input of `encyclopedia.search_articles` (Search articles): the body of POST /v1/apps/encyclopedia/skills/search_articles. */
 export type EncyclopediaSearchArticlesInput = {
+  /** One to five title searches; the output keeps this order. */
   requests: {
     /** Title text to search, partial or run-together. */
     query: string;

@@ -4,12 +4,12 @@
  * failing path is reported (`requests[0].vinMin`), never the value.
  */
 import { z } from 'zod';
+import { requestList } from '../../../registry/request-items.js';
 import { PartSchema, PowerSolutionSchema, SchematicSchema } from '../upstream/designs.js';
 import { RelevanceAppliedSchema } from '../../../decision/relevance.js';
 import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
 
 /** Request items per call: the same 1 to 5 as every skill; they run concurrently. */
-export const MAX_REQUESTS = 5;
 /** Power results shown in a chat: at most 20. */
 export const MAX_RESULTS = 20;
 export const DEFAULT_MAX_RESULTS = 10;
@@ -71,16 +71,12 @@ export const SearchRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['vinMin'], message: 'must not exceed vinMax' });
   });
 
-/** The `requests` list of a call: 1 to {@link MAX_REQUESTS} items. */
-const requestList = <T extends z.ZodType>(item: T, what: string) =>
-  z
-    .array(item)
-    .min(1, 'At least one request is required.')
-    .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
-    .describe(`One to five ${what}; the output keeps this order.`);
+/** The `requests` list of a call: 1 to 5 items, in the order the output keeps. */
+const requests = <T extends z.ZodType>(item: T, what: string) =>
+  requestList(item, `One to five ${what}; the output keeps this order.`);
 
 export const SearchPowerDesignsInputSchema = z.object({
-  requests: requestList(SearchRequestSchema, 'requirements, searched concurrently'),
+  requests: requests(SearchRequestSchema, 'requirements, searched concurrently'),
 });
 export type SearchPowerDesignsInput = z.output<typeof SearchPowerDesignsInputSchema>;
 
@@ -128,7 +124,7 @@ export const DesignRequestSchema = z
   .strict();
 
 export const GetPowerDesignInputSchema = z.object({
-  requests: requestList(DesignRequestSchema, 'solution ids, fetched concurrently'),
+  requests: requests(DesignRequestSchema, 'solution ids, fetched concurrently'),
 });
 export type GetPowerDesignInput = z.output<typeof GetPowerDesignInputSchema>;
 

@@ -4,10 +4,10 @@
  * UNSUPPORTED_LANGUAGE error, not a schema failure.
  */
 import { z } from 'zod';
+import { requestList } from '../../../registry/request-items.js';
 import { LanguageSchema } from '../../../../lib/encyclopedia/languages.js';
 import { ArticleMatchSchema, ArticleSummarySchema, SearchResultSchema } from '../upstream/articles.js';
 
-export const MAX_REQUESTS = 5;
 export const MAX_QUERY_CHARS = 200;
 export const MAX_SEARCH_LIMIT = 10;
 
@@ -28,7 +28,7 @@ export const SearchRequestSchema = z
 
 export const SearchArticlesInputSchema = z
   .object({
-    requests: z.array(SearchRequestSchema).min(1).max(MAX_REQUESTS),
+    requests: requestList(SearchRequestSchema, 'One to five title searches; the output keeps this order.'),
   })
   .strict();
 export type SearchArticlesInput = z.output<typeof SearchArticlesInputSchema>;
@@ -60,7 +60,10 @@ export const SummaryRequestSchema = z
 
 export const GetSummaryInputSchema = z
   .object({
-    requests: z.array(SummaryRequestSchema).min(1).max(MAX_REQUESTS),
+    requests: requestList(
+      SummaryRequestSchema,
+      'One to five articles by title; the output keeps this order.',
+    ),
   })
   .strict();
 export type GetSummaryInput = z.output<typeof GetSummaryInputSchema>;

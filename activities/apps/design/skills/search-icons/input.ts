@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { ICON_PART } from '../../upstream/provider.js';
 import { LICENSE_POLICIES } from '../../upstream/licenses.js';
+import { requestList } from '../../../../registry/request-items.js';
 
-export const MAX_REQUESTS = 5;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
 export const MAX_QUERY_LENGTH = 100;
@@ -62,11 +62,7 @@ export const INPUT_DEFAULTS = {
 
 export const SearchIconsInputSchema = z
   .strictObject({
-    requests: z
-      .array(IconSearchRequestSchema)
-      .min(1, 'At least one request is required.')
-      .max(MAX_REQUESTS, `At most ${MAX_REQUESTS} requests are allowed.`)
-      .describe('One to five icon searches; the output keeps this order.'),
+    requests: requestList(IconSearchRequestSchema, 'One to five icon searches; the output keeps this order.'),
   })
   .describe('Input of design.search_icons.');
 

@@ -6,10 +6,10 @@
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 import { invalidParameter } from '../../../../../lib/errors/skillflow-error.js';
+import { requestList } from '../../../../registry/request-items.js';
 import { checkLabel, classifyQuery, type QueryTarget } from './names.js';
 import { warning, type Warning } from './warnings.js';
 
-export const MAX_GROUPS = 5;
 /** Exact lookup candidates per group. */
 export const MAX_EXACT_LOOKUPS = 20;
 /** Each requested extension is one exact lookup, so `tlds` is capped by the lookup limit. */
@@ -147,11 +147,10 @@ function rejectDuplicateIds(value: unknown, ctx: z.RefinementCtx): void {
 /** The skill input envelope: 1 to 5 groups with distinct ids. */
 export const SearchDomainsInputSchema = z
   .strictObject({
-    requests: z
-      .array(SearchGroupSchema)
-      .min(1, 'At least one request is required.')
-      .max(MAX_GROUPS, `At most ${MAX_GROUPS} requests are allowed.`)
-      .describe('One to five independent domain searches; the output keeps this order.'),
+    requests: requestList(
+      SearchGroupSchema,
+      'One to five independent domain searches; the output keeps this order.',
+    ),
   })
   .superRefine(rejectDuplicateIds, { when: () => true });
 
