@@ -68,7 +68,9 @@ export type ClientErrorCode =
   /** A guest call whose quote says it cannot run now (sdk/anonymous.ts). */
   | 'QUOTE_REFUSED'
   /** A guest call its `confirm` callback declined at the quote. */
-  | 'QUOTE_DECLINED';
+  | 'QUOTE_DECLINED'
+  /** A chat key file that is not one (sdk/chat-key-file.ts). */
+  | 'CHAT_KEY_FILE_INVALID';
 
 /** A failure on the client side: no usable answer from the API. */
 export class SkillflowClientError extends Error {

@@ -34,7 +34,7 @@ export interface SkillflowClient {
   readonly baseUrl: string;
   /** `client.apps.<app>.<camelCaseSkill>(input)`, typed for the skills in sdk/generated.ts. */
   readonly apps: TypedApps;
-  /** Any app, typed loosely: `client.app('echo').shout({ requests: [...] })`. */
+  /** Any app, typed loosely: `client.app('hosting').search_domains({ requests: [...] })`. */
   app(appId: string): UntypedApp;
   /** Discovery and explicit calls: `client.skills.call('hosting', 'search_domains', input)`. */
   readonly skills: SkillsClient;
@@ -103,6 +103,7 @@ export {
   type ChatKeyPair,
   type ReadChatMessage,
 } from './chat-keys.js';
+export { chatKeyFilePath, readChatKeyFile, writeChatKeyFile } from './chat-key-file.js';
 export type { EncyclopediaClient, EncyclopediaSearchResult, EncyclopediaSummary } from './encyclopedia.js';
 export { isTerminal, type TasksClient, type WaitOptions } from './tasks.js';
 export * from './types.js';

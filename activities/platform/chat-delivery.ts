@@ -46,7 +46,7 @@ export interface ChatMessageInput {
  * The chat step's workflow-visible output. Sealed to the owner's chat keys, it names the message
  * and how many keys it was sealed to, never its content (which would otherwise sit readable in
  * the run's result). In the development mode CHAT_SERVER_SEALED it carries the rendered title
- * and message (bounded), as before chat keys.
+ * and message (bounded).
  */
 export type DeliveredChatMessage = {
   message_id: string;

@@ -1,12 +1,13 @@
 /**
  * `skillflow chats init`, `chats list` and `chats read <chat_id>`: the chats `send_chat_message`
  * steps deliver to. Messages are sealed to the owner's chat keys and the API cannot read them:
- * `init` makes this device's key file (cli/chat-key-file.ts) and registers its public key,
+ * `init` makes this device's key file (sdk/chat-key-file.ts, shared with the SDKs) and registers
+ * its public key,
  * `read` opens the messages with it.
  */
 import type { Command } from 'commander';
-import { generateChatKeyPair } from '../../sdk/index.js';
-import { chatKeyPath, readChatKeyFile, writeChatKeyFile } from '../chat-key-file.js';
+import { hostname } from 'node:os';
+import { chatKeyFilePath, generateChatKeyPair, readChatKeyFile, writeChatKeyFile } from '../../sdk/index.js';
 import type { CliContext } from '../context.js';
 import { CliError, EXIT, out, printable, printJson } from '../output.js';
 
@@ -36,17 +37,18 @@ export function registerChats(
     .description(
       "Make this device's chat key (if there is none) and register its public key, so delivered messages can be read here",
     )
-    .option('--label <name>', 'a name for this device in the key list')
+    .option('--label <name>', 'a name for this device in the key list (default: "CLI on <host name>")')
     .action((flags: { label?: string }) =>
       run(async () => {
-        const file = chatKeyPath();
-        let pair = readChatKeyFile(file);
+        const file = chatKeyFilePath();
+        let pair = await readChatKeyFile(file);
         const made = pair === undefined;
         if (!pair) {
           pair = await generateChatKeyPair();
-          writeChatKeyFile(file, pair);
+          await writeChatKeyFile(file, pair);
         }
-        const key = await context().client.chats.registerKey(pair.publicKey, flags.label);
+        const label = flags.label ?? `CLI on ${hostname()}`.slice(0, 64);
+        const key = await context().client.chats.registerKey(pair.publicKey, label);
         out(`${made ? 'created' : 'using'} chat key file ${file} (keep it private; it cannot be recovered)`);
         out(`registered chat key ${key.key_id}: messages delivered from now on can be read here`);
         return EXIT.OK;
@@ -92,8 +94,8 @@ export function registerChats(
     .action((chatId: string, flags: { limit?: string; before?: string; json?: boolean }) =>
       run(async () => {
         const limit = pageLimit(flags.limit);
-        const file = chatKeyPath();
-        const pair = readChatKeyFile(file);
+        const file = chatKeyFilePath();
+        const pair = await readChatKeyFile(file);
         if (!pair)
           throw new CliError(
             `no chat key file at ${file}: run \`skillflow chats init\` first (messages are sealed to your chat keys)`,

@@ -7,7 +7,7 @@
  * gets CHAT_KEY_MISSING on the step; bad key registrations get whole error envelopes.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { provisionPythonSdkVenv, PYTHON_SDK_DIR, type PythonSdkVenv } from '../.
 import {
   createClient,
   generateChatKeyPair,
+  readChatKeyFile,
   type ChatKeyPair,
   type SkillflowClient,
 } from '../../sdk/index.js';
@@ -130,6 +131,7 @@ describe('chat content sealed to its owner', () => {
       ),
     );
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(keyFile)).mode & 0o777).toBe(0o700);
     // Again: the same file and the same key.
     const again = await cli('chats', 'init');
     expect(again.stdout).toMatch(/^using chat key file /);
@@ -229,6 +231,9 @@ print(json.dumps({"private_key": pair.private_key, "key": key}))`,
     expect(await sdk.chats.messages('sealed-chat', { privateKey: stranger.privateKey })).toEqual([
       { ...unread, readable: false },
     ]);
+    // The JS SDK reads the CLI's key file: one device key for every client.
+    const fromFile = await readChatKeyFile(keyFile);
+    expect(await sdk.chats.messages('sealed-chat', { privateKey: fromFile!.privateKey })).toEqual(read);
 
     // CLI
     const shown = await cli('chats', 'read', 'sealed-chat');
@@ -253,6 +258,47 @@ with Client(os.environ["SF_URL"], token=os.environ["SF_TOKEN"]) as c:
       ),
     ) as unknown[];
     expect(py).toEqual([{ ...read[0], readable: true }]);
+    // ... and so does the Python SDK.
+    const pyFromFile = JSON.parse(
+      await python(
+        venv,
+        `import dataclasses, json, os
+from skillflow import Client, read_chat_key_file
+pair = read_chat_key_file(os.environ["SF_FILE"])
+with Client(os.environ["SF_URL"], token=os.environ["SF_TOKEN"]) as c:
+    print(json.dumps([dataclasses.asdict(m) for m in c.chats.messages("sealed-chat", private_key=pair.private_key)]))`,
+        { SF_URL: base, SF_TOKEN: h.token, SF_FILE: keyFile },
+      ),
+    ) as unknown[];
+    expect(pyFromFile).toEqual(py);
+  });
+
+  it('refuses a key file that is not one, naming its path and never its content', async () => {
+    const bad = path.join(tmp, 'bad-key.json');
+    writeFileSync(bad, 'not json: secret-looking text', { mode: 0o600 });
+    const res = await runCli(['chats', 'read', 'sealed-chat'], {
+      SKILLFLOW_URL: base,
+      SKILLFLOW_API_KEY: h.token,
+      SKILLFLOW_CHAT_KEY_FILE: bad,
+    });
+    expect(res).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: CHAT_KEY_FILE_INVALID: ${bad} is not a skillflow chat key file (JSON with public_key and private_key); move it away and run \`skillflow chats init\` to make a new key\n`,
+    });
+    writeFileSync(bad, JSON.stringify({ public_key: 'x', private_key: 'secret-looking' }));
+    await expect(readChatKeyFile(bad)).rejects.toMatchObject({ code: 'CHAT_KEY_FILE_INVALID' });
+    const py = await python(
+      venv,
+      `import os
+from skillflow import SkillflowClientError, read_chat_key_file
+try:
+    read_chat_key_file(os.environ["SF_FILE"])
+except SkillflowClientError as e:
+    print(e.code, "secret" in e.message)`,
+      { SF_FILE: bad },
+    );
+    expect(py.trim()).toBe('CHAT_KEY_FILE_INVALID False');
   });
 
   it('reading without a key file tells the user to run chats init', async () => {

@@ -398,8 +398,8 @@ def test_asset_download_links_give_the_exact_bytes_and_refuse_an_altered_link(
     assert envelope_of(info.value) == {
         "error": {
             "code": "DOWNLOAD_LINK_INVALID",
-            "message": "The download link is not valid: it is malformed, altered, "
-            "or the API key that asked for it was revoked.",
+            "message": "The download link is not valid: it is malformed or altered, the API key "
+            "that asked for it was revoked, or that caller may no longer read the asset.",
             "details": {},
         }
     }

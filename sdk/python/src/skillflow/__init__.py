@@ -64,9 +64,12 @@ from .errors import (
 from .chat_keys import (
     ChatKeyPair,
     ReadChatMessage,
+    chat_key_file_path,
     chat_public_key_of,
     generate_chat_key_pair,
     open_chat_messages,
+    read_chat_key_file,
+    write_chat_key_file,
 )
 from .models import SkillCallAccepted, SkillCallCompleted, Task
 from .webhooks import sign_webhook
@@ -84,9 +87,12 @@ __all__ = [
     "ChatKeyPair",
     "Chats",
     "ReadChatMessage",
+    "chat_key_file_path",
     "chat_public_key_of",
     "generate_chat_key_pair",
     "open_chat_messages",
+    "read_chat_key_file",
+    "write_chat_key_file",
     "AuthenticationError",
     "BadRequestError",
     "Client",

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from nacl.exceptions import CryptoError
 from nacl.public import PrivateKey, SealedBox
+
+from .errors import SkillflowClientError
 
 
 @dataclass(frozen=True)
@@ -103,3 +107,63 @@ def open_chat_messages(messages: Iterable[Mapping[str, Any]], private_key: str) 
             )
         )
     return out
+
+
+_KEY_CHARS = 44
+
+
+def chat_key_file_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where this device's chat key file lives, as ``skillflow chats init`` writes it:
+    ``SKILLFLOW_CHAT_KEY_FILE``, else ``$XDG_CONFIG_HOME/skillflow/chat-key.json``, else
+    ``~/.config/skillflow/chat-key.json``."""
+    env = os.environ if env is None else env
+    explicit = (env.get("SKILLFLOW_CHAT_KEY_FILE") or "").strip()
+    if explicit:
+        return Path(explicit).resolve()
+    base = (env.get("XDG_CONFIG_HOME") or "").strip() or str(Path.home() / ".config")
+    return Path(base) / "skillflow" / "chat-key.json"
+
+
+def _is_key(value: object) -> bool:
+    if not isinstance(value, str) or len(value) != _KEY_CHARS or not value.endswith("="):
+        return False
+    try:
+        return len(base64.b64decode(value, validate=True)) == 32
+    except ValueError:
+        return False
+
+
+def read_chat_key_file(path: str | os.PathLike[str] | None = None) -> ChatKeyPair | None:
+    """The key pair in a chat key file (the CLI's, by default), or None when there is no file.
+    A file that is not a key file raises ``SkillflowClientError`` ``CHAT_KEY_FILE_INVALID``,
+    naming the path, never its content."""
+    file = Path(path) if path is not None else chat_key_file_path()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    invalid = SkillflowClientError(
+        "CHAT_KEY_FILE_INVALID",
+        f"{file} is not a skillflow chat key file (JSON with public_key and private_key); "
+        "move it away and run `skillflow chats init` to make a new key",
+    )
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise invalid from None
+    if not isinstance(data, dict) or not all(_is_key(data.get(k)) for k in ("public_key", "private_key")):
+        raise invalid
+    return ChatKeyPair(public_key=data["public_key"], private_key=data["private_key"])
+
+
+def write_chat_key_file(pair: ChatKeyPair, path: str | os.PathLike[str] | None = None) -> Path:
+    """Writes a new chat key file (mode 0600, its folder 0700) that the CLI and the SDKs read;
+    never overwrites one (``FileExistsError``)."""
+    file = Path(path) if path is not None else chat_key_file_path()
+    file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    body = json.dumps({"public_key": pair.public_key, "private_key": pair.private_key}, indent=2) + "\n"
+    fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(body)
+    os.chmod(file, 0o600)
+    return file

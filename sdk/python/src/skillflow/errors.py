@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-ClientErrorCode = Literal["CONNECTION_FAILED", "TIMEOUT", "INVALID_RESPONSE", "WAIT_TIMEOUT"]
+ClientErrorCode = Literal[
+    "CONNECTION_FAILED", "TIMEOUT", "INVALID_RESPONSE", "WAIT_TIMEOUT", "CHAT_KEY_FILE_INVALID"
+]
 
 
 class SkillflowError(Exception):
