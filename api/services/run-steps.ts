@@ -12,7 +12,7 @@
  * and is read with those (the call shows its chat id).
  */
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import type { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { errors } from '../../lib/errors/errors.js';
 import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
@@ -23,7 +23,8 @@ import type { RunDefinitionInput } from '../../workflows/run-definition.js';
 import type { RunStepView } from '../schemas.js';
 import type { TasksService } from './tasks.js';
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+const PendingState = proto.temporal.api.enums.v1.PendingActivityState;
 
 /** Events one look may read in all (Temporal refuses a single history past 51,200). */
 export const MAX_SCANNED_EVENTS = 60_000;
@@ -41,6 +42,7 @@ function activityTypeOf(step: PlanStep): string | undefined {
 }
 
 type Call = NonNullable<RunStepView['call']>;
+type Description = proto.temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
 type Execution = { workflowId: string; runId: string };
 
 /** The events a look at one step may still read, across the run's and its batches' histories. */
@@ -76,7 +78,8 @@ export class RunStepsService {
       await history.return(undefined);
       return { ...view, call: null };
     }
-    return { ...view, call: await this.callIn(history, { type, stepId, kind: step.kind }, scan) };
+    const call = await this.callIn(history, { type, stepId, kind: step.kind }, scan, async () => desc.raw);
+    return { ...view, call };
   }
 
   private get converter() {
@@ -101,8 +104,10 @@ export class RunStepsService {
     history: AsyncGenerator<HistoryEvent>,
     want: { type: string; stepId: string; kind: PlanStep['kind'] },
     scan: Scan,
+    describe: () => Promise<Description>,
   ): Promise<Call | null> {
     let scheduledId: string | undefined;
+    let activityId: string | undefined;
     let call: Call | null = null;
     const batches: Execution[] = [];
     for await (const event of history) {
@@ -126,8 +131,12 @@ export class RunStepsService {
       );
       if (args?.stepId !== want.stepId) continue;
       scheduledId = String(event.eventId);
+      activityId = scheduled.activityId ?? undefined;
       call = { state: 'scheduled', attempt: null, input: shownInput(want.kind, args), output: null };
     }
+    // An open call's start is written to the history only when it closes: the workflow's
+    // pending activities say whether it runs now, and its attempt.
+    if (call?.state === 'scheduled') Object.assign(call, pendingState(await describe(), activityId));
     if (call) return call;
     for (const batch of batches) {
       if (scan.left <= 0) break;
@@ -137,7 +146,13 @@ export class RunStepsService {
         await inner.return(undefined);
         continue;
       }
-      return this.callIn(inner, want, scan);
+      return this.callIn(
+        inner,
+        want,
+        scan,
+        async () =>
+          (await this.temporal.client.workflow.getHandle(batch.workflowId, batch.runId).describe()).raw,
+      );
     }
     return null;
   }
@@ -177,6 +192,16 @@ export class RunStepsService {
       token = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (token);
   }
+}
+
+/** What a workflow's pending activities say of one open call: running now, and its attempt. */
+function pendingState(desc: Description, activityId: string | undefined): Partial<Call> {
+  const pending = desc.pendingActivities?.find((a) => a.activityId === activityId);
+  if (!pending) return {};
+  const running =
+    pending.state === PendingState.PENDING_ACTIVITY_STATE_STARTED ||
+    pending.state === PendingState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED;
+  return { ...(running && { state: 'started' as const }), attempt: pending.attempt ?? null };
 }
 
 /** Whether a loop batch runs the element the step id names (`<prefix><loop>[<index>].<step>`). */

@@ -191,6 +191,45 @@ describe('a run step view', () => {
     }
   });
 
+  it('shows a call running now as started, before its history says so', async () => {
+    const created = await h.request(
+      'POST',
+      '/v1/workflows',
+      `title: Slow step view
+start_when:
+  manual: {}
+steps:
+  - id: slow
+    use_app_skill: echo.shout
+    input: { requests: [{ text: later, wait_ms: 3000 }] }
+`,
+      'application/yaml',
+    );
+    const started = await h.request('POST', `/v1/workflows/${created.json.id}/runs`, {});
+    const id = started.json.task_id as string;
+    await h.waitForTask(id, (t) => t.steps[0].status === 'running');
+    const deadline = Date.now() + 10_000;
+    let view: any;
+    do {
+      view = (await step(id, 'slow')).json;
+      if (view.call?.state === 'started') break;
+      await new Promise((r) => setTimeout(r, 100));
+    } while (Date.now() < deadline);
+    expect(view.call).toEqual({
+      state: 'started',
+      attempt: 1,
+      input: { requests: [{ text: 'later', wait_ms: 3000 }] },
+      output: null,
+    });
+    await h.waitForTask(id, (t) => t.status === 'completed', 30_000);
+    expect((await step(id, 'slow')).json.call).toEqual({
+      state: 'completed',
+      attempt: 1,
+      input: { requests: [{ text: 'later', wait_ms: 3000 }] },
+      output: { results: ['LATER'], result_count: 1 },
+    });
+  });
+
   it('shows a failed call with its input and no output', async () => {
     const { task } = await start(FAILING);
     expect(task.status).toBe('failed');

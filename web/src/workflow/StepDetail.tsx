@@ -44,7 +44,7 @@ function Json(props: { value: unknown; label: string; kind: 'input' | 'output' }
 
 /** What a call's state says while it has no answer. */
 const WAITING: Record<string, string> = {
-  scheduled: 'The call is waiting for a worker.',
+  scheduled: 'The call is waiting for a worker (or for its next attempt).',
   started: 'The call is running; its output shows here when it answers.',
   failed: 'The call failed: it has no output.',
   timed_out: 'The call timed out: it has no output.',
