@@ -172,8 +172,18 @@ export const RunStepSchema = z.object({
   skill: z.string().nullable().describe('A skill step: `<app>.<skill>`; otherwise null.'),
   call: z
     .object({
-      state: z.enum(['scheduled', 'started', 'completed', 'failed', 'timed_out', 'cancelled']),
-      attempt: z.number().int().nullable().describe('The attempt that started last; null before the first.'),
+      state: z
+        .enum(['scheduled', 'started', 'completed', 'failed', 'timed_out', 'cancelled', 'abandoned'])
+        .describe(
+          '`scheduled`: waiting for a worker or its next attempt; `started`: running now; `abandoned`: the run ended (terminated, timed out) while the call was open.',
+        ),
+      attempt: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          'The attempt that started last; null while none has started, and for a call the history does not say.',
+        ),
       input: z
         .unknown()
         .describe(

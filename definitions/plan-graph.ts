@@ -33,6 +33,10 @@ export const PLAN_STEP_KINDS = [
   'approval',
   'event_wait',
 ] as const satisfies readonly PlanStep['kind'][];
+/** Fails to compile when a step kind is missing from the list above. */
+type _EveryKindListed = PlanStep['kind'] extends (typeof PLAN_STEP_KINDS)[number] ? true : never;
+const _everyKindListed: _EveryKindListed = true;
+void _everyKindListed;
 
 export const PlanGraphNodeSchema = z.object({
   id: z.string().describe('The step id (a handler: `<step id>.on_error`).'),

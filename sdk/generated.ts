@@ -634,8 +634,9 @@ export type RunStep = {
   skill: string | null;
   /** The step's call; null for a step that calls nothing (a wait, a loop, ...) or has not been called yet. */
   call: {
-    state: 'scheduled' | 'started' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
-    /** The attempt that started last; null before the first. */
+    /** `scheduled`: waiting for a worker or its next attempt; `started`: running now; `abandoned`: the run ended (terminated, timed out) while the call was open. */
+    state: 'scheduled' | 'started' | 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'abandoned';
+    /** The attempt that started last; null while none has started, and for a call the history does not say. */
     attempt: number | null;
     /** A skill step: its input with every reference resolved. A decision: its question and context. A chat message: its chat id only (the message is sealed to the owner's chat keys). */
     input: unknown;
@@ -1280,6 +1281,7 @@ export type HostingSearchDomainsOutput = {
         | 'CHILD_RUN_CANCELLED'
         | 'INVALID_CONCURRENCY_KEY'
         | 'LOOP_ITEMS_NOT_A_LIST'
+        | 'RUN_HISTORY_TOO_LONG'
         | 'TOO_LARGE'
         | 'CANCELLED'
         | 'RATE_LIMITED'

@@ -75,7 +75,7 @@ export const runRoutes =
           description:
             "Read from the run's history while it runs and after it ended: a skill step's resolved input and its answer, a decision's question and answer, a chat message's chat id and delivery. A step that calls nothing, or has not been called yet, has `call: null`. A step id the run's plan lacks is 404.",
           params: RunStepParams,
-          response: { 200: RunStepSchema, ...errorResponses(400, 401, 403, 404) },
+          response: { 200: RunStepSchema, ...errorResponses(400, 401, 403, 404, 422) },
         },
       },
       async (req) => steps.get(principalOf(req), req.params.run_id, req.params.step_id),

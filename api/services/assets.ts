@@ -53,7 +53,7 @@ export class AssetsService {
     private readonly registry: Registry,
     private readonly embeds: EmbedsService,
     /** The team a task's call was billed to (lib/store/owners/usage-records.ts). */
-    private readonly teamOfTask: (taskId: string) => Promise<string | undefined>,
+    private readonly teamOfTask: (taskId: string, ownerId: string) => Promise<string | undefined>,
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
   ) {}

@@ -31,16 +31,16 @@ export class EmbedsService {
   /**
    * The caller's embed, or one made by a call billed to a team the caller is a member of (team
    * execution: its generated assets belong to the team); NOT_FOUND otherwise, the same as for a
-   * missing embed. `teamOfTask` names the team a task was billed to.
+   * missing embed. `teamOfTask` names the team the owner's call of a task was billed to.
    */
   async findShared(
     ownerId: string,
     embedId: string,
-    teamOfTask: (taskId: string) => Promise<string | undefined>,
+    teamOfTask: (taskId: string, ownerId: string) => Promise<string | undefined>,
   ): Promise<Embed<FullSkillResult>> {
     const origin = await embedOrigin(this.store, embedId);
     if (origin && origin.ownerId !== ownerId) {
-      const team = await teamOfTask(origin.taskId);
+      const team = await teamOfTask(origin.taskId, origin.ownerId);
       if (team !== undefined && (await teamMembership(this.store, team, ownerId)))
         return this.find(origin.ownerId, embedId);
     }

@@ -91,7 +91,7 @@ export function createServices(deps: ApiDeps, shared: AppShared = {}): Services 
       deps.keyring,
       deps.registry,
       embeds,
-      (taskId) => usage.teamOfTask(taskId),
+      (taskId, ownerId) => usage.teamOfTask(taskId, ownerId),
       deps.config.api.DOWNLOAD_LINK_TTL_SECONDS,
     ),
     workspace: new WorkspaceService(deps.store, deps.keyring),

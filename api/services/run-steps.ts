@@ -14,6 +14,7 @@
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import proto from '@temporalio/proto';
 import { errors } from '../../lib/errors/errors.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
 import type { Principal } from '../../lib/keys.js';
 import type { TemporalClient } from '../../lib/temporal/client.js';
 import { TaskKind } from '../../lib/temporal/search-attributes.js';
@@ -25,13 +26,14 @@ import type { TasksService } from './tasks.js';
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 const PendingState = proto.temporal.api.enums.v1.PendingActivityState;
+const WorkflowStatus = proto.temporal.api.enums.v1.WorkflowExecutionStatus;
 
 /** Events one look may read in all (Temporal refuses a single history past 51,200). */
 export const MAX_SCANNED_EVENTS = 60_000;
 const PAGE_SIZE = 1_000;
 
 /** A step id as the run names it: a plan step id, inside loop elements as `loop[2].inner`. */
-export const RUN_STEP_ID = /^(?:[a-z][a-z0-9_]{0,63}\[\d{1,5}\]\.){0,4}[a-z][a-z0-9_]{0,63}$/;
+export const RUN_STEP_ID = /^(?:[a-z][a-z0-9_]{0,63}\[(?:0|[1-9]\d{0,4})\]\.){0,4}[a-z][a-z0-9_]{0,63}$/;
 
 /** The activity type each activity-calling step kind schedules (a skill's is its reference). */
 function activityTypeOf(step: PlanStep): string | undefined {
@@ -54,6 +56,8 @@ export class RunStepsService {
   constructor(
     private readonly temporal: TemporalClient,
     private readonly tasks: TasksService,
+    /** Events one look may read (a test sets fewer). */
+    private readonly maxEvents: number = MAX_SCANNED_EVENTS,
   ) {}
 
   /** The step `stepId` of the caller's run `runId` (404 for another owner's run or a skill call). */
@@ -61,7 +65,7 @@ export class RunStepsService {
     const desc = await this.tasks.describeOwned(principal, runId);
     if (desc.typedSearchAttributes.get(TaskKind) === 'skill_call')
       throw errors.notFound('No task with this id.');
-    const scan: Scan = { left: MAX_SCANNED_EVENTS };
+    const scan: Scan = { left: this.maxEvents };
     const history = this.events({ workflowId: runId, runId: desc.runId }, scan);
     const input = await this.startInput<RunDefinitionInput>(history);
     if (!input?.plan) throw errors.notFound('No task with this id.');
@@ -97,8 +101,8 @@ export class RunStepsService {
 
   /**
    * The step's activity in a history (after its first event): scheduled, then started and closed.
-   * A large loop runs its elements in batch child workflows: when the history does not hold the
-   * call, the batches it started that cover the element are looked into, in turn.
+   * A large loop runs its elements in batch child workflows: the history holds each batch's
+   * input where it starts it, so only the batch that runs the element is opened.
    */
   private async callIn(
     history: AsyncGenerator<HistoryEvent>,
@@ -109,52 +113,64 @@ export class RunStepsService {
     let scheduledId: string | undefined;
     let activityId: string | undefined;
     let call: Call | null = null;
-    const batches: Execution[] = [];
-    for await (const event of history) {
-      if (scheduledId !== undefined) {
-        Object.assign(call!, await this.closing(event, scheduledId));
-        if (call!.state !== 'scheduled' && call!.state !== 'started') break;
-        continue;
+    let batchInitiated: string | undefined;
+    let batch: Execution | undefined;
+    try {
+      for await (const event of history) {
+        if (scheduledId !== undefined) {
+          Object.assign(call!, await this.closing(event, scheduledId));
+          if (call!.state !== 'scheduled' && call!.state !== 'started') break;
+          continue;
+        }
+        const initiated = event.startChildWorkflowExecutionInitiatedEventAttributes;
+        if (batchInitiated === undefined && initiated?.workflowType?.name === 'runLoopBatch') {
+          const payloads = initiated.input?.payloads;
+          const input = payloads
+            ? await decodeFromPayloadsAtIndex<LoopBatchInput>(this.converter, 0, payloads)
+            : undefined;
+          if (input && batchHolds(input, want.stepId)) batchInitiated = String(event.eventId);
+          continue;
+        }
+        const child = event.childWorkflowExecutionStartedEventAttributes;
+        if (child && batchInitiated !== undefined && String(child.initiatedEventId) === batchInitiated) {
+          const started = child.workflowExecution;
+          batch = { workflowId: started?.workflowId ?? '', runId: started?.runId ?? '' };
+          // An element runs either here or in its batch: the rest of this history cannot hold it.
+          break;
+        }
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        if (scheduled?.activityType?.name !== want.type || !scheduled.input?.payloads) continue;
+        const args = await decodeFromPayloadsAtIndex<Record<string, unknown>>(
+          this.converter,
+          0,
+          scheduled.input.payloads,
+        );
+        if (args?.stepId !== want.stepId) continue;
+        scheduledId = String(event.eventId);
+        activityId = scheduled.activityId ?? undefined;
+        call = { state: 'scheduled', attempt: null, input: shownInput(want.kind, args), output: null };
       }
-      const child = event.childWorkflowExecutionStartedEventAttributes;
-      if (child?.workflowType?.name === 'runLoopBatch' && child.workflowExecution?.workflowId)
-        batches.push({
-          workflowId: child.workflowExecution.workflowId,
-          runId: child.workflowExecution.runId ?? '',
-        });
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      if (scheduled?.activityType?.name !== want.type || !scheduled.input?.payloads) continue;
-      const args = await decodeFromPayloadsAtIndex<Record<string, unknown>>(
-        this.converter,
-        0,
-        scheduled.input.payloads,
-      );
-      if (args?.stepId !== want.stepId) continue;
-      scheduledId = String(event.eventId);
-      activityId = scheduled.activityId ?? undefined;
-      call = { state: 'scheduled', attempt: null, input: shownInput(want.kind, args), output: null };
+    } finally {
+      await history.return(undefined);
     }
+    // Out of events before the answer was certain: no answer rather than a wrong one.
+    if (scan.left < 0 && (call === null || call.state === 'scheduled') && !batch)
+      throw historyTooLong(this.maxEvents);
     // An open call's start is written to the history only when it closes: the workflow's
-    // pending activities say whether it runs now, and its attempt.
+    // description says whether it runs now and its attempt; a workflow that is no longer
+    // running (terminated, timed out) left it open for good.
     if (call?.state === 'scheduled') Object.assign(call, pendingState(await describe(), activityId));
     if (call) return call;
-    for (const batch of batches) {
-      if (scan.left <= 0) break;
-      const inner = this.events(batch, scan);
-      const input = await this.startInput<LoopBatchInput>(inner);
-      if (!input || !batchHolds(input, want.stepId)) {
-        await inner.return(undefined);
-        continue;
-      }
-      return this.callIn(
-        inner,
-        want,
-        scan,
-        async () =>
-          (await this.temporal.client.workflow.getHandle(batch.workflowId, batch.runId).describe()).raw,
-      );
-    }
-    return null;
+    if (!batch) return null;
+    const { workflowId, runId } = batch;
+    const inner = this.events(batch, scan);
+    await this.startInput(inner);
+    return this.callIn(
+      inner,
+      want,
+      scan,
+      async () => (await this.temporal.client.workflow.getHandle(workflowId, runId).describe()).raw,
+    );
   }
 
   /** What an event says of the scheduled activity `scheduledId`, if it is about it. */
@@ -175,33 +191,49 @@ export class RunStepsService {
     return undefined;
   }
 
-  /** A workflow's history events, page by page, while the scan has events left. */
+  /**
+   * A workflow's history events, page by page. Every fetched event counts against the scan's
+   * budget; when the budget is spent before the history ends, `left` goes below zero.
+   */
   private async *events(execution: Execution, scan: Scan): AsyncGenerator<HistoryEvent> {
     let token: Uint8Array | undefined;
     do {
+      if (scan.left <= 0) {
+        scan.left = -1;
+        return;
+      }
       const page = await this.temporal.client.workflowService.getWorkflowExecutionHistory({
         namespace: this.temporal.namespace,
         execution,
-        maximumPageSize: PAGE_SIZE,
+        maximumPageSize: Math.min(PAGE_SIZE, scan.left),
         ...(token && { nextPageToken: token }),
       });
-      for (const event of page.history?.events ?? []) {
-        if (--scan.left < 0) return;
-        yield event;
-      }
+      const events = page.history?.events ?? [];
+      scan.left -= events.length;
+      yield* events;
       token = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (token);
   }
 }
 
-/** What a workflow's pending activities say of one open call: running now, and its attempt. */
+/**
+ * What a workflow's description says of one open call: running now (a pending activity that
+ * started) with its attempt; a workflow no longer running left it open for good (`abandoned`).
+ */
 function pendingState(desc: Description, activityId: string | undefined): Partial<Call> {
+  if (desc.workflowExecutionInfo?.status !== WorkflowStatus.WORKFLOW_EXECUTION_STATUS_RUNNING)
+    return { state: 'abandoned' };
   const pending = desc.pendingActivities?.find((a) => a.activityId === activityId);
   if (!pending) return {};
   const running =
     pending.state === PendingState.PENDING_ACTIVITY_STATE_STARTED ||
     pending.state === PendingState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED;
-  return { ...(running && { state: 'started' as const }), attempt: pending.attempt ?? null };
+  return running ? { state: 'started', attempt: pending.attempt ?? null } : {};
+}
+
+/** RUN_HISTORY_TOO_LONG: the look at the step read as many events as it may. */
+function historyTooLong(maxEvents: number): SkillflowError {
+  return new SkillflowError('RUN_HISTORY_TOO_LONG', undefined, { max_events: maxEvents });
 }
 
 /** Whether a loop batch runs the element the step id names (`<prefix><loop>[<index>].<step>`). */

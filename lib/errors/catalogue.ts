@@ -184,6 +184,11 @@ export const ERROR_CATALOGUE = {
     message: "A for_each step's items are not a list.",
     retryable: false,
   },
+  RUN_HISTORY_TOO_LONG: {
+    status: 422,
+    message: "The run's history is longer than a step view reads; open the run in the Temporal UI instead.",
+    retryable: false,
+  },
   TOO_LARGE: {
     status: 422,
     message: 'A for_each step takes at most 10,000 items.',

@@ -7,7 +7,12 @@
  * whole error envelope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunStepsService } from '../../api/services/run-steps.js';
+import { TasksService } from '../../api/services/tasks.js';
+import { SkillflowError } from '../../lib/errors/skillflow-error.js';
+import type { Principal } from '../../lib/keys.js';
 import { staticSecrets } from '../../lib/secrets.js';
+import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
@@ -230,6 +235,32 @@ steps:
     });
   });
 
+  it('says a call the run left open when it was terminated is abandoned', async () => {
+    const created = await h.request(
+      'POST',
+      '/v1/workflows',
+      `title: Abandoned step view
+start_when:
+  manual: {}
+steps:
+  - id: slow
+    use_app_skill: echo.shout
+    input: { requests: [{ text: never, wait_ms: 20000 }] }
+`,
+      'application/yaml',
+    );
+    const started = await h.request('POST', `/v1/workflows/${created.json.id}/runs`, {});
+    const id = started.json.task_id as string;
+    await h.waitForTask(id, (t) => t.steps[0].status === 'running');
+    await h.env.client.workflow.getHandle(id).terminate('the step view test ends it');
+    expect((await step(id, 'slow')).json.call).toEqual({
+      state: 'abandoned',
+      attempt: null,
+      input: { requests: [{ text: 'never', wait_ms: 20000 }] },
+      output: null,
+    });
+  });
+
   it('shows a failed call with its input and no output', async () => {
     const { task } = await start(FAILING);
     expect(task.status).toBe('failed');
@@ -246,6 +277,19 @@ steps:
         output: null,
       },
     });
+  });
+
+  it('answers no call rather than a wrong one when a look runs out of history events', async () => {
+    const deps = h.api.deps;
+    const tasks = new TasksService(deps.temporal, undefined, new UsageRecords(deps.store));
+    const owner: Principal = { ownerId: 'owner_a', keyId: 'k_test', scopes: ['*'], tier: 'pro' };
+    const short = new RunStepsService(deps.temporal, tasks, 10);
+    const err = await short.get(owner, runId, 'notify').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SkillflowError);
+    expect(err).toMatchObject({ code: 'RUN_HISTORY_TOO_LONG', details: { max_events: 10 } });
+    // The first step's call closes within the budget: it is answered.
+    const first = await short.get(owner, runId, 'shout');
+    expect(first.call?.state).toBe('completed');
   });
 
   it('answers every bad request with a whole error envelope', async () => {
@@ -265,7 +309,7 @@ steps:
       json: { error: { code: 'NOT_FOUND', message: 'No task with this id.', details: {} } },
     });
     // A malformed id (a loop element without its inner step too) never reaches the history.
-    for (const id of ['Bad-Id<script>', 'each[0]']) {
+    for (const id of ['Bad-Id<script>', 'each[0]', 'each[01].inner']) {
       const malformed = await step(runId, id);
       expect(malformed.status).toBe(400);
       const rule = 'must be a step id (in a loop element: loop[2].inner)';

@@ -284,11 +284,14 @@ describe('workspace sessions over HTTP', () => {
       body: { requests: [{ title: 'Jupiter' }, { title: 'Moon' }] },
     });
     expect(viaSession.status, JSON.stringify(viaSession.json)).toBe(200);
+    // Both asked the encyclopedia (no cache hit): the session's call is free by its own rule.
+    expect(viaSession.json.results.map((r: { cached: boolean }) => r.cached)).toEqual([false, false]);
     const viaKey = await call('POST', skill, {
       token: key.token,
       body: { requests: [{ title: 'Paris' }, { title: 'Berlin' }] },
     });
     expect(viaKey.status, JSON.stringify(viaKey.json)).toBe(200);
+    expect(viaKey.json.results.map((r: { cached: boolean }) => r.cached)).toEqual([false, false]);
     expect(await summaries()).toEqual([
       [0, 2],
       [2, 2],

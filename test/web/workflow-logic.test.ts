@@ -4,6 +4,7 @@ import { describeDiagnostic, offsetOf, type Diagnostic } from '../../web/src/wor
 import { buildInputs, initialValue, parseValue } from '../../web/src/workflow/inputs.js';
 import { duration, summary } from '../../web/src/task/timing.js';
 import { timelineBars } from '../../web/src/task/timeline.js';
+import { loopCalls } from '../../web/src/workflow/loop-calls.js';
 
 const d = (line: number, column: number, message = 'm'): Diagnostic => ({
   code: 'UNKNOWN_SKILL',
@@ -139,5 +140,27 @@ describe('step timeline', () => {
       { id: 'slow', status: 'running', left: 25, width: 75, open: true },
     ]);
     expect(timelineBars(task, [{ id: 'a', status: 'pending' }], Date.parse(at(8)))).toEqual([]);
+  });
+});
+
+describe("a loop's calls", () => {
+  it('lists the calling steps of an element, inside its groups and handlers, not inside an inner loop', () => {
+    const graph = {
+      nodes: [
+        { id: 'each', kind: 'for_each', label: 'for each' },
+        { id: 'look', kind: 'skill', label: 'hosting.search_domains', parent: 'each' },
+        { id: 'pause', kind: 'wait', label: 'wait 1s', parent: 'each' },
+        { id: 'both', kind: 'parallel', label: 'parallel', parent: 'each' },
+        { id: 'tell', kind: 'chat', label: 'chat message', parent: 'both' },
+        { id: 'look.on_error', kind: 'handler', label: 'when look fails', parent: 'each' },
+        { id: 'ask', kind: 'decide', label: 'decision', parent: 'look.on_error' },
+        { id: 'inner', kind: 'for_each', label: 'for each', parent: 'each' },
+        { id: 'deep', kind: 'skill', label: 'design.search_icons', parent: 'inner' },
+        { id: 'after', kind: 'skill', label: 'hosting.search_domains' },
+      ],
+      edges: [],
+    } as unknown as Parameters<typeof loopCalls>[0];
+    expect(loopCalls(graph, 'each').map((n) => n.id)).toEqual(['look', 'tell', 'ask']);
+    expect(loopCalls(graph, 'inner').map((n) => n.id)).toEqual(['deep']);
   });
 });

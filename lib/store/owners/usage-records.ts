@@ -292,13 +292,15 @@ export class UsageRecords {
     return (await q.execute()).map(toRecord);
   }
 
-  /** The team a task's call was billed to (team execution), if any. */
-  async teamOfTask(taskId: string): Promise<string | undefined> {
+  /** The team the owner's call of a task was billed to (team execution), if any. */
+  async teamOfTask(taskId: string, ownerId: string): Promise<string | undefined> {
     await this.flush();
     const row = await this.store.db
       .selectFrom('usage_records')
       .select('team_id')
       .where('task_id', '=', taskId)
+      .where('owner_id', '=', ownerId)
+      .where('team_id', 'is not', null)
       .executeTakeFirst();
     return row?.team_id ?? undefined;
   }

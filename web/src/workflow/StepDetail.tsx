@@ -9,6 +9,7 @@ import type { RunStep, Task } from '../../../sdk/generated.js';
 import { clock, duration, summary } from '../task/timing.js';
 import { getRunStep } from './api.js';
 import type { DefinitionGraph } from './graph-layout.js';
+import { CALLING, loopCalls } from './loop-calls.js';
 import { nodeStatus, statusText } from './graph-status.js';
 import { useLoad } from './use-load.js';
 
@@ -16,9 +17,6 @@ type Step = Task['steps'][number];
 
 /** The most characters of an input or output shown; the rest is cut. */
 const MAX_SHOWN_CHARS = 20_000;
-
-/** The step kinds that call an activity, and so have an input and an output of their own. */
-const CALLING = new Set(['skill', 'chat', 'decide']);
 
 /** The step's output in the run's result, if the run has one and the step has an output. */
 export function stepOutput(task: Pick<Task, 'result'>, stepId: string): { found: boolean; value: unknown } {
@@ -49,6 +47,7 @@ const WAITING: Record<string, string> = {
   failed: 'The call failed: it has no output.',
   timed_out: 'The call timed out: it has no output.',
   cancelled: 'The call was cancelled: it has no output.',
+  abandoned: 'The run ended while the call was open: it has no output.',
 };
 
 /** The input and output of one call, loaded for the step id the run names. */
@@ -81,7 +80,7 @@ function CallView(props: { auth: string; runId: string; stepId: string; refresh:
 
 /** A loop's element picker: an element number and one of its calling inner steps. */
 function LoopElements(props: { auth: string; task: Task; step: Step; graph: DefinitionGraph }) {
-  const inner = props.graph.nodes.filter((n) => n.parent === props.step.id && CALLING.has(n.kind));
+  const inner = loopCalls(props.graph, props.step.id);
   const total = props.step.elements?.total ?? 0;
   const [index, setIndex] = useState(0);
   const [innerId, setInnerId] = useState(inner[0]?.id ?? '');
@@ -133,6 +132,7 @@ function LoopElements(props: { auth: string; task: Task; step: Step; graph: Defi
       </form>
       {shownId ? (
         <CallView
+          key={shownId}
           auth={props.auth}
           runId={props.task.task_id}
           stepId={shownId}
@@ -175,7 +175,13 @@ export function StepDetail(props: { auth: string; task: Task; step: Step; graph:
         ) : null}
       </dl>
       {kind && CALLING.has(kind) && !['pending', 'skipped', 'reused'].includes(s.status) ? (
-        <CallView auth={props.auth} runId={props.task.task_id} stepId={s.id} refresh={s.status} />
+        <CallView
+          key={s.id}
+          auth={props.auth}
+          runId={props.task.task_id}
+          stepId={s.id}
+          refresh={s.status === 'running' ? props.task : s.status}
+        />
       ) : (
         <>
           <h5>Output</h5>

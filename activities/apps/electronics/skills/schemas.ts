@@ -9,7 +9,6 @@ import { PartSchema, PowerSolutionSchema, SchematicSchema } from '../upstream/de
 import { RelevanceAppliedSchema } from '../../../decision/relevance.js';
 import { MAX_CRITERIA_LENGTH, PowerWarningSchema } from './relevance.js';
 
-/** Request items per call: the same 1 to 5 as every skill; they run concurrently. */
 /** Power results shown in a chat: at most 20. */
 export const MAX_RESULTS = 20;
 export const DEFAULT_MAX_RESULTS = 10;

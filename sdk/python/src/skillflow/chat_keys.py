@@ -160,10 +160,18 @@ def write_chat_key_file(pair: ChatKeyPair, path: str | os.PathLike[str] | None =
     """Writes a new chat key file (mode 0600, its folder 0700) that the CLI and the SDKs read;
     never overwrites one (``FileExistsError``)."""
     file = Path(path) if path is not None else chat_key_file_path()
-    file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Every folder made here is private (mode 0700), not only the last one.
+    for folder in reversed([file.parent, *file.parent.parents]):
+        if not folder.exists():
+            folder.mkdir(mode=0o700)
     body = json.dumps({"public_key": pair.public_key, "private_key": pair.private_key}, indent=2) + "\n"
     fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(body)
-    os.chmod(file, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.chmod(file, 0o600)
+    except BaseException:
+        # No half-written key file is left to be read as an invalid one later.
+        file.unlink(missing_ok=True)
+        raise
     return file
