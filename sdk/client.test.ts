@@ -56,10 +56,10 @@ describe('SDK client', () => {
         if (req.url === '/v1/workflows/wf_x' && req.method === 'DELETE') return res.writeHead(204).end();
         if (req.url === '/v1/assets/download-links')
           return send(200, {
-            url: `${base.replace(/\/v1\/$/, '')}/v1/assets/download/v1.k.b.s`,
+            url: `${base.replace(/\/v1\/$/, '')}/v1/assets/download/v2.k.s`,
             expires_at: 'x',
           });
-        if (req.url === '/v1/assets/download/v1.k.b.s') {
+        if (req.url === '/v1/assets/download/v2.k.s') {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
           return res.end(Buffer.from([0, 255, 1]));
         }
@@ -136,7 +136,7 @@ describe('SDK client', () => {
       auth: 'Bearer sf_test',
       body: '{"embed_id":"emb_1","asset":"parts","design":1}',
     });
-    expect(fetched).toMatchObject({ method: 'GET', url: '/v1/assets/download/v1.k.b.s', auth: undefined });
+    expect(fetched).toMatchObject({ method: 'GET', url: '/v1/assets/download/v2.k.s', auth: undefined });
   });
 
   it('reports an unreachable API as a SkillflowClientError', async () => {

@@ -701,7 +701,7 @@ export const DOCUMENTED: Record<string, Case[]> = {
       expect: owned(
         notScopedTo('electronics', 'search_power_designs'),
         notFound('No embed with this id.'),
-        ok(200, (j) => expect(j.url).toMatch(/\/v1\/assets\/download\/v1\.[^/]+$/)),
+        ok(200, (j) => expect(j.url).toMatch(/\/v1\/assets\/download\/v2\.[^/]+$/)),
       ),
     },
   ],
@@ -711,7 +711,7 @@ export const DOCUMENTED: Record<string, Case[]> = {
       note: 'the link is the credential: an altered one is refused with any key or none',
       right: ['*'],
       wrong: ['keys'],
-      request: () => ({ url: '/v1/assets/download/v1.x.y.z' }),
+      request: () => ({ url: '/v1/assets/download/v2.x.y' }),
       expect: open({
         status: 403,
         body: envelope(
