@@ -14,24 +14,14 @@ import type { Principal } from '../../lib/keys.js';
 import { staticSecrets } from '../../lib/secrets.js';
 import { UsageRecords } from '../../lib/store/owners/usage-records.js';
 import { startDecisionSimulator, type DecisionSimulator } from '../../simulators/decision/server.js';
+import { shoutWordDefinition } from '../helpers/definitions.js';
 import { startEngine, type EngineHarness } from '../helpers/engine.js';
 
 const KEY = 'dk-live-e2e-run-steps-4c1d';
 const ENDED = ['completed', 'failed', 'cancelled'];
 const BIG = Array.from({ length: 120 }, (_, i) => i);
 
-const SOURCE = `title: Step views
-start_when:
-  manual:
-    inputs:
-      word: { type: string, default: cedar }
-steps:
-  - id: shout
-    use_app_skill: echo.shout
-    input:
-      requests:
-        - text: "{{inputs.word}}"
-  - id: worth_it
+const SOURCE = `${shoutWordDefinition('Step views')}  - id: worth_it
     decide:
       type: noul
       question: "Is cedar among the results?"
@@ -74,10 +64,13 @@ let h: EngineHarness;
 let runId: string;
 let definitionId: string;
 
-async function start(source: string): Promise<{ id: string; task: any }> {
+async function start(
+  source: string,
+  inputs: Record<string, unknown> = {},
+): Promise<{ id: string; task: any }> {
   const created = await h.request('POST', '/v1/workflows', source, 'application/yaml');
   expect(created.status, JSON.stringify(created.json)).toBe(201);
-  const started = await h.request('POST', `/v1/workflows/${created.json.id}/runs`, {});
+  const started = await h.request('POST', `/v1/workflows/${created.json.id}/runs`, { inputs });
   expect(started.status, JSON.stringify(started.json)).toBe(202);
   const task = await h.waitForTask(started.json.task_id, (t) => ENDED.includes(t.status), 90_000);
   return { id: created.json.id, task };
@@ -92,7 +85,7 @@ beforeAll(async () => {
     config: { DECISION_URL: sim.url },
     secrets: staticSecrets({ decision_api_key: KEY }),
   });
-  const { id, task } = await start(SOURCE);
+  const { id, task } = await start(SOURCE, { word: 'cedar' });
   expect(task.status, JSON.stringify(task.error)).toBe('completed');
   runId = task.task_id;
   definitionId = id;
