@@ -61,6 +61,19 @@ export const API_VERSION = '0.1.0';
 
 export type App = FastifyInstance;
 
+/**
+ * zod validation of every request part; headers are checked but never replaced by the parsed
+ * copy (Fastify copies a replaced headers object on every read, and no headers schema transforms).
+ */
+const headersCheckedNotReplaced: typeof validatorCompiler = (route) => {
+  const validate = validatorCompiler(route);
+  if (route.httpPart !== 'headers') return validate;
+  return (data: unknown) => {
+    const result = validate(data);
+    return typeof result === 'object' && 'error' in result && result.error ? result : true;
+  };
+};
+
 export async function buildApp(deps: ApiDeps): Promise<App> {
   // Widened to Fastify's logger type so the app keeps Fastify's default generics.
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'api' });
@@ -84,7 +97,7 @@ export async function buildApp(deps: ApiDeps): Promise<App> {
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(headersCheckedNotReplaced);
   app.setSerializerCompiler(serializerCompiler);
   const tracing = activeTracing();
   if (tracing) traceRequests(app, tracing);

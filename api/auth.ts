@@ -100,16 +100,16 @@ async function bySession(req: FastifyRequest, reply: FastifyReply): Promise<Prin
  * The onSend hook of routes that queue: charges the tier counter (and sets its headers) when
  * the request ended before the call charged it, so every authenticated response counts once.
  */
-export async function chargeDeferredTier(
+export function chargeDeferredTier(
   req: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
-  if (req.tierDeferred && req.principal) {
-    req.tierDeferred = false;
-    await req.server.limits.charge('tier', { principal: req.principal, headers: reply });
-  }
-  return payload;
+  done: (err: null, payload: unknown) => void,
+): Promise<unknown> | void {
+  // A call that charged the tier itself (most) passes at once, without a promise.
+  if (!req.tierDeferred || !req.principal) return done(null, payload);
+  req.tierDeferred = false;
+  return req.server.limits.charge('tier', { principal: req.principal, headers: reply }).then(() => payload);
 }
 
 /**

@@ -155,13 +155,20 @@ export function installIdempotency(
   now: () => Date = () => new Date(),
 ): void {
   // Before validation, so the body is as the client sent it (not with the schema's defaults).
-  const fingerprint = async (req: FastifyRequest) => {
+  const fingerprint = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     if (keyOf(req) !== undefined) req.idempotency = { fingerprint: fingerprintOf(req.body, req.query) };
+    done();
   };
 
-  const claim = async (req: FastifyRequest, reply: FastifyReply) => {
+  // Requests without a key (most) pass each hook at once, without a promise.
+  const claim = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const key = keyOf(req);
-    if (key === undefined || !req.idempotency) return;
+    if (key === undefined || !req.idempotency) return done();
+    return claimKey(req, reply, key);
+  };
+
+  const claimKey = async (req: FastifyRequest, reply: FastifyReply, key: string) => {
+    if (!req.idempotency) return;
     const option = req.routeOptions.config.idempotent;
     const ownerId =
       typeof option === 'object' && option.ownerOf ? option.ownerOf(req) : req.principal?.ownerId;
@@ -195,9 +202,23 @@ export function installIdempotency(
   };
 
   // Remembers a 2xx answer, releases the key otherwise; the answer goes out either way.
-  const remember = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+  const remember = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: null, payload: unknown) => void,
+  ) => {
     const held = req.idempotency?.claim;
-    if (!held) return payload;
+    if (!held) return done(null, payload);
+    return rememberAnswer(req, reply, payload, held);
+  };
+
+  const rememberAnswer = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    held: NonNullable<NonNullable<FastifyRequest['idempotency']>['claim']>,
+  ): Promise<unknown> => {
     req.idempotency!.claim = undefined;
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     // A failure that leaves open whether the work started (see OUTCOME_UNKNOWN) on a route whose

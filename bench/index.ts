@@ -1,30 +1,19 @@
-/** `npm run bench`: every benchmark in turn, each printing its ratios against its baseline. */
+/**
+ * `npm run bench`: every benchmark in turn, each printing its ratios against its baseline, then
+ * the figures last recorded for it in docs/benchmarks.md (bench/recorded.ts).
+ */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { BENCHES, recordedLines } from './recorded.js';
 
-const benches = [
-  'search-domains.bench.ts',
-  'workflows.bench.ts',
-  'loops.bench.ts',
-  'memory.bench.ts',
-  'api.bench.ts',
-  'run-start.bench.ts',
-  'icons.bench.ts',
-  'web.bench.ts',
-  'events.bench.ts',
-  'reruns.bench.ts',
-  'tracing.bench.ts',
-  'cluster.bench.ts',
-  'cli.bench.ts',
-  'startup.bench.ts',
-];
 let failed = 0;
-for (const file of benches) {
+for (const file of BENCHES) {
   const full = path.join(import.meta.dirname, file);
   if (!existsSync(full)) continue;
   process.stdout.write(`\n== ${file} ==\n`);
   const res = spawnSync(process.execPath, ['--import', 'tsx', full], { stdio: 'inherit' });
   if (res.status !== 0) failed++;
+  process.stdout.write(recordedLines(file));
 }
 process.exit(failed ? 1 : 0);

@@ -24,13 +24,14 @@ export interface Figures {
 }
 
 /**
- * One warm-up call, `sequential` timed calls (latency), then `concurrent` calls at once
- * (throughput, per second).
+ * One warm-up call, `sequential` timed calls (latency), then `total` calls with `concurrent` in
+ * flight (sustained throughput, per second; one burst of `concurrent` when `total` is not given).
  */
 export async function measure(
   fn: () => Promise<void>,
   sequential: number,
   concurrent: number,
+  total = concurrent,
 ): Promise<Figures> {
   await fn();
   const latencies: number[] = [];
@@ -39,9 +40,7 @@ export async function measure(
     await fn();
     latencies.push(performance.now() - t0);
   }
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrent }, fn));
-  const throughput = concurrent / ((performance.now() - t0) / 1000);
+  const throughput = await sustained(fn, total, concurrent);
   return { median: percentile(latencies, 50), p95: percentile(latencies, 95), throughput };
 }
 

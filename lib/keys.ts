@@ -6,7 +6,7 @@
  * not include: `admin` (health details) and the approved-client options of
  * {@link RESTRICTED_SCOPES} (`icons:all-licenses`: icon searches with `license_policy: all`).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Store } from './store/db.js';
 import { apiKeyById, insertApiKey } from './store/owners/api-keys.js';
@@ -75,7 +75,7 @@ const TOKEN = /^sf_(k[a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
 /** The SHA-256 (hex) of a token: what `api_keys` stores, and the key of the verification cache. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** A stored tier, or `standard` for a value this version does not know. */

@@ -45,8 +45,11 @@ export interface Prepayment {
 export interface LimitWait {
   /** Epoch ms: a wait that would end after this fails the charge instead. */
   deadlineAt: number;
-  /** Ends a wait early (the call was cancelled); the charge then rejects with its reason. */
-  signal: AbortSignal;
+  /**
+   * Ends a wait early (the call was cancelled); the charge then rejects with its reason. Without
+   * it the deadline alone bounds a wait, which never goes past it.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface MeterOptions {
@@ -128,7 +131,7 @@ export function createUpstreamMeter(opts: MeterOptions): CallMeter {
           refused = err;
           throw err;
         }
-        await sleep(ms, undefined, { signal: wait.signal });
+        await sleep(ms, undefined, wait.signal ? { signal: wait.signal } : undefined);
       }
     }
   };

@@ -141,8 +141,12 @@ export const skillRoutes =
         return reply.status(202).send({ task_id: outcome.taskId, status: 'queued' });
       }
       const output = outcome.result.output as Record<string, unknown>;
+      // Built here from the skill's typed output, its previews and the call id: written as it is
+      // (the zod serializer would only copy it to check two fields this line sets).
       return reply
         .status(200)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
         .send({ ...output, previews: outcome.result.previews, call_id: outcome.callId });
     };
 

@@ -67,8 +67,14 @@ function usedUp(uses: readonly UseCounters[], states: Map<string, LeaseOutcome>)
   return worst?.c.error(worst.ms);
 }
 
-const countersOf = (uses: readonly UseCounters[]): LimitCounter[] =>
-  uses.flatMap((u) => [u.share, u.provider].flatMap((c) => (c ? [c] : [])));
+function countersOf(uses: readonly UseCounters[]): LimitCounter[] {
+  const out: LimitCounter[] = [];
+  for (const u of uses) {
+    if (u.share) out.push(u.share);
+    if (u.provider) out.push(u.provider);
+  }
+  return out;
+}
 
 /** A counter as the leases take it. */
 const leased = (charge: CounterCharge, limit: number): LeasedCounter => ({

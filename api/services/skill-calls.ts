@@ -73,16 +73,16 @@ export interface CallOptions {
   seed?: string | undefined;
 }
 
-/** The ids a call's work creates: drawn at random, or derived from its claim's seed. */
-function idsOf(seed: string | undefined): { callId: string; taskId: string; embedId: string } {
-  if (!seed)
-    return {
-      callId: `call_${randomUUID()}`,
-      taskId: `task_${randomUUID()}`,
-      embedId: `emb_${randomBytes(12).toString('hex')}`,
-    };
+/** The id of an inline call's usage record: drawn at random, or derived from its claim's seed. */
+function callIdOf(seed: string | undefined): string {
+  return seed ? `call_${seed}` : `call_${randomUUID()}`;
+}
+
+/** The ids a task's work creates: drawn at random, or derived from its claim's seed. */
+function taskIdsOf(seed: string | undefined): { taskId: string; embedId: string } {
+  if (!seed) return { taskId: `task_${randomUUID()}`, embedId: `emb_${randomBytes(12).toString('hex')}` };
   const embed = createHash('sha256').update(`embed\n${seed}`).digest('hex').slice(0, 24);
-  return { callId: `call_${seed}`, taskId: `task_${seed}`, embedId: `emb_${embed}` };
+  return { taskId: `task_${seed}`, embedId: `emb_${embed}` };
 }
 
 type Skill = RunnableSkill;
@@ -131,7 +131,7 @@ export class SkillCallsService {
       ref,
       providerUsesOf(skill, input),
       opts.tierHeaders,
-      { deadlineAt: Date.now() + deadlineMs, signal: AbortSignal.timeout(deadlineMs) },
+      { deadlineAt: Date.now() + deadlineMs },
     );
     if (!reservation.meter) return this.startTask(principal, skill, input, opts, reservation.waitMs);
     return this.answerInline(principal, skill, input, opts, reservation.meter);
@@ -145,7 +145,7 @@ export class SkillCallsService {
     opts: CallOptions,
     meter: CallMeter,
   ): Promise<CallOutcome> {
-    const { callId } = idsOf(opts.seed);
+    const callId = callIdOf(opts.seed);
     let result: FullSkillResult;
     try {
       result = await runSkill(skill, input, {
@@ -184,7 +184,7 @@ export class SkillCallsService {
   ): Promise<CallOutcome> {
     await this.all.charge('owner_quota', { ownerId: principal.ownerId, quota: 'queued_tasks' });
     const ref = refOf(skill);
-    const ids = idsOf(opts.seed);
+    const ids = taskIdsOf(opts.seed);
     const taskId = ids.taskId;
     if (delayMs > 0) {
       await this.all.charge('queued_call', {

@@ -21,9 +21,20 @@ import { chargeCounters, merged, refundCounters, type CounterCharge } from '../s
 /** Counters kept in memory before expired leases are dropped. */
 const PRUNE_ABOVE = 10_000;
 
-/** The default lease: a thirtieth of the limit, between 1 and 10 tokens (10 for 300 a minute). */
+/**
+ * The default lease: a thirtieth of the limit, at least 1 token (10 for 300 a minute). So a
+ * counter costs a process at most about 30 store statements per window however high its limit,
+ * and tokens one process holds unused are at most a thirtieth of the limit.
+ */
 export function defaultLease(limit: number): number {
-  return Math.min(10, Math.max(1, Math.floor(limit / 30)));
+  return Math.max(1, Math.floor(limit / 30));
+}
+
+/** No two counters share a key (the usual case: nothing to merge). */
+function distinctKeys(counters: readonly LeasedCounter[]): boolean {
+  for (let i = 1; i < counters.length; i++)
+    for (let j = 0; j < i; j++) if (counters[i]!.key === counters[j]!.key) return false;
+  return true;
 }
 
 interface Lease {
@@ -80,7 +91,7 @@ export class CounterLeases {
    * back ({@link giveBack}).
    */
   async admitAll(counters: readonly LeasedCounter[]): Promise<Map<string, LeaseOutcome>> {
-    const asked = merged(counters);
+    const asked = distinctKeys(counters) ? counters : merged(counters);
     for (;;) {
       // One lease per counter at a time in this process: a request needing one being taken waits.
       const taking = asked.map((c) => this.pending.get(c.key)).find((p) => p !== undefined);

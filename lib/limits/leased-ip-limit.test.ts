@@ -27,8 +27,10 @@ async function outcome(p: Promise<void>): Promise<unknown> {
 }
 
 describe('the default lease', () => {
-  it('is a thirtieth of the limit, between 1 and 10 tokens', () => {
-    expect([1, 10, 59, 60, 120, 300, 3000].map(defaultLease)).toEqual([1, 1, 1, 2, 4, 10, 10]);
+  it('is a thirtieth of the limit, at least 1 token', () => {
+    expect([1, 10, 59, 60, 120, 300, 3000, 1_000_000].map(defaultLease)).toEqual([
+      1, 1, 1, 2, 4, 10, 100, 33_333,
+    ]);
   });
 });
 

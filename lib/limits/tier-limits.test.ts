@@ -58,35 +58,39 @@ describe.each(storeEngines())('the tier limit across replicas on $name', (engine
     expect(r.headers['x-ratelimit-reset']).toBeLessThanOrEqual(60);
   });
 
-  it('two replicas, requests interleaved and concurrent: never more than the limit together', async () => {
-    const limit = 300;
-    const lease = defaultLease(limit);
-    expect(lease).toBe(10);
-    const [a, b] = [limits(limit), limits(limit)];
-    const admitted = { a: 0, b: 0 };
-    let firstRefusalAfter: number | undefined;
-    // 20 rounds of 40 concurrent requests, half to each replica: 800 requests for 300 tokens.
-    // Outcomes are counted in the order they arrive.
-    for (let round = 0; round < 20; round++) {
-      await Promise.all(
-        Array.from({ length: 40 }, async (_, i) => {
-          const side = i % 2 === 0 ? 'a' : 'b';
-          const err = await (side === 'a' ? a : b).apply(principal, reply());
-          if (err) {
-            expect(err.code).toBe('RATE_LIMITED');
-            firstRefusalAfter ??= admitted.a + admitted.b;
-          } else admitted[side]++;
-        }),
-      );
-    }
-    // No overshoot: exactly the limit is admitted (every token leased got spent by the end).
-    expect(admitted.a + admitted.b).toBe(limit);
-    // The price of leasing: the first refusal came no earlier than limit − (lease − 1).
-    expect(firstRefusalAfter).toBeGreaterThanOrEqual(limit - (lease - 1));
-    // Both replicas served a share.
-    expect(admitted.a).toBeGreaterThan(0);
-    expect(admitted.b).toBeGreaterThan(0);
-  });
+  it.each([
+    { limit: 300, lease: 10 },
+    { limit: 3000, lease: 100 },
+  ])(
+    'two replicas, requests interleaved and concurrent: never more than the limit $limit together (leases of $lease)',
+    async ({ limit, lease }) => {
+      expect(defaultLease(limit)).toBe(lease);
+      const [a, b] = [limits(limit), limits(limit)];
+      const admitted = { a: 0, b: 0 };
+      let firstRefusalAfter: number | undefined;
+      // Rounds of 40 concurrent requests, half to each replica: 8/3 of the limit in requests (800
+      // for 300 tokens). Outcomes are counted in the order they arrive.
+      for (let round = 0; round < (limit * 8) / 3 / 40; round++) {
+        await Promise.all(
+          Array.from({ length: 40 }, async (_, i) => {
+            const side = i % 2 === 0 ? 'a' : 'b';
+            const err = await (side === 'a' ? a : b).apply(principal, reply());
+            if (err) {
+              expect(err.code).toBe('RATE_LIMITED');
+              firstRefusalAfter ??= admitted.a + admitted.b;
+            } else admitted[side]++;
+          }),
+        );
+      }
+      // No overshoot: exactly the limit is admitted (every token leased got spent by the end).
+      expect(admitted.a + admitted.b).toBe(limit);
+      // The price of leasing: the first refusal came no earlier than limit − (lease − 1).
+      expect(firstRefusalAfter).toBeGreaterThanOrEqual(limit - (lease - 1));
+      // Both replicas served a share.
+      expect(admitted.a).toBeGreaterThan(0);
+      expect(admitted.b).toBeGreaterThan(0);
+    },
+  );
 
   it('a new window starts afresh; a lease never outlives the window it was taken in', async () => {
     let now = Date.now();

@@ -7,8 +7,8 @@
  * X-RateLimit-Reset (seconds until the window resets).
  *
  * A request that only needs the tier counter spends it a lease at a time
- * (lib/limits/counter-leases.ts, {@link defaultLease}: a thirtieth of the limit, 1 to 10
- * tokens), so most requests make no store round trip: all replicas together never admit more
+ * (lib/limits/counter-leases.ts, {@link defaultLease}: a thirtieth of the limit, at least
+ * 1 token), so most requests make no store round trip: all replicas together never admit more
  * than the limit per owner and minute, and with P replicas an owner may be refused once
  * `limit − (lease − 1) × (P − 1)` requests were admitted. X-RateLimit-Remaining is what this
  * replica knows: the others' unused lease tokens count as used. A skill call charges the tier

@@ -2,7 +2,9 @@
  * The at-scale topology: the API and the worker as separate processes (`npm run start:api`,
  * `npm run start:worker`) sharing a real PostgreSQL platform store and one Temporal server.
  * Health sees the other process's worker; a run started through the API is executed by the
- * worker process, which writes the chat message into the shared store.
+ * worker process, which writes the chat message into the shared store. Two API processes that
+ * take the tier limit from their own leases of the shared counter admit exactly the limit
+ * together.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -59,20 +61,23 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())(
       rmSync(dataDir, { recursive: true, force: true });
     });
 
+    /** The environment every process of these tests shares, listening on `port`. */
+    const commonEnv = (port: number) => ({
+      DATABASE_URL: pg.url,
+      TEMPORAL_ADDRESS: env.address,
+      SKILLFLOW_ENCRYPTION_KEY: KEY,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      // These tests poll health faster than the public per-IP limit allows.
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+      // The test reads the delivered message back from the store as plaintext.
+      CHAT_SERVER_SEALED: 'true',
+    });
+
     it('serves health, runs a workflow across processes and stops cleanly', async () => {
       const port = await freePort();
-      const common = {
-        DATABASE_URL: pg.url,
-        TEMPORAL_ADDRESS: env.address,
-        SKILLFLOW_ENCRYPTION_KEY: KEY,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        // This test polls health faster than the public per-IP limit allows.
-        PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
-        // The test reads the delivered message back from the store as plaintext.
-        CHAT_SERVER_SEALED: 'true',
-      };
+      const common = commonEnv(port);
       const worker = spawnPart({ ...common, RUN_API: 'false', RUN_WORKER: 'true' });
       const api = spawnPart({ ...common, RUN_API: 'true', RUN_WORKER: 'false' });
       parts.push(worker.child, api.child);
@@ -150,6 +155,72 @@ describe.runIf(process.env.CI === 'true' || postgresAvailable())(
       }
       expect(await stop(api.child)).toBe(0);
       expect(await stop(worker.child)).toBe(0);
+    }, 180_000);
+
+    it('two API processes on one store admit exactly the tier limit together, however they lease it', async () => {
+      // The store's recorded standard limit (120 a minute, leases of 4 tokens): every process on a
+      // store must run with the limits recorded in it.
+      const limit = 120;
+      const ports = [await freePort(), await freePort()];
+      const apis = ports.map((port) =>
+        spawnPart({ ...commonEnv(port), RUN_API: 'true', RUN_WORKER: 'false' }),
+      );
+      parts.push(...apis.map((a) => a.child));
+      for (const [i, port] of ports.entries()) {
+        let up = false;
+        for (let t = 0; t < 240 && !up; t++) {
+          if (apis[i]!.child.exitCode !== null) throw new Error(`an API exited:\n${apis[i]!.output()}`);
+          // Any answer: health is 503 while no worker polls, and these processes run none.
+          up = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+            () => true,
+            () => false,
+          );
+          if (!up) await sleep(250);
+        }
+        expect(up).toBe(true);
+      }
+      const store = await openStore({ databaseUrl: pg.url, migrate: false });
+      let token: string;
+      try {
+        ({ token } = await createKey(store, { name: 'burst', scopes: ['*'], ownerId: 'owner_burst' }));
+      } finally {
+        await store.close();
+      }
+      // 20 rounds of 40 concurrent requests, alternating between the processes: 800 for 120 tokens.
+      const statuses: number[] = [];
+      const refusals = new Set<string>();
+      for (let round = 0; round < 20; round++) {
+        await Promise.all(
+          Array.from({ length: 40 }, async (_, i) => {
+            const res = await fetch(`http://127.0.0.1:${ports[i % 2]}/v1/usage`, {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            statuses.push(res.status);
+            const body = (await res.json()) as {
+              error?: { code: string; message: string; details: Record<string, unknown> };
+            };
+            // The reset varies with the moment of refusal: compared as N.
+            if (res.status === 429)
+              refusals.add(
+                JSON.stringify({
+                  ...body.error,
+                  message: body.error?.message.replace(/\d+ s\.$/, 'N s.'),
+                  details: { ...body.error?.details, retry_after_seconds: 'N' },
+                }),
+              );
+          }),
+        );
+      }
+      expect(statuses.filter((s) => s === 200).length).toBe(limit);
+      expect(statuses.filter((s) => s === 429).length).toBe(800 - limit);
+      expect([...refusals].map((r) => JSON.parse(r) as unknown)).toEqual([
+        {
+          code: 'RATE_LIMITED',
+          message: 'The standard tier allows 120 requests per minute; retry in N s.',
+          details: { tier: 'standard', limit, window_seconds: 60, retry_after_seconds: 'N' },
+        },
+      ]);
+      for (const a of apis) expect(await stop(a.child)).toBe(0);
     }, 180_000);
   },
 );

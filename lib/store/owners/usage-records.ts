@@ -14,7 +14,8 @@
  * step gets its own record). A task refused by our own provider limit loses its record: it is
  * not billed.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import type { Store } from '../db.js';
 
@@ -85,7 +86,7 @@ export const USAGE_MAX_PENDING = 10_000;
  * same call (a request retried with its Idempotency-Key after its API died) bills it once.
  */
 function acceptanceIdOf(taskId: string): string {
-  return `use_${createHash('sha256').update(`accept\n${taskId}`).digest('hex').slice(0, 20)}`;
+  return `use_${hash('sha256', `accept\n${taskId}`, 'hex').slice(0, 20)}`;
 }
 
 function toRow(usage: NewUsage, at: Date) {
@@ -106,8 +107,28 @@ function toRow(usage: NewUsage, at: Date) {
   };
 }
 
+type UsageRow = ReturnType<typeof toRow>;
+
+/**
+ * Inserts rows in one statement with one array parameter per column (`unnest`), which the store
+ * parses faster than one parameter per value (13 per row).
+ */
+async function insertBatch(store: Store, rows: readonly UsageRow[]): Promise<void> {
+  const col = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
+  await sql`
+    insert into usage_records (id, task_id, owner_id, key_id, team_id, billed_to, skill,
+      request_items, credits, queued, decision_input_tokens, decision_cost_usd, created_at)
+    select * from unnest(${col('id')}::text[], ${col('task_id')}::text[], ${col('owner_id')}::text[],
+      ${col('key_id')}::text[], ${col('team_id')}::text[], ${col('billed_to')}::text[],
+      ${col('skill')}::text[], ${col('request_items')}::integer[], ${col('credits')}::numeric[],
+      ${col('queued')}::boolean[], ${col('decision_input_tokens')}::integer[],
+      ${col('decision_cost_usd')}::numeric[], ${col('created_at')}::timestamptz[])
+    on conflict (id) do nothing`.execute(store.db);
+}
+
 export class UsageRecords {
-  private pending: ReturnType<typeof toRow>[] = [];
+  /** Queued records, made into rows when their batch is written (off the request path). */
+  private pending: (UsageRow | { usage: NewUsage; at: Date })[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -218,7 +239,7 @@ export class UsageRecords {
    * the store refuses (the caller's request then fails instead of losing the record).
    */
   async defer(usage: NewUsage): Promise<void> {
-    this.pending.push(toRow(usage, new Date()));
+    this.pending.push({ usage, at: new Date() });
     if (this.pending.length >= this.maxPending) return this.flush();
     this.schedule(USAGE_FLUSH_MS);
   }
@@ -243,15 +264,11 @@ export class UsageRecords {
     clearTimeout(this.timer);
     this.timer = undefined;
     const run = this.writing.then(async () => {
-      const rows = this.pending;
+      const rows = this.pending.map((p) => ('usage' in p ? toRow(p.usage, p.at) : p));
       if (rows.length === 0) return;
       this.pending = [];
       try {
-        await this.store.db
-          .insertInto('usage_records')
-          .values(rows)
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+        await insertBatch(this.store, rows);
       } catch (err) {
         // One by one, so a row the store refuses cannot hold the others back; what still
         // fails stays queued for the next flush.
