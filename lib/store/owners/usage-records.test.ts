@@ -4,6 +4,7 @@
  * written on close.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeEngines, useEngineStore } from '../../../test/helpers/store-engines.js';
 import { openStore, type Store } from '../db.js';
 import { USAGE_FLUSH_MS, UsageRecords, type NewUsage } from './usage-records.js';
 
@@ -18,18 +19,12 @@ const usage = (taskId: string, ownerId = 'owner_u'): NewUsage => ({
   queued: false,
 });
 
-describe('UsageRecords.defer', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openStore({ pgliteDir: 'memory://' });
-  });
-  afterAll(async () => {
-    await store.close();
-  });
+describe.each(storeEngines())('UsageRecords.defer on $name', (engine) => {
+  const current = useEngineStore(engine);
   const stored = async (ownerId: string) =>
     (
-      await store.db
-        .selectFrom('usage_records')
+      await current()
+        .db.selectFrom('usage_records')
         .select(['task_id', 'created_at'])
         .where('owner_id', '=', ownerId)
         .orderBy('task_id')
@@ -37,15 +32,15 @@ describe('UsageRecords.defer', () => {
     ).map((r) => r.task_id);
 
   it('writes a batch within the flush interval, stamped with the time of the call', async () => {
-    const records = new UsageRecords(store);
+    const records = new UsageRecords(current());
     const before = Date.now();
     await records.defer(usage('call_1', 'owner_t'));
     await records.defer(usage('call_2', 'owner_t'));
     expect(await stored('owner_t')).toEqual([]);
     await new Promise((r) => setTimeout(r, USAGE_FLUSH_MS + 100));
     expect(await stored('owner_t')).toEqual(['call_1', 'call_2']);
-    const row = await store.db
-      .selectFrom('usage_records')
+    const row = await current()
+      .db.selectFrom('usage_records')
       .select('created_at')
       .where('task_id', '=', 'call_1')
       .executeTakeFirstOrThrow();
@@ -53,8 +48,50 @@ describe('UsageRecords.defer', () => {
     expect(new Date(row.created_at).getTime()).toBeLessThan(before + USAGE_FLUSH_MS);
   });
 
+  it('writes every column of a batch as given (a team payer, decision usage, a queued call)', async () => {
+    const records = new UsageRecords(current());
+    const at = Date.now();
+    await records.defer({
+      ...usage('call_cols', 'owner_c'),
+      payer: { type: 'team', id: 'team_c' },
+      credits: 3,
+      requestItems: 3,
+      queued: true,
+      decision: { input_tokens: 1234, cost_usd: 0.000987654 },
+    });
+    await records.defer(usage('call_plain', 'owner_c'));
+    await records.flush();
+    const [row] = await current()
+      .db.selectFrom('usage_records')
+      .selectAll()
+      .where('task_id', '=', 'call_cols')
+      .execute();
+    expect(row).toBeDefined();
+    const { created_at, ...rest } = row!;
+    expect(rest).toEqual({
+      id: expect.stringMatching(/^use_[0-9a-f]{20}$/),
+      task_id: 'call_cols',
+      owner_id: 'owner_c',
+      key_id: 'k_u',
+      team_id: 'team_c',
+      billed_to: 'team:team_c',
+      skill: 'echo.shout',
+      request_items: 3,
+      credits: '3',
+      queued: true,
+      decision_input_tokens: 1234,
+      decision_cost_usd: '0.000987654',
+    });
+    expect(Math.abs(new Date(created_at).getTime() - at)).toBeLessThan(1000);
+    expect(await records.forTask('call_plain', 'owner_c')).toMatchObject({
+      billed_to: { type: 'owner', id: 'owner_c' },
+      queued: false,
+      decision: { input_tokens: 0, cost_usd: 0 },
+    });
+  });
+
   it('reads of this process see deferred records at once; close writes what is left', async () => {
-    const records = new UsageRecords(store);
+    const records = new UsageRecords(current());
     await records.defer(usage('call_r', 'owner_r'));
     expect((await records.forTask('call_r', 'owner_r'))?.credits).toBe(2);
     await records.defer(usage('call_s', 'owner_r'));
@@ -66,7 +103,7 @@ describe('UsageRecords.defer', () => {
   });
 
   it('writes the rows it can when a batch fails, and keeps the refused one for the next flush', async () => {
-    const records = new UsageRecords(store);
+    const records = new UsageRecords(current());
     await records.defer({ ...usage('call_bad', 'owner_f'), requestItems: Number.NaN });
     await records.defer(usage('call_ok', 'owner_f'));
     await expect(records.flush()).rejects.toThrow();
