@@ -52,7 +52,7 @@ export const RECORDED: Readonly<Record<(typeof BENCHES)[number], Recorded>> = {
     date: '2026-11-28',
     figures: [
       'PGlite: p50 api/bare 1.10-1.17, throughput api/bare 0.81-0.90',
-      'PostgreSQL: p50 api/bare 1.15-1.17, throughput api/bare 0.86-0.90',
+      'PostgreSQL: p50 api/bare 1.11-1.17, throughput api/bare 0.86-0.94',
     ],
   },
   'run-start.bench.ts': {
