@@ -140,16 +140,15 @@ export const skillRoutes =
         if (outcome.retryAfterMs > 0) reply.header('retry-after', Math.ceil(outcome.retryAfterMs / 1000));
         return reply.status(202).send({ task_id: outcome.taskId, status: 'queued' });
       }
-      // `previews` and `call_id` first, then the skill's output; ours win over any output field
-      // of the same name. Built here from typed values, so written as it is (the zod serializer
-      // would only copy it to check the two fields set here).
-      const body: Record<string, unknown> = {
-        previews: outcome.result.previews,
-        call_id: outcome.callId,
-        ...(outcome.result.output as Record<string, unknown>),
-      };
-      body.previews = outcome.result.previews;
-      body.call_id = outcome.callId;
+      // `previews` and `call_id` first, then the skill's output (an output field of either name
+      // gives way). Built here from typed values, so written as it is: the zod serializer would
+      // only copy it to check the two fields set here.
+      const {
+        previews: _previews,
+        call_id: _callId,
+        ...output
+      } = outcome.result.output as Record<string, unknown>;
+      const body = { previews: outcome.result.previews, call_id: outcome.callId, ...output };
       return reply.status(200).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
     };
 

@@ -128,7 +128,7 @@ async function insertBatch(store: Store, rows: readonly UsageRow[]): Promise<voi
 
 export class UsageRecords {
   /** Queued records, made into rows when their batch is written (off the request path). */
-  private pending: (UsageRow | { usage: NewUsage; at: Date })[] = [];
+  private pending: { usage: NewUsage; at: Date }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -264,23 +264,20 @@ export class UsageRecords {
     clearTimeout(this.timer);
     this.timer = undefined;
     const run = this.writing.then(async () => {
-      const rows = this.pending.map((p) => ('usage' in p ? toRow(p.usage, p.at) : p));
-      if (rows.length === 0) return;
+      const queued = this.pending;
+      if (queued.length === 0) return;
       this.pending = [];
       try {
-        await insertBatch(this.store, rows);
+        await insertBatch(
+          this.store,
+          queued.map((q) => toRow(q.usage, q.at)),
+        );
       } catch (err) {
-        // One by one, so a row the store refuses cannot hold the others back; what still
+        // One by one, so a record the store refuses cannot hold the others back; what still
         // fails stays queued for the next flush.
-        const failed: typeof rows = [];
-        for (const row of rows) {
-          await this.store.db
-            .insertInto('usage_records')
-            .values(row)
-            .onConflict((oc) => oc.column('id').doNothing())
-            .execute()
-            .catch(() => failed.push(row));
-        }
+        const failed: typeof queued = [];
+        for (const q of queued)
+          await insertBatch(this.store, [toRow(q.usage, q.at)]).catch(() => failed.push(q));
         this.pending = [...failed, ...this.pending];
         if (failed.length > 0) throw err;
       }
